@@ -1,0 +1,288 @@
+//! Caching entry points (MPI 4.1 §7.7) for communicators, datatypes and windows, and the
+//! deprecated MPI-1 forms. All share one engine; the object kind is data.
+
+use crate::capi::boundary::Scope;
+use crate::capi::callbacks::{c_copy_fn, c_delete_fn};
+use crate::capi::types::*;
+use crate::consts::MPI_KEYVAL_INVALID;
+use crate::core::convert::AttrWord;
+use crate::core::{ObjRef, ObjectKind, Result, Runtime};
+use crate::{entry, nonnull};
+use std::ffi::{c_int, c_void};
+
+fn rt() -> &'static Runtime {
+    Runtime::global()
+}
+
+unsafe fn create_keyval(
+    kind: ObjectKind,
+    copy_fn: Option<MPI_Comm_copy_attr_function>,
+    delete_fn: Option<MPI_Comm_delete_attr_function>,
+    keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> Result<()> {
+    nonnull!(keyval);
+    let k = rt().create_keyval(
+        kind,
+        c_copy_fn(copy_fn),
+        c_delete_fn(delete_fn),
+        extra_state as i64,
+    )?;
+    unsafe { *keyval = k };
+    Ok(())
+}
+
+unsafe fn free_keyval(kind: ObjectKind, keyval: *mut c_int) -> Result<()> {
+    nonnull!(keyval);
+    rt().free_keyval(kind, unsafe { *keyval })?;
+    unsafe { *keyval = MPI_KEYVAL_INVALID };
+    Ok(())
+}
+
+/// C readers: `*(void**)attribute_val` gets the C view; nothing is written when the flag is false.
+unsafe fn get_attr(
+    obj: ObjRef,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> Result<()> {
+    nonnull!(attribute_val, flag);
+    match rt().get_attr(obj, keyval)? {
+        Some(read) => unsafe {
+            *attribute_val.cast::<*mut c_void>() = read.c_view as *mut c_void;
+            *flag = 1;
+        },
+        None => unsafe { *flag = 0 },
+    }
+    Ok(())
+}
+
+fn set_attr(obj: ObjRef, keyval: c_int, attribute_val: *mut c_void) -> Result<()> {
+    rt().set_attr(
+        obj,
+        keyval,
+        AttrWord::from_c_pointer(attribute_val as usize),
+    )
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_create_keyval(
+    comm_copy_attr_fn: Option<MPI_Comm_copy_attr_function>,
+    comm_delete_attr_fn: Option<MPI_Comm_delete_attr_function>,
+    comm_keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> c_int {
+    entry!("MPI_Comm_create_keyval", Scope::NoObject, {
+        unsafe {
+            create_keyval(
+                ObjectKind::Comm,
+                comm_copy_attr_fn,
+                comm_delete_attr_fn,
+                comm_keyval,
+                extra_state,
+            )
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_free_keyval(comm_keyval: *mut c_int) -> c_int {
+    entry!("MPI_Comm_free_keyval", Scope::NoObject, {
+        unsafe { free_keyval(ObjectKind::Comm, comm_keyval) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_set_attr(
+    comm: MPI_Comm,
+    comm_keyval: c_int,
+    attribute_val: *mut c_void,
+) -> c_int {
+    entry!("MPI_Comm_set_attr", Scope::Comm(comm), {
+        set_attr(ObjRef::comm(comm), comm_keyval, attribute_val)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_get_attr(
+    comm: MPI_Comm,
+    comm_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    entry!("MPI_Comm_get_attr", Scope::Comm(comm), {
+        unsafe { get_attr(ObjRef::comm(comm), comm_keyval, attribute_val, flag) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_delete_attr(comm: MPI_Comm, comm_keyval: c_int) -> c_int {
+    entry!("MPI_Comm_delete_attr", Scope::Comm(comm), {
+        rt().delete_attr(ObjRef::comm(comm), comm_keyval)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_create_keyval(
+    type_copy_attr_fn: Option<MPI_Type_copy_attr_function>,
+    type_delete_attr_fn: Option<MPI_Type_delete_attr_function>,
+    type_keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> c_int {
+    entry!("MPI_Type_create_keyval", Scope::NoObject, {
+        unsafe {
+            create_keyval(
+                ObjectKind::Datatype,
+                type_copy_attr_fn,
+                type_delete_attr_fn,
+                type_keyval,
+                extra_state,
+            )
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int {
+    entry!("MPI_Type_free_keyval", Scope::NoObject, {
+        unsafe { free_keyval(ObjectKind::Datatype, type_keyval) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_set_attr(
+    datatype: MPI_Datatype,
+    type_keyval: c_int,
+    attribute_val: *mut c_void,
+) -> c_int {
+    entry!("MPI_Type_set_attr", Scope::NoObject, {
+        set_attr(ObjRef::datatype(datatype), type_keyval, attribute_val)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_get_attr(
+    datatype: MPI_Datatype,
+    type_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    entry!("MPI_Type_get_attr", Scope::NoObject, {
+        unsafe { get_attr(ObjRef::datatype(datatype), type_keyval, attribute_val, flag) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_delete_attr(datatype: MPI_Datatype, type_keyval: c_int) -> c_int {
+    entry!("MPI_Type_delete_attr", Scope::NoObject, {
+        rt().delete_attr(ObjRef::datatype(datatype), type_keyval)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Win_create_keyval(
+    win_copy_attr_fn: Option<MPI_Win_copy_attr_function>,
+    win_delete_attr_fn: Option<MPI_Win_delete_attr_function>,
+    win_keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> c_int {
+    entry!("MPI_Win_create_keyval", Scope::NoObject, {
+        unsafe {
+            create_keyval(
+                ObjectKind::Win,
+                win_copy_attr_fn,
+                win_delete_attr_fn,
+                win_keyval,
+                extra_state,
+            )
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Win_free_keyval(win_keyval: *mut c_int) -> c_int {
+    entry!("MPI_Win_free_keyval", Scope::NoObject, {
+        unsafe { free_keyval(ObjectKind::Win, win_keyval) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Win_set_attr(
+    win: MPI_Win,
+    win_keyval: c_int,
+    attribute_val: *mut c_void,
+) -> c_int {
+    entry!("MPI_Win_set_attr", Scope::Win(win), {
+        set_attr(ObjRef::win(win), win_keyval, attribute_val)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Win_get_attr(
+    win: MPI_Win,
+    win_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    entry!("MPI_Win_get_attr", Scope::Win(win), {
+        unsafe { get_attr(ObjRef::win(win), win_keyval, attribute_val, flag) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Win_delete_attr(win: MPI_Win, win_keyval: c_int) -> c_int {
+    entry!("MPI_Win_delete_attr", Scope::Win(win), {
+        rt().delete_attr(ObjRef::win(win), win_keyval)
+    })
+}
+
+/// Deprecated `MPI_Keyval_create`: a communicator keyval with the C convention.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Keyval_create(
+    copy_fn: Option<MPI_Copy_function>,
+    delete_fn: Option<MPI_Delete_function>,
+    keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> c_int {
+    entry!("MPI_Keyval_create", Scope::NoObject, {
+        unsafe { create_keyval(ObjectKind::Comm, copy_fn, delete_fn, keyval, extra_state) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Keyval_free(keyval: *mut c_int) -> c_int {
+    entry!("MPI_Keyval_free", Scope::NoObject, {
+        unsafe { free_keyval(ObjectKind::Comm, keyval) }
+    })
+}
+
+/// Deprecated `MPI_Attr_put`: in C identical to `MPI_Comm_set_attr` (MPI 4.1 §20.3.7).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Attr_put(
+    comm: MPI_Comm,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+) -> c_int {
+    entry!("MPI_Attr_put", Scope::Comm(comm), {
+        set_attr(ObjRef::comm(comm), keyval, attribute_val)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Attr_get(
+    comm: MPI_Comm,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    entry!("MPI_Attr_get", Scope::Comm(comm), {
+        unsafe { get_attr(ObjRef::comm(comm), keyval, attribute_val, flag) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Attr_delete(comm: MPI_Comm, keyval: c_int) -> c_int {
+    entry!("MPI_Attr_delete", Scope::Comm(comm), {
+        rt().delete_attr(ObjRef::comm(comm), keyval)
+    })
+}

@@ -1,0 +1,150 @@
+//! The boundary every C entry point's body sits in: panics are caught, errors are routed to the
+//! error handler, and pointer arguments are checked in one line each.
+
+use crate::consts::*;
+use crate::core::errhandler::{class_name, Action};
+use crate::core::state::Phase;
+use crate::core::{Error, Handle, ObjectKind, Runtime};
+use std::ffi::c_int;
+
+/// Whose error handler an entry point's errors go to.
+#[derive(Debug, Clone, Copy)]
+pub enum Scope {
+    Comm(c_int),
+    Win(c_int),
+    /// Calls tied to no communicator or window (datatypes, keyvals, groups, ...): errors are
+    /// raised on `MPI_COMM_SELF` (MPI 4.1 §9.3).
+    NoObject,
+}
+
+/// Runs an entry point's body: `entry!("MPI_X", scope, { ...; Ok(()) })`.
+#[macro_export]
+macro_rules! entry {
+    ($name:literal, $scope:expr, $body:block) => {{
+        let result = ::std::panic::catch_unwind(::std::panic::AssertUnwindSafe(
+            || -> $crate::core::Result<()> { $body },
+        ));
+        $crate::capi::boundary::finish($name, $scope, result)
+    }};
+}
+
+/// Fails with `MPI_ERR_ARG` naming the argument when a pointer is NULL.
+#[macro_export]
+macro_rules! nonnull {
+    ($($p:ident),+) => {
+        $(if $p.is_null() {
+            return Err($crate::core::Error::NullArgument { name: stringify!($p) });
+        })+
+    };
+}
+
+/// Turns an entry point's outcome into its return code.
+#[inline]
+pub fn finish(
+    name: &'static str,
+    scope: Scope,
+    result: std::thread::Result<crate::core::Result<()>>,
+) -> c_int {
+    match result {
+        Ok(Ok(())) => MPI_SUCCESS,
+        Ok(Err(e)) => report(name, scope, e),
+        Err(panic) => {
+            let msg = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_owned());
+            report(name, scope, Error::Panic(msg))
+        }
+    }
+}
+
+/// Hands an error to the error handler in charge and returns the code the call returns.
+#[cold]
+pub fn report(name: &str, scope: Scope, err: Error) -> c_int {
+    let code = err.code();
+    let (action, object) = handler_for(scope);
+    match action {
+        Action::Return => code,
+        Action::Fatal | Action::Abort => die(name, &err),
+        Action::User(f) => {
+            f.call(object, code);
+            code
+        }
+    }
+}
+
+/// The handler in charge of `scope` now, and the handle it is called with.
+fn handler_for(scope: Scope) -> (Action, Handle) {
+    let st = Runtime::global().lock();
+    match st.phase {
+        Phase::NotInitialized => return (Action::Fatal, Handle(MPI_COMM_SELF)),
+        Phase::Finalized => {
+            let a = if st.returns_after_finalize {
+                Action::Return
+            } else {
+                Action::Fatal
+            };
+            return (a, Handle(MPI_COMM_SELF));
+        }
+        Phase::Initialized | Phase::Finalizing => {}
+    }
+    let own = match scope {
+        Scope::Comm(h) => st
+            .errhandler_action(ObjectKind::Comm, Handle(h))
+            .map(|a| (a, Handle(h))),
+        Scope::Win(h) => st
+            .errhandler_action(ObjectKind::Win, Handle(h))
+            .map(|a| (a, Handle(h))),
+        Scope::NoObject => None,
+    };
+    // An invalid communicator or window cannot have a handler: MPI_COMM_SELF's takes over.
+    own.or_else(|| {
+        st.errhandler_action(ObjectKind::Comm, Handle(MPI_COMM_SELF))
+            .map(|a| (a, Handle(MPI_COMM_SELF)))
+    })
+    .unwrap_or((Action::Fatal, Handle(MPI_COMM_SELF)))
+}
+
+/// `MPI_ERRORS_ARE_FATAL`: one line naming the call, the class and the detail, then exit.
+fn die(name: &str, err: &Error) -> ! {
+    let class = match err {
+        Error::Callback { code, .. } => Runtime::global().lock().errors.class_of(*code),
+        other => Some(other.class()),
+    };
+    let class = class
+        .and_then(class_name)
+        .map_or_else(|| format!("error code {}", err.code()), str::to_owned);
+    eprintln!("mpicache: {name}: {class}: {err}");
+    let status = err.class();
+    std::process::exit(if (1..=255).contains(&status) {
+        status
+    } else {
+        1
+    })
+}
+
+/// Copies a Rust string into a C buffer of `MPI_MAX_*` bytes, NUL-terminated; returns the length
+/// without the NUL.
+///
+/// # Safety
+/// `buf` must point to at least `max` writable bytes.
+pub unsafe fn write_c_string(buf: *mut std::ffi::c_char, max: usize, s: &str) -> c_int {
+    let bytes = s.as_bytes();
+    let n = bytes.len().min(max.saturating_sub(1));
+    unsafe {
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf.cast::<u8>(), n);
+        *buf.add(n) = 0;
+    }
+    n as c_int
+}
+
+/// Reads a NUL-terminated C string (lossily, as names are only text).
+///
+/// # Safety
+/// `s` must be a valid NUL-terminated string.
+pub unsafe fn read_c_string(s: *const std::ffi::c_char) -> String {
+    unsafe { std::ffi::CStr::from_ptr(s) }
+        .to_string_lossy()
+        .into_owned()
+}

@@ -1,0 +1,383 @@
+//! Communicator and group entry points.
+
+use crate::capi::boundary::{read_c_string, write_c_string, Scope};
+use crate::capi::types::*;
+use crate::consts::*;
+use crate::core::{Error, Handle, HandleKind, Runtime};
+use crate::{entry, nonnull};
+use std::ffi::{c_char, c_int};
+
+fn rt() -> &'static Runtime {
+    Runtime::global()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> c_int {
+    entry!("MPI_Comm_dup", Scope::Comm(comm), {
+        nonnull!(newcomm);
+        let h = rt().comm_dup(Handle(comm));
+        // MPI 4.1 §7.4.2: on failure the new handle is MPI_COMM_NULL.
+        unsafe { *newcomm = h.as_ref().map_or(MPI_COMM_NULL, |h| h.0) };
+        h.map(drop)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_dup_with_info(
+    comm: MPI_Comm,
+    info: MPI_Info,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    entry!("MPI_Comm_dup_with_info", Scope::Comm(comm), {
+        nonnull!(newcomm);
+        rt().check_handle(HandleKind::Info, Handle(info))?;
+        let h = rt().comm_dup(Handle(comm));
+        unsafe { *newcomm = h.as_ref().map_or(MPI_COMM_NULL, |h| h.0) };
+        h.map(drop)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_idup(
+    comm: MPI_Comm,
+    newcomm: *mut MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    entry!("MPI_Comm_idup", Scope::Comm(comm), {
+        nonnull!(newcomm, request);
+        let r = rt().comm_idup(Handle(comm));
+        unsafe {
+            *newcomm = r.as_ref().map_or(MPI_COMM_NULL, |(c, _)| c.0);
+            *request = r.as_ref().map_or(MPI_REQUEST_NULL, |(_, q)| q.0);
+        }
+        r.map(drop)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_idup_with_info(
+    comm: MPI_Comm,
+    info: MPI_Info,
+    newcomm: *mut MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    entry!("MPI_Comm_idup_with_info", Scope::Comm(comm), {
+        nonnull!(newcomm, request);
+        rt().check_handle(HandleKind::Info, Handle(info))?;
+        let r = rt().comm_idup(Handle(comm));
+        unsafe {
+            *newcomm = r.as_ref().map_or(MPI_COMM_NULL, |(c, _)| c.0);
+            *request = r.as_ref().map_or(MPI_REQUEST_NULL, |(_, q)| q.0);
+        }
+        r.map(drop)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_split(
+    comm: MPI_Comm,
+    color: c_int,
+    key: c_int,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    entry!("MPI_Comm_split", Scope::Comm(comm), {
+        nonnull!(newcomm);
+        let h = rt().comm_split(Handle(comm), color, key)?;
+        unsafe { *newcomm = h.0 };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_split_type(
+    comm: MPI_Comm,
+    split_type: c_int,
+    key: c_int,
+    info: MPI_Info,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    let _ = key;
+    entry!("MPI_Comm_split_type", Scope::Comm(comm), {
+        nonnull!(newcomm);
+        rt().check_handle(HandleKind::Info, Handle(info))?;
+        let h = rt().comm_split_type(Handle(comm), split_type)?;
+        unsafe { *newcomm = h.0 };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_create(
+    comm: MPI_Comm,
+    group: MPI_Group,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    entry!("MPI_Comm_create", Scope::Comm(comm), {
+        nonnull!(newcomm);
+        let h = rt().comm_create(Handle(comm), Handle(group))?;
+        unsafe { *newcomm = h.0 };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_create_group(
+    comm: MPI_Comm,
+    group: MPI_Group,
+    tag: c_int,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    entry!("MPI_Comm_create_group", Scope::Comm(comm), {
+        nonnull!(newcomm);
+        if tag < 0 {
+            return Err(Error::invalid(
+                MPI_ERR_TAG,
+                format!("tag {tag} is negative"),
+            ));
+        }
+        let h = rt().comm_create(Handle(comm), Handle(group))?;
+        unsafe { *newcomm = h.0 };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_free(comm: *mut MPI_Comm) -> c_int {
+    let scope = if comm.is_null() {
+        Scope::NoObject
+    } else {
+        Scope::Comm(unsafe { *comm })
+    };
+    entry!("MPI_Comm_free", scope, {
+        nonnull!(comm);
+        rt().comm_free(Handle(unsafe { *comm }))?;
+        unsafe { *comm = MPI_COMM_NULL };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_size(comm: MPI_Comm, size: *mut c_int) -> c_int {
+    entry!("MPI_Comm_size", Scope::Comm(comm), {
+        nonnull!(size);
+        let n = rt().comm_size(Handle(comm))?;
+        unsafe { *size = n };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_int {
+    entry!("MPI_Comm_rank", Scope::Comm(comm), {
+        nonnull!(rank);
+        let r = rt().comm_rank(Handle(comm))?;
+        unsafe { *rank = r };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_test_inter(comm: MPI_Comm, flag: *mut c_int) -> c_int {
+    entry!("MPI_Comm_test_inter", Scope::Comm(comm), {
+        nonnull!(flag);
+        rt().comm_size(Handle(comm))?;
+        unsafe { *flag = 0 };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_compare(
+    comm1: MPI_Comm,
+    comm2: MPI_Comm,
+    result: *mut c_int,
+) -> c_int {
+    entry!("MPI_Comm_compare", Scope::Comm(comm1), {
+        nonnull!(result);
+        let r = rt().comm_compare(Handle(comm1), Handle(comm2))?;
+        unsafe { *result = r };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_set_name(comm: MPI_Comm, comm_name: *const c_char) -> c_int {
+    entry!("MPI_Comm_set_name", Scope::Comm(comm), {
+        nonnull!(comm_name);
+        rt().comm_set_name(Handle(comm), &unsafe { read_c_string(comm_name) })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_get_name(
+    comm: MPI_Comm,
+    comm_name: *mut c_char,
+    resultlen: *mut c_int,
+) -> c_int {
+    entry!("MPI_Comm_get_name", Scope::Comm(comm), {
+        nonnull!(comm_name, resultlen);
+        let name = rt().comm_get_name(Handle(comm))?;
+        let n = unsafe { write_c_string(comm_name, MPI_MAX_OBJECT_NAME as usize, &name) };
+        unsafe { *resultlen = n };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int {
+    entry!("MPI_Comm_group", Scope::Comm(comm), {
+        nonnull!(group);
+        let g = rt().comm_group(Handle(comm))?;
+        unsafe { *group = g.0 };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Group_free(group: *mut MPI_Group) -> c_int {
+    entry!("MPI_Group_free", Scope::NoObject, {
+        nonnull!(group);
+        rt().group_free(Handle(unsafe { *group }))?;
+        unsafe { *group = MPI_GROUP_NULL };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Group_size(group: MPI_Group, size: *mut c_int) -> c_int {
+    entry!("MPI_Group_size", Scope::NoObject, {
+        nonnull!(size);
+        let n = rt().group_size(Handle(group))?;
+        unsafe { *size = n };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Group_rank(group: MPI_Group, rank: *mut c_int) -> c_int {
+    entry!("MPI_Group_rank", Scope::NoObject, {
+        nonnull!(rank);
+        let r = rt().group_rank(Handle(group))?;
+        unsafe { *rank = r };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Group_compare(
+    group1: MPI_Group,
+    group2: MPI_Group,
+    result: *mut c_int,
+) -> c_int {
+    entry!("MPI_Group_compare", Scope::NoObject, {
+        nonnull!(result);
+        let r = rt().group_compare(Handle(group1), Handle(group2))?;
+        unsafe { *result = r };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Group_incl(
+    group: MPI_Group,
+    n: c_int,
+    ranks: *const c_int,
+    newgroup: *mut MPI_Group,
+) -> c_int {
+    entry!("MPI_Group_incl", Scope::NoObject, {
+        nonnull!(newgroup);
+        let n = usize::try_from(n)
+            .map_err(|_| Error::invalid(MPI_ERR_ARG, format!("n = {n} is negative")))?;
+        if n > 0 {
+            nonnull!(ranks);
+        }
+        let ranks = if n == 0 {
+            &[][..]
+        } else {
+            unsafe { std::slice::from_raw_parts(ranks, n) }
+        };
+        let g = rt().group_incl(Handle(group), ranks)?;
+        unsafe { *newgroup = g.0 };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Group_range_incl(
+    group: MPI_Group,
+    n: c_int,
+    ranges: *mut [c_int; 3],
+    newgroup: *mut MPI_Group,
+) -> c_int {
+    entry!("MPI_Group_range_incl", Scope::NoObject, {
+        nonnull!(newgroup);
+        let n = usize::try_from(n)
+            .map_err(|_| Error::invalid(MPI_ERR_ARG, format!("n = {n} is negative")))?;
+        if n > 0 {
+            nonnull!(ranges);
+        }
+        let ranges = if n == 0 {
+            &[][..]
+        } else {
+            unsafe { std::slice::from_raw_parts(ranges, n) }
+        };
+        let g = rt().group_range_incl(Handle(group), ranges)?;
+        unsafe { *newgroup = g.0 };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int {
+    entry!("MPI_Wait", Scope::NoObject, {
+        nonnull!(request);
+        let r = rt().request_complete(Handle(unsafe { *request }))?;
+        unsafe {
+            *request = r.0;
+            set_empty_status(status);
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Test(
+    request: *mut MPI_Request,
+    flag: *mut c_int,
+    status: *mut MPI_Status,
+) -> c_int {
+    entry!("MPI_Test", Scope::NoObject, {
+        nonnull!(request, flag);
+        let r = rt().request_complete(Handle(unsafe { *request }))?;
+        unsafe {
+            *request = r.0;
+            *flag = 1;
+            set_empty_status(status);
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Request_free(request: *mut MPI_Request) -> c_int {
+    entry!("MPI_Request_free", Scope::NoObject, {
+        nonnull!(request);
+        rt().request_free(Handle(unsafe { *request }))?;
+        unsafe { *request = MPI_REQUEST_NULL };
+        Ok(())
+    })
+}
+
+/// The empty status of MPI 4.1 §3.7.3 (`MPI_STATUS_IGNORE` is NULL and is left alone).
+unsafe fn set_empty_status(status: *mut MPI_Status) {
+    if !status.is_null() {
+        unsafe {
+            *status = MPI_Status {
+                MPI_SOURCE: MPI_ANY_SOURCE,
+                MPI_TAG: MPI_ANY_TAG,
+                MPI_ERROR: MPI_SUCCESS,
+                internal: [0; 5],
+            }
+        };
+    }
+}

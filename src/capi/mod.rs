@@ -1,0 +1,22 @@
+//! The C interface: `MPI_*` entry points with fully written signatures, each body inside the
+//! [`entry!`](crate::entry) boundary, plus their generated `PMPI_*` twins.
+//!
+//! Conventions at this boundary:
+//! - a NULL output pointer is `MPI_ERR_ARG`, reported like any error;
+//! - a Rust panic never unwinds into C: it becomes `MPI_ERR_INTERN`;
+//! - errors go to the error handler of the communicator or window concerned, or of
+//!   `MPI_COMM_SELF` for calls tied to neither (MPI 4.1 §9.3).
+
+pub mod attr;
+pub mod boundary;
+pub mod callbacks;
+pub mod comm;
+pub mod errhandler;
+pub mod handles;
+pub mod init;
+pub mod types;
+
+/// The generated `PMPI_*` twins.
+pub mod pmpi {
+    include!(concat!(env!("OUT_DIR"), "/pmpi.rs"));
+}

@@ -1,0 +1,366 @@
+//! The caching operations (MPI 4.1 §7.7), one engine for communicators, datatypes and windows.
+//!
+//! Rules kept here (DESIGN.md "Keyvals and callbacks"):
+//! - callbacks run without the lock, so they may call back into the library;
+//! - an attribute whose delete callback is running stays readable and is marked dying, so a
+//!   nested delete or free never runs the same callback twice;
+//! - a failing delete callback leaves the attribute in place and its code is the call's result;
+//! - a copy callback's failure fails the dup, and the caller deletes what was already copied.
+
+use crate::core::attr_table::{AttrCell, Entry};
+use crate::core::callback::{CallbackCall, CopyFn, DeleteFn};
+use crate::core::convert::{AttrWord, Provenance};
+use crate::core::error::{Error, Result};
+use crate::core::keyval::{predefined_kind, KeyvalInfo};
+use crate::core::runtime::Runtime;
+use crate::core::state::State;
+use crate::core::{ObjRef, ObjectKind};
+use std::sync::{Arc, MutexGuard};
+
+/// An attribute as read: its value and what a C reader is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AttrRead {
+    pub value: AttrWord,
+    pub c_view: usize,
+}
+
+impl AttrRead {
+    fn of(cell: &AttrCell) -> AttrRead {
+        AttrRead {
+            value: cell.value(),
+            c_view: cell.c_view(),
+        }
+    }
+}
+
+impl Runtime {
+    /// `MPI_*_create_keyval`, `MPI_Keyval_create` and their Fortran forms.
+    pub fn create_keyval(
+        &self,
+        kind: ObjectKind,
+        copy: CopyFn,
+        delete: DeleteFn,
+        extra_state: i64,
+    ) -> Result<i32> {
+        let mut st = self.active()?;
+        st.keyvals.create(kind, copy, delete, extra_state)
+    }
+
+    /// `MPI_*_free_keyval`: the number is invalid at once; attributes using it live on.
+    pub fn free_keyval(&self, kind: ObjectKind, keyval: i32) -> Result<()> {
+        let mut st = self.active()?;
+        if predefined_kind(keyval).is_some() {
+            return Err(Error::KeyvalPredefined {
+                keyval,
+                action: "freed",
+            });
+        }
+        st.keyvals.free(keyval, kind)
+    }
+
+    /// `MPI_*_get_attr`: `None` when the attribute is not set (flag = false).
+    pub fn get_attr(&self, obj: ObjRef, keyval: i32) -> Result<Option<AttrRead>> {
+        let st = self.active()?;
+        let table = st.attr_table(obj)?;
+        if let Some(cell) = st.predefined_attr(obj, keyval) {
+            let cell = cell?;
+            return Ok(Some(AttrRead::of(&cell)));
+        }
+        let info = st.keyvals.lookup(keyval, obj.kind)?;
+        Ok(table.get(info.slot()).map(|e| AttrRead::of(&e.cell)))
+    }
+
+    /// `MPI_*_set_attr`: sets or overwrites (the old value's delete callback runs first).
+    pub fn set_attr(&self, obj: ObjRef, keyval: i32, value: AttrWord) -> Result<()> {
+        let info = {
+            let st = self.active()?;
+            st.attr_table(obj)?;
+            if predefined_kind(keyval).is_some() {
+                return Err(Error::KeyvalPredefined {
+                    keyval,
+                    action: "set by users",
+                });
+            }
+            st.keyvals.lookup(keyval, obj.kind)?.clone()
+        };
+        self.store_attr(obj, info, value)
+    }
+
+    /// `MPI_*_delete_attr`: deleting an attribute that is not set is not an error.
+    pub fn delete_attr(&self, obj: ObjRef, keyval: i32) -> Result<()> {
+        let (slot, old) = {
+            let mut st = self.active()?;
+            st.attr_table(obj)?;
+            if predefined_kind(keyval).is_some() {
+                return Err(Error::KeyvalPredefined {
+                    keyval,
+                    action: "deleted by users",
+                });
+            }
+            let info = st.keyvals.lookup(keyval, obj.kind)?;
+            let slot = info.slot();
+            let null_delete = matches!(info.delete, DeleteFn::Null);
+            let table = st.attr_table_mut(obj)?;
+            match table.get_mut(slot) {
+                None => return Ok(()),
+                // Its deletion is already under way in an outer call.
+                Some(e) if e.dying => return Ok(()),
+                Some(_) if null_delete => {
+                    table.remove(slot);
+                    st.keyvals.remove_attr(slot);
+                    return Ok(());
+                }
+                Some(e) => {
+                    e.dying = true;
+                    (slot, e.cell.clone())
+                }
+            }
+        };
+        let outcome = run_delete(obj, &old);
+        let mut st = self.lock();
+        finish_delete(&mut st, obj, slot, &old, outcome)
+    }
+
+    /// Stores a value under a keyval record (which may already be freed: dup copies attributes
+    /// of freed keyvals too).
+    pub(crate) fn store_attr(
+        &self,
+        obj: ObjRef,
+        info: Arc<KeyvalInfo>,
+        value: AttrWord,
+    ) -> Result<()> {
+        let slot = info.slot();
+        let null_delete = matches!(info.delete, DeleteFn::Null);
+        let cell = Arc::new(AttrCell::new(value, info));
+        loop {
+            let old = {
+                let mut st = self.active()?;
+                let seq = st.next_seq();
+                let entry = Entry {
+                    cell: cell.clone(),
+                    seq,
+                    dying: false,
+                };
+                let table = st.attr_table_mut(obj)?;
+                match table.get_mut(slot) {
+                    None => {
+                        table.insert(slot, entry);
+                        st.keyvals.add_attr(slot);
+                        return Ok(());
+                    }
+                    // A dying value's delete callback is already running in an outer call;
+                    // a null delete callback has nothing to run.
+                    Some(e) if e.dying || null_delete => {
+                        table.insert(slot, entry);
+                        return Ok(());
+                    }
+                    Some(e) => {
+                        e.dying = true;
+                        e.cell.clone()
+                    }
+                }
+            };
+            // MPI 4.1 §7.7.2: overwriting runs the delete callback on the old value first.
+            let outcome = run_delete(obj, &old);
+            let mut st = self.lock();
+            if outcome.is_ok() {
+                let seq = st.next_seq();
+                let table = st.attr_table_mut(obj)?;
+                if table.holds(slot, &old) {
+                    table.insert(
+                        slot,
+                        Entry {
+                            cell,
+                            seq,
+                            dying: false,
+                        },
+                    );
+                    return Ok(());
+                }
+                // A nested call replaced the old value meanwhile: overwrite what is there now.
+                continue;
+            }
+            return finish_delete(&mut st, obj, slot, &old, outcome);
+        }
+    }
+
+    /// Runs the copy callbacks of `from`'s attributes in order of setting and stores their
+    /// results on `to` (MPI 4.1 §7.7.2). Stops at the first failing callback; the caller then
+    /// deletes what was copied and frees `to`.
+    pub(crate) fn copy_attrs(&self, from: ObjRef, to: ObjRef) -> Result<()> {
+        let snapshot = self.active()?.attr_table(from)?.in_setting_order();
+        for (slot, entry) in snapshot {
+            let cell = entry.cell;
+            // An earlier callback may have deleted or replaced it.
+            if !self.active()?.attr_table(from)?.holds(slot, &cell) {
+                continue;
+            }
+            let info = cell.keyval.clone();
+            let produced = match &info.copy {
+                CopyFn::Null => None,
+                CopyFn::Dup => Some(cell.value()),
+                CopyFn::User(cb) => cb
+                    .copy(&CallbackCall {
+                        object: from.handle,
+                        keyval: info.number,
+                        extra_state: &info.extra_state,
+                        value: &cell,
+                    })
+                    .map_err(|code| Error::Callback {
+                        code,
+                        keyval: info.number,
+                        callback: "copy",
+                    })?,
+            };
+            if let Some(mut value) = produced {
+                // A C callback that hands back, unchanged, the pointer to the internal MPI_Aint
+                // or int it was given copies the value and its provenance, never a pointer into
+                // the old object's storage.
+                let old = cell.value();
+                if value.provenance == Provenance::CPointer
+                    && old.provenance != Provenance::CPointer
+                    && value.word as usize == cell.c_view()
+                {
+                    value = old;
+                }
+                self.store_attr(to, info, value)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Deletes every attribute of `obj`, last set first, stopping at the first failing delete
+    /// callback (the object then stays valid with the attributes not yet deleted). On success
+    /// returns the lock, with the table empty, so the caller can drop the object atomically.
+    pub(crate) fn delete_all_attrs(&self, obj: ObjRef) -> Result<MutexGuard<'_, State>> {
+        loop {
+            let (slot, old) = {
+                let mut st = self.active()?;
+                let table = st.attr_table_mut(obj)?;
+                match table.last_set_not_dying() {
+                    None if table.any_dying() => {
+                        return Err(Error::invalid(
+                            crate::consts::MPI_ERR_OTHER,
+                            format!("{} has an attribute deletion under way", obj.kind),
+                        ))
+                    }
+                    None => return Ok(st),
+                    Some((slot, e)) => {
+                        if matches!(e.cell.keyval.delete, DeleteFn::Null) {
+                            table.remove(slot);
+                            st.keyvals.remove_attr(slot);
+                            continue;
+                        }
+                        table.get_mut(slot).expect("entry just found").dying = true;
+                        (slot, e.cell)
+                    }
+                }
+            };
+            let outcome = run_delete(obj, &old);
+            let mut st = self.lock();
+            finish_delete(&mut st, obj, slot, &old, outcome)?;
+        }
+    }
+
+    /// Deletes every attribute of `obj`, last set first, for an object that goes away whatever
+    /// happens (a failed dup's new object, finalize): a failing callback's attribute is dropped
+    /// all the same and the first failure is returned after all have run.
+    pub(crate) fn delete_all_attrs_forced(&self, obj: ObjRef) -> Result<()> {
+        let mut first_error = None;
+        loop {
+            let (slot, old) = {
+                let mut st = self.lock();
+                let Ok(table) = st.attr_table_mut(obj) else {
+                    break;
+                };
+                match table.last_set_not_dying() {
+                    None => break,
+                    Some((slot, e)) => {
+                        table.get_mut(slot).expect("entry just found").dying = true;
+                        (slot, e.cell)
+                    }
+                }
+            };
+            let outcome = run_delete(obj, &old);
+            let mut st = self.lock();
+            if let Ok(table) = st.attr_table_mut(obj) {
+                if table.holds(slot, &old) {
+                    table.remove(slot);
+                    st.keyvals.remove_attr(slot);
+                }
+            }
+            if let Err(e) = outcome {
+                first_error.get_or_insert(e);
+            }
+        }
+        first_error.map_or(Ok(()), Err)
+    }
+
+    /// Frees an attribute-carrying object: deletes its attributes (stopping at a failure, which
+    /// leaves the object valid), then lets `remove` drop it under the same lock.
+    pub(crate) fn free_object(
+        &self,
+        obj: ObjRef,
+        remove: impl FnOnce(&mut State) -> Result<()>,
+    ) -> Result<()> {
+        {
+            let mut st = self.active()?;
+            if st.freeing(obj)? {
+                return Err(Error::BeingFreed {
+                    kind: obj.kind.handle_kind(),
+                    handle: obj.handle.0,
+                });
+            }
+            st.set_freeing(obj, true)?;
+        }
+        match self.delete_all_attrs(obj) {
+            Ok(mut st) => remove(&mut st),
+            Err(e) => {
+                let _ = self.lock().set_freeing(obj, false);
+                Err(e)
+            }
+        }
+    }
+}
+
+fn run_delete(obj: ObjRef, cell: &AttrCell) -> Result<()> {
+    let info = &cell.keyval;
+    match &info.delete {
+        DeleteFn::Null => Ok(()),
+        DeleteFn::User(cb) => cb
+            .delete(&CallbackCall {
+                object: obj.handle,
+                keyval: info.number,
+                extra_state: &info.extra_state,
+                value: cell,
+            })
+            .map_err(|code| Error::Callback {
+                code,
+                keyval: info.number,
+                callback: "delete",
+            }),
+    }
+}
+
+/// After a delete callback: on success the attribute goes (if a nested call has not already
+/// replaced it); on failure it stays, no longer dying.
+fn finish_delete(
+    st: &mut State,
+    obj: ObjRef,
+    slot: u32,
+    old: &Arc<AttrCell>,
+    outcome: Result<()>,
+) -> Result<()> {
+    let Ok(table) = st.attr_table_mut(obj) else {
+        return outcome;
+    };
+    if table.holds(slot, old) {
+        if outcome.is_ok() {
+            table.remove(slot);
+            st.keyvals.remove_attr(slot);
+        } else if let Some(e) = table.get_mut(slot) {
+            e.dying = false;
+        }
+    }
+    outcome
+}

@@ -1,0 +1,204 @@
+//! The runtime: all state behind one lock, and the life cycle (init and finalize).
+//!
+//! Callbacks never run with the lock held: every operation that calls user code takes what it
+//! needs under the lock, lets go, calls, and takes the lock again to apply the result.
+
+use crate::consts::*;
+use crate::core::attr_table::AttrCell;
+use crate::core::comm::{Comm, Group};
+use crate::core::error::{Error, Result};
+use crate::core::handle::{Handle, HandleKind};
+use crate::core::keyval::predefined_info;
+use crate::core::state::{Phase, State};
+use crate::core::{convert::AttrWord, datatype, errhandler, ObjRef, ObjectKind};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+pub struct Runtime {
+    state: Mutex<State>,
+}
+
+static GLOBAL: Runtime = Runtime::new();
+
+impl Default for Runtime {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Runtime {
+    pub const fn new() -> Runtime {
+        Runtime {
+            state: Mutex::new(State::new()),
+        }
+    }
+
+    /// The process's runtime, used by the entry points.
+    pub fn global() -> &'static Runtime {
+        &GLOBAL
+    }
+
+    /// The state, whatever the phase. A panic while locked does not wedge the library: the
+    /// state is still consistent because every mutation is completed before user code runs.
+    pub fn lock(&self) -> MutexGuard<'_, State> {
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The state, if MPI calls are allowed now.
+    pub fn active(&self) -> Result<MutexGuard<'_, State>> {
+        let st = self.lock();
+        st.check_active()?;
+        Ok(st)
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.lock().phase
+    }
+
+    /// `MPI_Init_thread`: builds the predefined objects; returns the provided thread level.
+    pub fn init(&self, required: i32) -> Result<i32> {
+        let mut st = self.lock();
+        match st.phase {
+            Phase::NotInitialized => {}
+            Phase::Finalized => return Err(Error::Finalized),
+            Phase::Initialized | Phase::Finalizing => return Err(Error::AlreadyInitialized),
+        }
+        let provided = match required {
+            MPI_THREAD_SINGLE
+            | MPI_THREAD_FUNNELED
+            | MPI_THREAD_SERIALIZED
+            | MPI_THREAD_MULTIPLE => required,
+            _ => MPI_THREAD_MULTIPLE,
+        };
+        st.thread_level = provided;
+        st.main_thread = Some(std::thread::current().id());
+        errhandler::install_predefined(&mut st);
+        let world = Comm::new(vec![0], "MPI_COMM_WORLD", Handle(MPI_ERRORS_ARE_FATAL));
+        let selfc = Comm::new(vec![0], "MPI_COMM_SELF", Handle(MPI_ERRORS_ARE_FATAL));
+        st.comms.insert_predefined(Handle(MPI_COMM_WORLD), world);
+        st.comms.insert_predefined(Handle(MPI_COMM_SELF), selfc);
+        st.groups.insert_predefined(
+            Handle(MPI_GROUP_EMPTY),
+            Group {
+                members: Vec::new(),
+            },
+        );
+        datatype::install_predefined(&mut st.types);
+        // MPI 4.1 §20.3.7: integer-valued predefined attributes behave as if put by the
+        // deprecated Fortran MPI_ATTR_PUT, so C readers get a pointer to an int.
+        let integer_valued = [
+            (MPI_TAG_UB, TAG_UB_VALUE),
+            (MPI_HOST, MPI_PROC_NULL),
+            (MPI_IO, 0),
+            (MPI_WTIME_IS_GLOBAL, 1),
+            (MPI_APPNUM, 0),
+            (MPI_UNIVERSE_SIZE, 1),
+            (MPI_LASTUSEDCODE, MPI_ERR_LASTCODE),
+        ];
+        st.comm_predefined = integer_valued
+            .iter()
+            .map(|&(k, v)| {
+                let cell = AttrCell::new(
+                    AttrWord::from_fortran_integer(v),
+                    predefined_info(k, ObjectKind::Comm),
+                );
+                (k, Arc::new(cell))
+            })
+            .collect();
+        st.phase = Phase::Initialized;
+        Ok(provided)
+    }
+
+    /// `MPI_Finalize`. `MPI_COMM_SELF` is freed first, its attributes deleted in reverse order of
+    /// setting (MPI 4.1 §11.2.4), with `MPI_Finalized` still false; then the attributes still on
+    /// `MPI_COMM_WORLD` and on every communicator, datatype and window the program did not free,
+    /// so every attribute gets its delete callback exactly once. A failing delete callback does
+    /// not stop finalization: the attribute is dropped, the rest still run, and the first
+    /// failure is returned. Everything the library allocated is released.
+    pub fn finalize(&self) -> Result<()> {
+        {
+            let mut st = self.lock();
+            match st.phase {
+                Phase::Initialized => st.phase = Phase::Finalizing,
+                Phase::NotInitialized => return Err(Error::NotInitialized),
+                Phase::Finalizing | Phase::Finalized => return Err(Error::Finalized),
+            }
+        }
+        let mut first_error = None;
+        // Callbacks may set new attributes while others are deleted: repeat until none is left.
+        loop {
+            let objects = self.objects_with_attributes();
+            if objects.is_empty() {
+                break;
+            }
+            for obj in objects {
+                if let Err(e) = self.delete_all_attrs_forced(obj) {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        let mut st = self.lock();
+        let returns = st
+            .comms
+            .get(Handle(MPI_COMM_SELF))
+            .map(|c| c.errhandler == Handle(MPI_ERRORS_RETURN))
+            .unwrap_or(false);
+        *st = State::new();
+        st.phase = Phase::Finalized;
+        st.returns_after_finalize = returns;
+        match first_error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Objects that still carry attributes, in finalize order: `MPI_COMM_SELF`, `MPI_COMM_WORLD`,
+    /// other communicators, datatypes, windows.
+    fn objects_with_attributes(&self) -> Vec<ObjRef> {
+        let st = self.lock();
+        let mut out = Vec::new();
+        let mut comms = st.comms.handles();
+        comms.sort_by_key(|h| match h.0 {
+            MPI_COMM_SELF => 0,
+            MPI_COMM_WORLD => 1,
+            _ => 2,
+        });
+        let kinds = [
+            (ObjectKind::Comm, comms),
+            (ObjectKind::Datatype, st.types.handles()),
+            (ObjectKind::Win, st.wins.handles()),
+        ];
+        for (kind, handles) in kinds {
+            for handle in handles {
+                let obj = ObjRef { kind, handle };
+                if st.attr_table(obj).is_ok_and(|t| !t.is_empty()) {
+                    out.push(obj);
+                }
+            }
+        }
+        out
+    }
+
+    /// Checks that `h` names a live object of `kind` (any kind, attribute-carrying or not).
+    pub fn check_handle(&self, kind: HandleKind, h: Handle) -> Result<()> {
+        let st = self.active()?;
+        match kind {
+            HandleKind::Comm => st.comms.get(h).map(drop),
+            HandleKind::Group => st.groups.get(h).map(drop),
+            HandleKind::Datatype => st.types.get(h).map(drop),
+            HandleKind::Win => st.wins.get(h).map(drop),
+            HandleKind::Errhandler => st.errhandlers.get(h).map(drop),
+            HandleKind::Request => st.requests.get(h).map(drop),
+            HandleKind::Info => match h.0 {
+                MPI_INFO_NULL | MPI_INFO_ENV => Ok(()),
+                _ => Err(Error::BadHandle {
+                    kind,
+                    handle: h.0,
+                    reason: crate::core::error::BadHandleReason::Forged,
+                }),
+            },
+            HandleKind::Op => crate::core::datatype::check_op(h),
+        }
+    }
+}
