@@ -9,3 +9,4 @@
 pub mod capi;
 pub mod consts;
 pub mod core;
+pub mod fortran;

@@ -10,11 +10,15 @@
 pub mod attr;
 pub mod boundary;
 pub mod callbacks;
+pub mod collective;
 pub mod comm;
+pub mod datatype;
 pub mod errhandler;
 pub mod handles;
 pub mod init;
+pub mod memory;
 pub mod types;
+pub mod win;
 
 /// The generated `PMPI_*` twins.
 pub mod pmpi {
