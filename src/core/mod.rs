@@ -17,6 +17,9 @@ pub mod runtime;
 pub mod state;
 pub mod window;
 
+#[cfg(test)]
+mod engine_tests;
+
 pub use error::{Error, Result};
 pub use handle::{Handle, HandleKind};
 pub use runtime::Runtime;
