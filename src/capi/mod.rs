@@ -6,6 +6,11 @@
 //! - a Rust panic never unwinds into C: it becomes `MPI_ERR_INTERN`;
 //! - errors go to the error handler of the communicator or window concerned, or of
 //!   `MPI_COMM_SELF` for calls tied to neither (MPI 4.1 §9.3).
+//!
+//! Every entry point is `unsafe`: its contract is the MPI standard's for that routine (pointers
+//! valid for what the standard says the routine reads or writes). It is stated once here rather
+//! than on each of the several hundred functions.
+#![allow(clippy::missing_safety_doc)]
 
 pub mod attr;
 pub mod boundary;

@@ -234,6 +234,30 @@ impl KeyvalRegistry {
     }
 }
 
+/// The object kind of a predefined keyval (`MPI_TAG_UB` ... `MPI_WIN_MODEL`), if it is one.
+pub fn predefined_kind(number: i32) -> Option<ObjectKind> {
+    use crate::consts::*;
+    match number {
+        MPI_TAG_UB | MPI_IO | MPI_HOST | MPI_WTIME_IS_GLOBAL | MPI_APPNUM | MPI_LASTUSEDCODE
+        | MPI_UNIVERSE_SIZE => Some(ObjectKind::Comm),
+        MPI_WIN_BASE | MPI_WIN_DISP_UNIT | MPI_WIN_SIZE | MPI_WIN_CREATE_FLAVOR | MPI_WIN_MODEL => {
+            Some(ObjectKind::Win)
+        }
+        _ => None,
+    }
+}
+
+/// The record behind a predefined keyval: no callbacks, never in the registry.
+pub fn predefined_info(number: i32, kind: ObjectKind) -> Arc<KeyvalInfo> {
+    Arc::new(KeyvalInfo {
+        number,
+        kind,
+        copy: CopyFn::Null,
+        delete: DeleteFn::Null,
+        extra_state: ExtraState::new(0),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -251,7 +275,7 @@ mod tests {
         let w = create(&mut r, ObjectKind::Win);
         for n in [c, t, w] {
             assert!(
-                n > 0 && n > 20005,
+                n > crate::consts::MPI_WIN_MODEL,
                 "{n} must not collide with predefined keyvals"
             );
         }
@@ -309,28 +333,4 @@ mod tests {
             r.free(k, ObjectKind::Comm).unwrap();
         }
     }
-}
-
-/// The object kind of a predefined keyval (`MPI_TAG_UB` ... `MPI_WIN_MODEL`), if it is one.
-pub fn predefined_kind(number: i32) -> Option<ObjectKind> {
-    use crate::consts::*;
-    match number {
-        MPI_TAG_UB | MPI_IO | MPI_HOST | MPI_WTIME_IS_GLOBAL | MPI_APPNUM | MPI_LASTUSEDCODE
-        | MPI_UNIVERSE_SIZE => Some(ObjectKind::Comm),
-        MPI_WIN_BASE | MPI_WIN_DISP_UNIT | MPI_WIN_SIZE | MPI_WIN_CREATE_FLAVOR | MPI_WIN_MODEL => {
-            Some(ObjectKind::Win)
-        }
-        _ => None,
-    }
-}
-
-/// The record behind a predefined keyval: no callbacks, never in the registry.
-pub fn predefined_info(number: i32, kind: ObjectKind) -> Arc<KeyvalInfo> {
-    Arc::new(KeyvalInfo {
-        number,
-        kind,
-        copy: CopyFn::Null,
-        delete: DeleteFn::Null,
-        extra_state: ExtraState::new(0),
-    })
 }
