@@ -92,8 +92,8 @@ pub unsafe extern "C" fn MPI_Query_thread(provided: *mut c_int) -> c_int {
 pub unsafe extern "C" fn MPI_Is_thread_main(flag: *mut c_int) -> c_int {
     entry!("MPI_Is_thread_main", Scope::NoObject, {
         nonnull!(flag);
-        let main = rt().active()?.main_thread;
-        unsafe { *flag = (main == Some(std::thread::current().id())) as c_int };
+        require_active()?;
+        unsafe { *flag = rt().is_init_thread() as c_int };
         Ok(())
     })
 }

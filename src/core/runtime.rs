@@ -19,6 +19,12 @@ pub struct Runtime {
 
 static GLOBAL: Runtime = Runtime::new();
 
+thread_local! {
+    /// Marks the thread that called `MPI_Init` (`MPI_Is_thread_main`). A plain flag: asking the
+    /// standard library for the thread's id would allocate a handle that is never freed.
+    static INIT_THREAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 impl Default for Runtime {
     fn default() -> Self {
         Self::new()
@@ -52,6 +58,11 @@ impl Runtime {
         Ok(st)
     }
 
+    /// Whether the calling thread is the one that initialized MPI.
+    pub fn is_init_thread(&self) -> bool {
+        INIT_THREAD.with(|t| t.get())
+    }
+
     pub fn phase(&self) -> Phase {
         self.lock().phase
     }
@@ -72,7 +83,7 @@ impl Runtime {
             _ => MPI_THREAD_MULTIPLE,
         };
         st.thread_level = provided;
-        st.main_thread = Some(std::thread::current().id());
+        INIT_THREAD.with(|t| t.set(true));
         errhandler::install_predefined(&mut st);
         let world = Comm::new(vec![0], "MPI_COMM_WORLD", Handle(MPI_ERRORS_ARE_FATAL));
         let selfc = Comm::new(vec![0], "MPI_COMM_SELF", Handle(MPI_ERRORS_ARE_FATAL));

@@ -40,8 +40,6 @@ pub struct State {
     pub alloc_mem: BTreeMap<usize, Vec<u128>>,
     /// Next position in the order of setting attributes.
     pub next_seq: u64,
-    /// The thread that initialized MPI (`MPI_Is_thread_main`).
-    pub main_thread: Option<std::thread::ThreadId>,
     /// Whether errors after `MPI_Finalize` return (`MPI_COMM_SELF` had `MPI_ERRORS_RETURN`).
     pub returns_after_finalize: bool,
 }
@@ -62,7 +60,6 @@ impl State {
             comm_predefined: Vec::new(),
             alloc_mem: BTreeMap::new(),
             next_seq: 0,
-            main_thread: None,
             returns_after_finalize: false,
         }
     }
