@@ -1,1 +1,400 @@
-//! (filled in by its own change)
+//! Datatype entry points (MPI 4.1 §5.1). Errors are raised on `MPI_COMM_SELF` (§9.3).
+
+use crate::capi::boundary::{read_c_string, write_c_string, Scope};
+use crate::capi::types::*;
+use crate::consts::*;
+use crate::core::{Error, Handle, Result, Runtime};
+use crate::{entry, nonnull};
+use std::ffi::{c_char, c_int, c_void};
+
+fn rt() -> &'static Runtime {
+    Runtime::global()
+}
+
+/// A C `count` argument as a length: negative is `MPI_ERR_COUNT` (MPI 4.1 §2.6.4).
+fn count_arg(count: c_int) -> Result<usize> {
+    usize::try_from(count)
+        .map_err(|_| Error::invalid(MPI_ERR_COUNT, format!("count {count} is negative")))
+}
+
+/// Reads a C array of `n` elements, widened to `i64` (NULL is allowed when `n` is 0).
+///
+/// # Safety
+/// `p` must point to `n` readable elements when `n > 0`.
+unsafe fn array_arg<T: Copy + Into<i64>>(
+    p: *const T,
+    n: usize,
+    name: &'static str,
+) -> Result<Vec<i64>> {
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    if p.is_null() {
+        return Err(Error::NullArgument { name });
+    }
+    Ok(unsafe { std::slice::from_raw_parts(p, n) }
+        .iter()
+        .map(|&v| v.into())
+        .collect())
+}
+
+/// Reads a C array of `MPI_Aint` displacements.
+///
+/// # Safety
+/// As [`array_arg`].
+unsafe fn aint_array_arg(p: *const MPI_Aint, n: usize, name: &'static str) -> Result<Vec<i64>> {
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    if p.is_null() {
+        return Err(Error::NullArgument { name });
+    }
+    Ok(unsafe { std::slice::from_raw_parts(p, n) }
+        .iter()
+        .map(|&v| v as i64)
+        .collect())
+}
+
+/// Stores a new handle.
+///
+/// # Safety
+/// `newtype` must be valid for writing (checked non-NULL by the caller).
+unsafe fn out(newtype: *mut MPI_Datatype, h: Handle) -> Result<()> {
+    unsafe { *newtype = h.0 };
+    Ok(())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_contiguous(
+    count: c_int,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    entry!("MPI_Type_contiguous", Scope::NoObject, {
+        nonnull!(newtype);
+        let h = rt().type_contiguous(count.into(), Handle(oldtype))?;
+        unsafe { out(newtype, h) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_vector(
+    count: c_int,
+    blocklength: c_int,
+    stride: c_int,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    entry!("MPI_Type_vector", Scope::NoObject, {
+        nonnull!(newtype);
+        let h = rt().type_vector(
+            count.into(),
+            blocklength.into(),
+            stride.into(),
+            Handle(oldtype),
+        )?;
+        unsafe { out(newtype, h) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_create_hvector(
+    count: c_int,
+    blocklength: c_int,
+    stride: MPI_Aint,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    entry!("MPI_Type_create_hvector", Scope::NoObject, {
+        nonnull!(newtype);
+        let h = rt().type_create_hvector(
+            count.into(),
+            blocklength.into(),
+            stride as i64,
+            Handle(oldtype),
+        )?;
+        unsafe { out(newtype, h) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_indexed(
+    count: c_int,
+    array_of_blocklengths: *const c_int,
+    array_of_displacements: *const c_int,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    entry!("MPI_Type_indexed", Scope::NoObject, {
+        nonnull!(newtype);
+        let n = count_arg(count)?;
+        let bls = unsafe { array_arg(array_of_blocklengths, n, "array_of_blocklengths") }?;
+        let disps = unsafe { array_arg(array_of_displacements, n, "array_of_displacements") }?;
+        let h = rt().type_indexed(&bls, &disps, Handle(oldtype))?;
+        unsafe { out(newtype, h) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_create_hindexed(
+    count: c_int,
+    array_of_blocklengths: *const c_int,
+    array_of_displacements: *const MPI_Aint,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    entry!("MPI_Type_create_hindexed", Scope::NoObject, {
+        nonnull!(newtype);
+        let n = count_arg(count)?;
+        let bls = unsafe { array_arg(array_of_blocklengths, n, "array_of_blocklengths") }?;
+        let disps = unsafe { aint_array_arg(array_of_displacements, n, "array_of_displacements") }?;
+        let h = rt().type_create_hindexed(&bls, &disps, Handle(oldtype))?;
+        unsafe { out(newtype, h) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_create_indexed_block(
+    count: c_int,
+    blocklength: c_int,
+    array_of_displacements: *const c_int,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    entry!("MPI_Type_create_indexed_block", Scope::NoObject, {
+        nonnull!(newtype);
+        let n = count_arg(count)?;
+        let disps = unsafe { array_arg(array_of_displacements, n, "array_of_displacements") }?;
+        let h = rt().type_create_indexed_block(blocklength.into(), &disps, Handle(oldtype))?;
+        unsafe { out(newtype, h) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_create_hindexed_block(
+    count: c_int,
+    blocklength: c_int,
+    array_of_displacements: *const MPI_Aint,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    entry!("MPI_Type_create_hindexed_block", Scope::NoObject, {
+        nonnull!(newtype);
+        let n = count_arg(count)?;
+        let disps = unsafe { aint_array_arg(array_of_displacements, n, "array_of_displacements") }?;
+        let h = rt().type_create_hindexed_block(blocklength.into(), &disps, Handle(oldtype))?;
+        unsafe { out(newtype, h) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_create_struct(
+    count: c_int,
+    array_of_blocklengths: *const c_int,
+    array_of_displacements: *const MPI_Aint,
+    array_of_types: *const MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    entry!("MPI_Type_create_struct", Scope::NoObject, {
+        nonnull!(newtype);
+        let n = count_arg(count)?;
+        let bls = unsafe { array_arg(array_of_blocklengths, n, "array_of_blocklengths") }?;
+        let disps = unsafe { aint_array_arg(array_of_displacements, n, "array_of_displacements") }?;
+        let types: Vec<Handle> = unsafe { array_arg(array_of_types, n, "array_of_types") }?
+            .into_iter()
+            .map(|t| Handle(t as i32))
+            .collect();
+        let h = rt().type_create_struct(&bls, &disps, &types)?;
+        unsafe { out(newtype, h) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_create_subarray(
+    ndims: c_int,
+    array_of_sizes: *const c_int,
+    array_of_subsizes: *const c_int,
+    array_of_starts: *const c_int,
+    order: c_int,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    entry!("MPI_Type_create_subarray", Scope::NoObject, {
+        nonnull!(newtype);
+        // MPI 4.1 §5.1.3: ndims must be positive; the core says so with MPI_ERR_ARG.
+        let n = usize::try_from(ndims).unwrap_or(0);
+        let sizes = unsafe { array_arg(array_of_sizes, n, "array_of_sizes") }?;
+        let subsizes = unsafe { array_arg(array_of_subsizes, n, "array_of_subsizes") }?;
+        let starts = unsafe { array_arg(array_of_starts, n, "array_of_starts") }?;
+        let h = rt().type_create_subarray(&sizes, &subsizes, &starts, order, Handle(oldtype))?;
+        unsafe { out(newtype, h) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_create_resized(
+    oldtype: MPI_Datatype,
+    lb: MPI_Aint,
+    extent: MPI_Aint,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    entry!("MPI_Type_create_resized", Scope::NoObject, {
+        nonnull!(newtype);
+        let h = rt().type_create_resized(Handle(oldtype), lb as i64, extent as i64)?;
+        unsafe { out(newtype, h) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
+    entry!("MPI_Type_dup", Scope::NoObject, {
+        nonnull!(newtype);
+        let h = rt().type_dup(Handle(oldtype));
+        // As for MPI_Comm_dup: on failure the new handle is the null handle.
+        unsafe { *newtype = h.as_ref().map_or(MPI_DATATYPE_NULL, |h| h.0) };
+        h.map(drop)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
+    entry!("MPI_Type_commit", Scope::NoObject, {
+        nonnull!(datatype);
+        rt().type_commit(Handle(unsafe { *datatype }))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
+    entry!("MPI_Type_free", Scope::NoObject, {
+        nonnull!(datatype);
+        rt().type_free(Handle(unsafe { *datatype }))?;
+        unsafe { *datatype = MPI_DATATYPE_NULL };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int {
+    entry!("MPI_Type_size", Scope::NoObject, {
+        nonnull!(size);
+        let s = rt().type_size(Handle(datatype))?;
+        // MPI 4.1 §5.1.5: a size that does not fit an int is MPI_UNDEFINED.
+        unsafe { *size = c_int::try_from(s).unwrap_or(MPI_UNDEFINED) };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
+    entry!("MPI_Type_size_x", Scope::NoObject, {
+        nonnull!(size);
+        let s = rt().type_size(Handle(datatype))?;
+        unsafe { *size = s };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_get_extent(
+    datatype: MPI_Datatype,
+    lb: *mut MPI_Aint,
+    extent: *mut MPI_Aint,
+) -> c_int {
+    entry!("MPI_Type_get_extent", Scope::NoObject, {
+        nonnull!(lb, extent);
+        let (l, e) = rt().type_get_extent(Handle(datatype))?;
+        unsafe {
+            *lb = l as MPI_Aint;
+            *extent = e as MPI_Aint;
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_get_extent_x(
+    datatype: MPI_Datatype,
+    lb: *mut MPI_Count,
+    extent: *mut MPI_Count,
+) -> c_int {
+    entry!("MPI_Type_get_extent_x", Scope::NoObject, {
+        nonnull!(lb, extent);
+        let (l, e) = rt().type_get_extent(Handle(datatype))?;
+        unsafe {
+            *lb = l;
+            *extent = e;
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_get_true_extent(
+    datatype: MPI_Datatype,
+    true_lb: *mut MPI_Aint,
+    true_extent: *mut MPI_Aint,
+) -> c_int {
+    entry!("MPI_Type_get_true_extent", Scope::NoObject, {
+        nonnull!(true_lb, true_extent);
+        let (l, e) = rt().type_get_true_extent(Handle(datatype))?;
+        unsafe {
+            *true_lb = l as MPI_Aint;
+            *true_extent = e as MPI_Aint;
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_get_true_extent_x(
+    datatype: MPI_Datatype,
+    true_lb: *mut MPI_Count,
+    true_extent: *mut MPI_Count,
+) -> c_int {
+    entry!("MPI_Type_get_true_extent_x", Scope::NoObject, {
+        nonnull!(true_lb, true_extent);
+        let (l, e) = rt().type_get_true_extent(Handle(datatype))?;
+        unsafe {
+            *true_lb = l;
+            *true_extent = e;
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_set_name(
+    datatype: MPI_Datatype,
+    type_name: *const c_char,
+) -> c_int {
+    entry!("MPI_Type_set_name", Scope::NoObject, {
+        nonnull!(type_name);
+        rt().type_set_name(Handle(datatype), &unsafe { read_c_string(type_name) })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_get_name(
+    datatype: MPI_Datatype,
+    type_name: *mut c_char,
+    resultlen: *mut c_int,
+) -> c_int {
+    entry!("MPI_Type_get_name", Scope::NoObject, {
+        nonnull!(type_name, resultlen);
+        let name = rt().type_get_name(Handle(datatype))?;
+        let n = unsafe { write_c_string(type_name, MPI_MAX_OBJECT_NAME as usize, &name) };
+        unsafe { *resultlen = n };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Get_address(location: *const c_void, address: *mut MPI_Aint) -> c_int {
+    entry!("MPI_Get_address", Scope::NoObject, {
+        nonnull!(address);
+        // MPI 4.1 §5.1.5: the address relative to MPI_BOTTOM (NULL); any location is valid.
+        unsafe { *address = location as MPI_Aint };
+        Ok(())
+    })
+}
