@@ -24,7 +24,10 @@ macro_rules! entry {
         let result = ::std::panic::catch_unwind(::std::panic::AssertUnwindSafe(
             || -> $crate::core::Result<()> { $body },
         ));
-        $crate::capi::boundary::finish($name, $scope, result)
+        match result {
+            Ok(Ok(())) => $crate::consts::MPI_SUCCESS,
+            failed => $crate::capi::boundary::finish($name, $scope, failed),
+        }
     }};
 }
 
@@ -38,8 +41,10 @@ macro_rules! nonnull {
     };
 }
 
-/// Turns an entry point's outcome into its return code.
-#[inline]
+/// Turns a failed entry point's outcome into its return code (the success path stays inline in
+/// [`entry!`]).
+#[cold]
+#[inline(never)]
 pub fn finish(
     name: &'static str,
     scope: Scope,

@@ -12,6 +12,7 @@ use crate::core::callback::{CallbackCall, CopyFn, DeleteFn};
 use crate::core::convert::{AttrWord, Provenance};
 use crate::core::error::{Error, Result};
 use crate::core::keyval::{predefined_kind, KeyvalInfo};
+use crate::core::mirror::Fast;
 use crate::core::runtime::Runtime;
 use crate::core::state::State;
 use crate::core::{ObjRef, ObjectKind};
@@ -43,7 +44,11 @@ impl Runtime {
         extra_state: i64,
     ) -> Result<i32> {
         let mut st = self.active()?;
-        st.keyvals.create(kind, copy, delete, extra_state)
+        let number = st.keyvals.create(kind, copy, delete, extra_state)?;
+        if let Some(m) = st.mirrors {
+            m.keyval_created(number);
+        }
+        Ok(number)
     }
 
     /// `MPI_*_free_keyval`: the number is invalid at once; attributes using it live on.
@@ -55,11 +60,29 @@ impl Runtime {
                 action: "freed",
             });
         }
-        st.keyvals.free(keyval, kind)
+        st.keyvals.free(keyval, kind)?;
+        if let Some(m) = st.mirrors {
+            m.keyval_freed(keyval);
+        }
+        Ok(())
     }
 
     /// `MPI_*_get_attr`: `None` when the attribute is not set (flag = false).
+    #[inline]
     pub fn get_attr(&self, obj: ObjRef, keyval: i32) -> Result<Option<AttrRead>> {
+        if let Some(m) = self.mirrors() {
+            match m.get(obj, keyval) {
+                Fast::Hit(value, c_view) => return Ok(Some(AttrRead { value, c_view })),
+                Fast::Miss => return Ok(None),
+                Fast::Slow => {}
+            }
+        }
+        self.get_attr_locked(obj, keyval)
+    }
+
+    /// The precise answer, under the lock: predefined keyvals, errors, unpublished objects.
+    #[cold]
+    fn get_attr_locked(&self, obj: ObjRef, keyval: i32) -> Result<Option<AttrRead>> {
         let st = self.active()?;
         let table = st.attr_table(obj)?;
         if let Some(cell) = st.predefined_attr(obj, keyval) {
@@ -100,14 +123,12 @@ impl Runtime {
             let info = st.keyvals.lookup(keyval, obj.kind)?;
             let slot = info.slot();
             let null_delete = matches!(info.delete, DeleteFn::Null);
-            let table = st.attr_table_mut(obj)?;
-            match table.get_mut(slot) {
+            match st.attr_table_mut(obj)?.get_mut(slot) {
                 None => return Ok(()),
                 // Its deletion is already under way in an outer call.
                 Some(e) if e.dying => return Ok(()),
                 Some(_) if null_delete => {
-                    table.remove(slot);
-                    st.keyvals.remove_attr(slot);
+                    st.attr_remove(obj, slot);
                     return Ok(());
                 }
                 Some(e) => {
@@ -141,17 +162,15 @@ impl Runtime {
                     seq,
                     dying: false,
                 };
-                let table = st.attr_table_mut(obj)?;
-                match table.get_mut(slot) {
+                match st.attr_table_mut(obj)?.get_mut(slot) {
+                    // Nothing there; or a dying value whose delete callback is already running
+                    // in an outer call; or a null delete callback, with nothing to run.
                     None => {
-                        table.insert(slot, entry);
-                        st.keyvals.add_attr(slot);
+                        st.attr_insert(obj, slot, entry)?;
                         return Ok(());
                     }
-                    // A dying value's delete callback is already running in an outer call;
-                    // a null delete callback has nothing to run.
                     Some(e) if e.dying || null_delete => {
-                        table.insert(slot, entry);
+                        st.attr_insert(obj, slot, entry)?;
                         return Ok(());
                     }
                     Some(e) => {
@@ -165,16 +184,16 @@ impl Runtime {
             let mut st = self.lock();
             if outcome.is_ok() {
                 let seq = st.next_seq();
-                let table = st.attr_table_mut(obj)?;
-                if table.holds(slot, &old) {
-                    table.insert(
+                if st.attr_table(obj)?.holds(slot, &old) {
+                    st.attr_insert(
+                        obj,
                         slot,
                         Entry {
                             cell,
                             seq,
                             dying: false,
                         },
-                    );
+                    )?;
                     return Ok(());
                 }
                 // A nested call replaced the old value meanwhile: overwrite what is there now.
@@ -247,8 +266,7 @@ impl Runtime {
                     None => return Ok(st),
                     Some((slot, e)) => {
                         if matches!(e.cell.keyval.delete, DeleteFn::Null) {
-                            table.remove(slot);
-                            st.keyvals.remove_attr(slot);
+                            st.attr_remove(obj, slot);
                             continue;
                         }
                         table.get_mut(slot).expect("entry just found").dying = true;
@@ -283,15 +301,16 @@ impl Runtime {
             };
             let outcome = run_delete(obj, &old);
             let mut st = self.lock();
-            if let Ok(table) = st.attr_table_mut(obj) {
-                if table.holds(slot, &old) {
-                    table.remove(slot);
-                    st.keyvals.remove_attr(slot);
-                }
+            if st.attr_table(obj).is_ok_and(|t| t.holds(slot, &old)) {
+                st.attr_remove(obj, slot);
             }
             if let Err(e) = outcome {
                 first_error.get_or_insert(e);
             }
+        }
+        // The object goes next: readers must stop finding it.
+        if let Some(m) = self.lock().mirrors {
+            m.unbind(obj);
         }
         first_error.map_or(Ok(()), Err)
     }
@@ -314,7 +333,13 @@ impl Runtime {
             st.set_freeing(obj, true)?;
         }
         match self.delete_all_attrs(obj) {
-            Ok(mut st) => remove(&mut st),
+            Ok(mut st) => {
+                remove(&mut st)?;
+                if let Some(m) = st.mirrors {
+                    m.unbind(obj);
+                }
+                Ok(())
+            }
             Err(e) => {
                 let _ = self.lock().set_freeing(obj, false);
                 Err(e)
@@ -351,14 +376,10 @@ fn finish_delete(
     old: &Arc<AttrCell>,
     outcome: Result<()>,
 ) -> Result<()> {
-    let Ok(table) = st.attr_table_mut(obj) else {
-        return outcome;
-    };
-    if table.holds(slot, old) {
+    if st.attr_table(obj).is_ok_and(|t| t.holds(slot, old)) {
         if outcome.is_ok() {
-            table.remove(slot);
-            st.keyvals.remove_attr(slot);
-        } else if let Some(e) = table.get_mut(slot) {
+            st.attr_remove(obj, slot);
+        } else if let Ok(Some(e)) = st.attr_table_mut(obj).map(|t| t.get_mut(slot)) {
             e.dying = false;
         }
     }

@@ -53,7 +53,7 @@ impl HandleKind {
         HandleKind::Op,
     ];
 
-    fn code(self) -> u32 {
+    const fn code(self) -> u32 {
         self as u32 + 1
     }
 
@@ -146,6 +146,21 @@ fn decode(h: Handle) -> Decoded {
             }
         }
         Decoded::Garbage
+    }
+}
+
+/// The slot index a handle of `kind` names, without checking that anything lives there (the
+/// lock-free read path checks the generation by comparing the whole handle it finds bound).
+#[inline]
+pub fn slot_of(kind: HandleKind, h: Handle) -> Option<usize> {
+    let v = h.0;
+    if v > 0 && v & DYNAMIC_BIT != 0 {
+        let bits = v as u32;
+        ((bits >> KIND_SHIFT) & 0xf == kind.code()).then_some((bits & INDEX_MASK) as usize)
+    } else {
+        let (base, n) = kind.predefined_range();
+        let i = v.wrapping_sub(base) as u32;
+        (i != 0 && i < n).then_some(i as usize)
     }
 }
 

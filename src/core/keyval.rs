@@ -102,6 +102,18 @@ fn decode(number: i32) -> Option<(ObjectKind, u32, u32)> {
     Some((kind, (n >> GEN_SHIFT) & GEN_MASK, n & SLOT_MASK))
 }
 
+/// The registry slot a keyval number names (meaningful only for user keyvals).
+#[inline]
+pub fn slot_of(number: i32) -> usize {
+    (number as u32 & SLOT_MASK) as usize
+}
+
+/// The object kind a user keyval number carries.
+#[inline]
+pub fn decode_kind(number: i32) -> Option<ObjectKind> {
+    decode(number).map(|(kind, _, _)| kind)
+}
+
 fn kind_code(kind: ObjectKind) -> u32 {
     match kind {
         ObjectKind::Comm => 1,

@@ -12,6 +12,7 @@ pub mod errhandler;
 pub mod error;
 pub mod handle;
 pub mod keyval;
+pub mod mirror;
 pub mod reduce;
 pub mod request;
 pub mod runtime;

@@ -9,12 +9,15 @@ use crate::core::comm::{Comm, Group};
 use crate::core::error::{Error, Result};
 use crate::core::handle::{Handle, HandleKind};
 use crate::core::keyval::predefined_info;
+use crate::core::mirror::Mirrors;
 use crate::core::state::{Phase, State};
 use crate::core::{convert::AttrWord, datatype, errhandler, ObjRef, ObjectKind};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 pub struct Runtime {
     state: Mutex<State>,
+    /// The lock-free read side of the attribute tables, made at init.
+    mirrors: OnceLock<&'static Mirrors>,
 }
 
 static GLOBAL: Runtime = Runtime::new();
@@ -35,6 +38,7 @@ impl Runtime {
     pub const fn new() -> Runtime {
         Runtime {
             state: Mutex::new(State::new()),
+            mirrors: OnceLock::new(),
         }
     }
 
@@ -56,6 +60,12 @@ impl Runtime {
         let st = self.lock();
         st.check_active()?;
         Ok(st)
+    }
+
+    /// The read mirrors, once MPI is initialized.
+    #[inline]
+    pub fn mirrors(&self) -> Option<&'static Mirrors> {
+        self.mirrors.get().copied()
     }
 
     /// Whether the calling thread is the one that initialized MPI.
@@ -83,6 +93,12 @@ impl Runtime {
             _ => MPI_THREAD_MULTIPLE,
         };
         st.thread_level = provided;
+        // Made once per runtime and kept: readers may hold references to it at any time.
+        st.mirrors = Some(
+            *self
+                .mirrors
+                .get_or_init(|| Box::leak(Box::new(Mirrors::new()))),
+        );
         INIT_THREAD.with(|t| t.set(true));
         errhandler::install_predefined(&mut st);
         let world = Comm::new(vec![0], "MPI_COMM_WORLD", Handle(MPI_ERRORS_ARE_FATAL));
@@ -155,6 +171,9 @@ impl Runtime {
             .get(Handle(MPI_COMM_SELF))
             .map(|c| c.errhandler == Handle(MPI_ERRORS_RETURN))
             .unwrap_or(false);
+        if let Some(m) = st.mirrors {
+            m.clear();
+        }
         *st = State::new();
         st.phase = Phase::Finalized;
         st.returns_after_finalize = returns;

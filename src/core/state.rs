@@ -1,12 +1,13 @@
 //! Everything the library holds, behind the runtime's lock.
 
-use crate::core::attr_table::{AttrCell, AttrTable};
+use crate::core::attr_table::{AttrCell, AttrTable, Entry};
 use crate::core::comm::{Comm, Group};
 use crate::core::datatype::Datatype;
 use crate::core::errhandler::{Errhandler, ErrorRegistry};
 use crate::core::error::{Error, Result};
 use crate::core::handle::{HandleKind, Slab};
 use crate::core::keyval::KeyvalRegistry;
+use crate::core::mirror::Mirrors;
 use crate::core::request::Request;
 use crate::core::window::Window;
 use crate::core::{ObjRef, ObjectKind};
@@ -40,6 +41,8 @@ pub struct State {
     pub alloc_mem: BTreeMap<usize, Vec<u128>>,
     /// Next position in the order of setting attributes.
     pub next_seq: u64,
+    /// The lock-free read side of the attribute tables (set at init).
+    pub mirrors: Option<&'static Mirrors>,
     /// Whether errors after `MPI_Finalize` return (`MPI_COMM_SELF` had `MPI_ERRORS_RETURN`).
     pub returns_after_finalize: bool,
 }
@@ -61,6 +64,7 @@ impl State {
             alloc_mem: BTreeMap::new(),
             next_seq: 0,
             returns_after_finalize: false,
+            mirrors: None,
         }
     }
 
@@ -93,6 +97,32 @@ impl State {
             ObjectKind::Datatype => &mut self.types.get_mut(obj.handle)?.attrs,
             ObjectKind::Win => &mut self.wins.get_mut(obj.handle)?.attrs,
         })
+    }
+
+    /// Puts an attribute on an object: the table, the keyval's count and the read mirror agree.
+    /// Returns the entry it replaced (whose keyval count passes to the new one).
+    pub fn attr_insert(&mut self, obj: ObjRef, slot: u32, entry: Entry) -> Result<Option<Entry>> {
+        let mirrors = self.mirrors;
+        let cell = entry.cell.clone();
+        let old = self.attr_table_mut(obj)?.insert(slot, entry);
+        if old.is_none() {
+            self.keyvals.add_attr(slot);
+        }
+        if let Some(m) = mirrors.and_then(|m| m.bind(obj)) {
+            m.publish(slot, &cell);
+        }
+        Ok(old)
+    }
+
+    /// Takes an attribute off an object, keeping the keyval's count and the mirror in step.
+    pub fn attr_remove(&mut self, obj: ObjRef, slot: u32) -> Option<Entry> {
+        let mirrors = self.mirrors;
+        let old = self.attr_table_mut(obj).ok()?.remove(slot)?;
+        self.keyvals.remove_attr(slot);
+        if let Some(m) = mirrors.and_then(|m| m.mirror_of(obj.kind, obj.handle)) {
+            m.withdraw(slot);
+        }
+        Some(old)
     }
 
     /// Whether the object is in the middle of being freed.
