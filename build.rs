@@ -1,7 +1,12 @@
-//! Writes the `PMPI_*` twins of the C entry points (see build/pmpi_gen.rs).
+//! Writes the `PMPI_*` twins of the C entry points (see build/pmpi_gen.rs) and the other
+//! spellings and profiling forms of the Fortran entry points (see build/fortran_gen.rs).
 
 #[path = "build/pmpi_gen.rs"]
 mod pmpi_gen;
+
+#[path = "build/fortran_gen.rs"]
+#[allow(dead_code)]
+mod fortran_gen;
 
 use std::path::PathBuf;
 
@@ -11,10 +16,24 @@ fn main() {
     println!("cargo:rerun-if-changed=src/capi");
     println!("cargo:rerun-if-changed=build/pmpi_gen.rs");
     let entries = pmpi_gen::parse_dir(&capi, "crate::capi");
-    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("pmpi.rs");
-    std::fs::write(out, pmpi_gen::render(&entries)).unwrap();
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    std::fs::write(out_dir.join("pmpi.rs"), pmpi_gen::render(&entries)).unwrap();
+    // Fortran: the one body of each routine is `mpi_xxx_`; the other spellings are generated.
+    let fortran = manifest.join("src/fortran");
+    println!("cargo:rerun-if-changed=src/fortran");
+    println!("cargo:rerun-if-changed=build/fortran_gen.rs");
+    let fentries = fortran_gen::parse_dir(&fortran, "crate::fortran");
+    std::fs::write(
+        out_dir.join("fortran_twins.rs"),
+        fortran_gen::render_twins(&fentries),
+    )
+    .unwrap();
     // The shared library carries its version in its soname.
     let major = std::env::var("CARGO_PKG_VERSION_MAJOR").unwrap();
     let minor = std::env::var("CARGO_PKG_VERSION_MINOR").unwrap();
     println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libmpicache.so.{major}.{minor}");
+    // Calls inside the library (PMPI_X -> MPI_X, Fortran spellings -> their body) bind to the
+    // library's own functions, so a program that wraps MPI_X and calls PMPI_X (the profiling
+    // interface, MPI 4.1 §15.2) reaches the library, not itself.
+    println!("cargo:rustc-cdylib-link-arg=-Wl,-Bsymbolic-functions");
 }
