@@ -509,11 +509,24 @@ int MPI_Add_error_code(int errorclass, int *errorcode);
 
 int MPI_Add_error_string(int errorcode, const char *string);
 
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+
+int MPI_Allreduce(const void *sendbuf,
+                  void *recvbuf,
+                  int count,
+                  MPI_Datatype datatype,
+                  MPI_Op op,
+                  MPI_Comm comm);
+
 int MPI_Attr_delete(MPI_Comm comm, int keyval);
 
 int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 
 int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
+
+int MPI_Barrier(MPI_Comm comm);
+
+int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
 
 int MPI_COMM_DUP_FN(MPI_Comm oldcomm,
                     int comm_keyval,
@@ -610,6 +623,10 @@ int MPI_Finalize(void);
 
 int MPI_Finalized(int *flag);
 
+int MPI_Free_mem(void *base);
+
+int MPI_Get_address(const void *location, MPI_Aint *address);
+
 int MPI_Get_library_version(char *version, int *resultlen);
 
 int MPI_Get_processor_name(char *name, int *resultlen);
@@ -666,6 +683,14 @@ MPI_Op MPI_Op_f2c(MPI_Fint op);
 
 int MPI_Query_thread(int *provided);
 
+int MPI_Reduce(const void *sendbuf,
+               void *recvbuf,
+               int count,
+               MPI_Datatype datatype,
+               MPI_Op op,
+               int root,
+               MPI_Comm comm);
+
 MPI_Fint MPI_Request_c2f(MPI_Request request);
 
 MPI_Request MPI_Request_f2c(MPI_Fint request);
@@ -695,20 +720,99 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 
 MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
 
+int MPI_Type_commit(MPI_Datatype *datatype);
+
+int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+int MPI_Type_create_hindexed(int count,
+                             const int *array_of_blocklengths,
+                             const MPI_Aint *array_of_displacements,
+                             MPI_Datatype oldtype,
+                             MPI_Datatype *newtype);
+
+int MPI_Type_create_hindexed_block(int count,
+                                   int blocklength,
+                                   const MPI_Aint *array_of_displacements,
+                                   MPI_Datatype oldtype,
+                                   MPI_Datatype *newtype);
+
+int MPI_Type_create_hvector(int count,
+                            int blocklength,
+                            MPI_Aint stride,
+                            MPI_Datatype oldtype,
+                            MPI_Datatype *newtype);
+
+int MPI_Type_create_indexed_block(int count,
+                                  int blocklength,
+                                  const int *array_of_displacements,
+                                  MPI_Datatype oldtype,
+                                  MPI_Datatype *newtype);
+
 int MPI_Type_create_keyval(MPI_Type_copy_attr_function * type_copy_attr_fn,
                            MPI_Type_delete_attr_function * type_delete_attr_fn,
                            int *type_keyval,
                            void *extra_state);
 
+int MPI_Type_create_resized(MPI_Datatype oldtype,
+                            MPI_Aint lb,
+                            MPI_Aint extent,
+                            MPI_Datatype *newtype);
+
+int MPI_Type_create_struct(int count,
+                           const int *array_of_blocklengths,
+                           const MPI_Aint *array_of_displacements,
+                           const MPI_Datatype *array_of_types,
+                           MPI_Datatype *newtype);
+
+int MPI_Type_create_subarray(int ndims,
+                             const int *array_of_sizes,
+                             const int *array_of_subsizes,
+                             const int *array_of_starts,
+                             int order,
+                             MPI_Datatype oldtype,
+                             MPI_Datatype *newtype);
+
 int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 
+int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+
 MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
+
+int MPI_Type_free(MPI_Datatype *datatype);
 
 int MPI_Type_free_keyval(int *type_keyval);
 
 int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
 
+int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
+
+int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
+
+int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
+
+int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
+
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+
+int MPI_Type_indexed(int count,
+                     const int *array_of_blocklengths,
+                     const int *array_of_displacements,
+                     MPI_Datatype oldtype,
+                     MPI_Datatype *newtype);
+
 int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
+
+int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
+
+int MPI_Type_size(MPI_Datatype datatype, int *size);
+
+int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
+
+int MPI_Type_vector(int count,
+                    int blocklength,
+                    int stride,
+                    MPI_Datatype oldtype,
+                    MPI_Datatype *newtype);
 
 int MPI_WIN_DUP_FN(MPI_Win oldwin,
                    int win_keyval,
@@ -728,9 +832,25 @@ int MPI_WIN_NULL_DELETE_FN(MPI_Win win, int win_keyval, void *attribute_val, voi
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status);
 
+int MPI_Win_allocate(MPI_Aint size,
+                     int disp_unit,
+                     MPI_Info info,
+                     MPI_Comm comm,
+                     void *baseptr,
+                     MPI_Win *win);
+
 MPI_Fint MPI_Win_c2f(MPI_Win win);
 
 int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
+
+int MPI_Win_create(void *base,
+                   MPI_Aint size,
+                   int disp_unit,
+                   MPI_Info info,
+                   MPI_Comm comm,
+                   MPI_Win *win);
+
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
 
 int MPI_Win_create_errhandler(MPI_Win_errhandler_function * win_errhandler_fn,
                               MPI_Errhandler *errhandler);
@@ -744,15 +864,25 @@ int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
 
 MPI_Win MPI_Win_f2c(MPI_Fint win);
 
+int MPI_Win_fence(int assert, MPI_Win win);
+
+int MPI_Win_free(MPI_Win *win);
+
 int MPI_Win_free_keyval(int *win_keyval);
 
 int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
 
 int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
 
+int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
+
+int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+
 int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
 
 int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+
+int MPI_Win_set_name(MPI_Win win, const char *win_name);
 
 double MPI_Wtick(void);
 
@@ -766,11 +896,24 @@ int PMPI_Add_error_code(int errorclass, int *errorcode);
 
 int PMPI_Add_error_string(int errorcode, const char *string);
 
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+
+int PMPI_Allreduce(const void *sendbuf,
+                   void *recvbuf,
+                   int count,
+                   MPI_Datatype datatype,
+                   MPI_Op op,
+                   MPI_Comm comm);
+
 int PMPI_Attr_delete(MPI_Comm comm, int keyval);
 
 int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 
 int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
+
+int PMPI_Barrier(MPI_Comm comm);
+
+int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
 
 MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
 
@@ -844,6 +987,10 @@ int PMPI_Finalize(void);
 
 int PMPI_Finalized(int *flag);
 
+int PMPI_Free_mem(void *base);
+
+int PMPI_Get_address(const void *location, MPI_Aint *address);
+
 int PMPI_Get_library_version(char *version, int *resultlen);
 
 int PMPI_Get_processor_name(char *name, int *resultlen);
@@ -891,6 +1038,14 @@ MPI_Op PMPI_Op_f2c(MPI_Fint op);
 
 int PMPI_Query_thread(int *provided);
 
+int PMPI_Reduce(const void *sendbuf,
+                void *recvbuf,
+                int count,
+                MPI_Datatype datatype,
+                MPI_Op op,
+                int root,
+                MPI_Comm comm);
+
 MPI_Fint PMPI_Request_c2f(MPI_Request request);
 
 MPI_Request PMPI_Request_f2c(MPI_Fint request);
@@ -901,26 +1056,121 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 
 MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype);
 
+int PMPI_Type_commit(MPI_Datatype *datatype);
+
+int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+int PMPI_Type_create_hindexed(int count,
+                              const int *array_of_blocklengths,
+                              const MPI_Aint *array_of_displacements,
+                              MPI_Datatype oldtype,
+                              MPI_Datatype *newtype);
+
+int PMPI_Type_create_hindexed_block(int count,
+                                    int blocklength,
+                                    const MPI_Aint *array_of_displacements,
+                                    MPI_Datatype oldtype,
+                                    MPI_Datatype *newtype);
+
+int PMPI_Type_create_hvector(int count,
+                             int blocklength,
+                             MPI_Aint stride,
+                             MPI_Datatype oldtype,
+                             MPI_Datatype *newtype);
+
+int PMPI_Type_create_indexed_block(int count,
+                                   int blocklength,
+                                   const int *array_of_displacements,
+                                   MPI_Datatype oldtype,
+                                   MPI_Datatype *newtype);
+
 int PMPI_Type_create_keyval(MPI_Type_copy_attr_function * type_copy_attr_fn,
                             MPI_Type_delete_attr_function * type_delete_attr_fn,
                             int *type_keyval,
                             void *extra_state);
 
+int PMPI_Type_create_resized(MPI_Datatype oldtype,
+                             MPI_Aint lb,
+                             MPI_Aint extent,
+                             MPI_Datatype *newtype);
+
+int PMPI_Type_create_struct(int count,
+                            const int *array_of_blocklengths,
+                            const MPI_Aint *array_of_displacements,
+                            const MPI_Datatype *array_of_types,
+                            MPI_Datatype *newtype);
+
+int PMPI_Type_create_subarray(int ndims,
+                              const int *array_of_sizes,
+                              const int *array_of_subsizes,
+                              const int *array_of_starts,
+                              int order,
+                              MPI_Datatype oldtype,
+                              MPI_Datatype *newtype);
+
 int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 
+int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+
 MPI_Datatype PMPI_Type_f2c(MPI_Fint datatype);
+
+int PMPI_Type_free(MPI_Datatype *datatype);
 
 int PMPI_Type_free_keyval(int *type_keyval);
 
 int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
 
+int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
+
+int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
+
+int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
+
+int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
+
+int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+
+int PMPI_Type_indexed(int count,
+                      const int *array_of_blocklengths,
+                      const int *array_of_displacements,
+                      MPI_Datatype oldtype,
+                      MPI_Datatype *newtype);
+
 int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
 
+int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
+
+int PMPI_Type_size(MPI_Datatype datatype, int *size);
+
+int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
+
+int PMPI_Type_vector(int count,
+                     int blocklength,
+                     int stride,
+                     MPI_Datatype oldtype,
+                     MPI_Datatype *newtype);
+
 int PMPI_Wait(MPI_Request *request, MPI_Status *status);
+
+int PMPI_Win_allocate(MPI_Aint size,
+                      int disp_unit,
+                      MPI_Info info,
+                      MPI_Comm comm,
+                      void *baseptr,
+                      MPI_Win *win);
 
 MPI_Fint PMPI_Win_c2f(MPI_Win win);
 
 int PMPI_Win_call_errhandler(MPI_Win win, int errorcode);
+
+int PMPI_Win_create(void *base,
+                    MPI_Aint size,
+                    int disp_unit,
+                    MPI_Info info,
+                    MPI_Comm comm,
+                    MPI_Win *win);
+
+int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
 
 int PMPI_Win_create_errhandler(MPI_Win_errhandler_function * win_errhandler_fn,
                                MPI_Errhandler *errhandler);
@@ -934,15 +1184,25 @@ int PMPI_Win_delete_attr(MPI_Win win, int win_keyval);
 
 MPI_Win PMPI_Win_f2c(MPI_Fint win);
 
+int PMPI_Win_fence(int assert, MPI_Win win);
+
+int PMPI_Win_free(MPI_Win *win);
+
 int PMPI_Win_free_keyval(int *win_keyval);
 
 int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
 
 int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
 
+int PMPI_Win_get_group(MPI_Win win, MPI_Group *group);
+
+int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+
 int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
 
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+
+int PMPI_Win_set_name(MPI_Win win, const char *win_name);
 
 double PMPI_Wtick(void);
 

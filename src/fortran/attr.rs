@@ -1,0 +1,400 @@
+//! Fortran caching routines (MPI 4.1 §7.7, §20.3.7), both generations.
+//!
+//! - `MPI_{COMM,TYPE,WIN}_SET_ATTR` store an INTEGER(KIND=MPI_ADDRESS_KIND) as it is
+//!   (provenance `FortranAddress`); `*_GET_ATTR` read the whole word.
+//! - deprecated `MPI_ATTR_PUT` stores an INTEGER sign-extended (`FortranInteger`);
+//!   `MPI_ATTR_GET` reads the low part of the word.
+//! - When the flag comes back false nothing is written to the value argument.
+
+use crate::capi::boundary::Scope;
+use crate::consts::MPI_KEYVAL_INVALID;
+use crate::core::convert::AttrWord;
+use crate::core::{ObjRef, ObjectKind, Result, Runtime};
+use crate::fentry;
+use crate::fortran::callbacks::{
+    fortran_address_copy_fn, fortran_address_delete_fn, fortran_integer_copy_fn,
+    fortran_integer_delete_fn, MPI_Fcopy_attr_function, MPI_Fcopy_function,
+    MPI_Fdelete_attr_function, MPI_Fdelete_function,
+};
+use crate::fortran::{logical, MPI_Aint, MPI_Fint, MPI_Flogical};
+use crate::nonnull;
+
+fn rt() -> &'static Runtime {
+    Runtime::global()
+}
+
+unsafe fn handle(p: *const MPI_Fint, null: MPI_Fint) -> MPI_Fint {
+    if p.is_null() {
+        null
+    } else {
+        unsafe { *p }
+    }
+}
+
+unsafe fn create_keyval(
+    kind: ObjectKind,
+    copy_fn: Option<MPI_Fcopy_attr_function>,
+    delete_fn: Option<MPI_Fdelete_attr_function>,
+    keyval: *mut MPI_Fint,
+    extra_state: *const MPI_Aint,
+) -> Result<()> {
+    nonnull!(keyval, extra_state);
+    // The keyval keeps its own copy of extra_state (MPI 4.1 §20.3.8).
+    let k = rt().create_keyval(
+        kind,
+        fortran_address_copy_fn(copy_fn),
+        fortran_address_delete_fn(delete_fn),
+        unsafe { *extra_state } as i64,
+    )?;
+    unsafe { *keyval = k };
+    Ok(())
+}
+
+unsafe fn free_keyval(kind: ObjectKind, keyval: *mut MPI_Fint) -> Result<()> {
+    nonnull!(keyval);
+    rt().free_keyval(kind, unsafe { *keyval })?;
+    unsafe { *keyval = MPI_KEYVAL_INVALID };
+    Ok(())
+}
+
+unsafe fn set_attr_address(
+    obj: ObjRef,
+    keyval: *const MPI_Fint,
+    value: *const MPI_Aint,
+) -> Result<()> {
+    nonnull!(keyval, value);
+    rt().set_attr(
+        obj,
+        unsafe { *keyval },
+        AttrWord::from_fortran_address(unsafe { *value } as i64),
+    )
+}
+
+unsafe fn get_attr_address(
+    obj: ObjRef,
+    keyval: *const MPI_Fint,
+    value: *mut MPI_Aint,
+    flag: *mut MPI_Flogical,
+) -> Result<()> {
+    nonnull!(keyval, value, flag);
+    match rt().get_attr(obj, unsafe { *keyval })? {
+        Some(read) => unsafe {
+            *value = read.value.fortran_address_view() as MPI_Aint;
+            *flag = logical(true);
+        },
+        None => unsafe { *flag = logical(false) },
+    }
+    Ok(())
+}
+
+unsafe fn delete_attr(obj: ObjRef, keyval: *const MPI_Fint) -> Result<()> {
+    nonnull!(keyval);
+    rt().delete_attr(obj, unsafe { *keyval })
+}
+
+/// `MPI_COMM_CREATE_KEYVAL(COMM_COPY_ATTR_FN, COMM_DELETE_ATTR_FN, COMM_KEYVAL, EXTRA_STATE,
+/// IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_create_keyval_(
+    comm_copy_attr_fn: Option<MPI_Fcopy_attr_function>,
+    comm_delete_attr_fn: Option<MPI_Fdelete_attr_function>,
+    comm_keyval: *mut MPI_Fint,
+    extra_state: *const MPI_Aint,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_COMM_CREATE_KEYVAL", Scope::NoObject, {
+        unsafe {
+            create_keyval(
+                ObjectKind::Comm,
+                comm_copy_attr_fn,
+                comm_delete_attr_fn,
+                comm_keyval,
+                extra_state,
+            )
+        }
+    })
+}
+
+/// `MPI_COMM_FREE_KEYVAL(COMM_KEYVAL, IERROR)`: sets COMM_KEYVAL to MPI_KEYVAL_INVALID.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_free_keyval_(comm_keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) {
+    fentry!(ierror, "MPI_COMM_FREE_KEYVAL", Scope::NoObject, {
+        unsafe { free_keyval(ObjectKind::Comm, comm_keyval) }
+    })
+}
+
+/// `MPI_COMM_SET_ATTR(COMM, COMM_KEYVAL, ATTRIBUTE_VAL, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_set_attr_(
+    comm: *const MPI_Fint,
+    comm_keyval: *const MPI_Fint,
+    attribute_val: *const MPI_Aint,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { handle(comm, crate::consts::MPI_COMM_NULL) };
+    fentry!(ierror, "MPI_COMM_SET_ATTR", Scope::Comm(c), {
+        unsafe { set_attr_address(ObjRef::comm(c), comm_keyval, attribute_val) }
+    })
+}
+
+/// `MPI_COMM_GET_ATTR(COMM, COMM_KEYVAL, ATTRIBUTE_VAL, FLAG, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_get_attr_(
+    comm: *const MPI_Fint,
+    comm_keyval: *const MPI_Fint,
+    attribute_val: *mut MPI_Aint,
+    flag: *mut MPI_Flogical,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { handle(comm, crate::consts::MPI_COMM_NULL) };
+    fentry!(ierror, "MPI_COMM_GET_ATTR", Scope::Comm(c), {
+        unsafe { get_attr_address(ObjRef::comm(c), comm_keyval, attribute_val, flag) }
+    })
+}
+
+/// `MPI_COMM_DELETE_ATTR(COMM, COMM_KEYVAL, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_delete_attr_(
+    comm: *const MPI_Fint,
+    comm_keyval: *const MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { handle(comm, crate::consts::MPI_COMM_NULL) };
+    fentry!(ierror, "MPI_COMM_DELETE_ATTR", Scope::Comm(c), {
+        unsafe { delete_attr(ObjRef::comm(c), comm_keyval) }
+    })
+}
+
+/// `MPI_TYPE_CREATE_KEYVAL(TYPE_COPY_ATTR_FN, TYPE_DELETE_ATTR_FN, TYPE_KEYVAL, EXTRA_STATE,
+/// IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_create_keyval_(
+    type_copy_attr_fn: Option<MPI_Fcopy_attr_function>,
+    type_delete_attr_fn: Option<MPI_Fdelete_attr_function>,
+    type_keyval: *mut MPI_Fint,
+    extra_state: *const MPI_Aint,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_TYPE_CREATE_KEYVAL", Scope::NoObject, {
+        unsafe {
+            create_keyval(
+                ObjectKind::Datatype,
+                type_copy_attr_fn,
+                type_delete_attr_fn,
+                type_keyval,
+                extra_state,
+            )
+        }
+    })
+}
+
+/// `MPI_TYPE_FREE_KEYVAL(TYPE_KEYVAL, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_free_keyval_(type_keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) {
+    fentry!(ierror, "MPI_TYPE_FREE_KEYVAL", Scope::NoObject, {
+        unsafe { free_keyval(ObjectKind::Datatype, type_keyval) }
+    })
+}
+
+/// `MPI_TYPE_SET_ATTR(DATATYPE, TYPE_KEYVAL, ATTRIBUTE_VAL, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_set_attr_(
+    datatype: *const MPI_Fint,
+    type_keyval: *const MPI_Fint,
+    attribute_val: *const MPI_Aint,
+    ierror: *mut MPI_Fint,
+) {
+    let t = unsafe { handle(datatype, crate::consts::MPI_DATATYPE_NULL) };
+    fentry!(ierror, "MPI_TYPE_SET_ATTR", Scope::NoObject, {
+        unsafe { set_attr_address(ObjRef::datatype(t), type_keyval, attribute_val) }
+    })
+}
+
+/// `MPI_TYPE_GET_ATTR(DATATYPE, TYPE_KEYVAL, ATTRIBUTE_VAL, FLAG, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_get_attr_(
+    datatype: *const MPI_Fint,
+    type_keyval: *const MPI_Fint,
+    attribute_val: *mut MPI_Aint,
+    flag: *mut MPI_Flogical,
+    ierror: *mut MPI_Fint,
+) {
+    let t = unsafe { handle(datatype, crate::consts::MPI_DATATYPE_NULL) };
+    fentry!(ierror, "MPI_TYPE_GET_ATTR", Scope::NoObject, {
+        unsafe { get_attr_address(ObjRef::datatype(t), type_keyval, attribute_val, flag) }
+    })
+}
+
+/// `MPI_TYPE_DELETE_ATTR(DATATYPE, TYPE_KEYVAL, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_type_delete_attr_(
+    datatype: *const MPI_Fint,
+    type_keyval: *const MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let t = unsafe { handle(datatype, crate::consts::MPI_DATATYPE_NULL) };
+    fentry!(ierror, "MPI_TYPE_DELETE_ATTR", Scope::NoObject, {
+        unsafe { delete_attr(ObjRef::datatype(t), type_keyval) }
+    })
+}
+
+/// `MPI_WIN_CREATE_KEYVAL(WIN_COPY_ATTR_FN, WIN_DELETE_ATTR_FN, WIN_KEYVAL, EXTRA_STATE,
+/// IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_create_keyval_(
+    win_copy_attr_fn: Option<MPI_Fcopy_attr_function>,
+    win_delete_attr_fn: Option<MPI_Fdelete_attr_function>,
+    win_keyval: *mut MPI_Fint,
+    extra_state: *const MPI_Aint,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_WIN_CREATE_KEYVAL", Scope::NoObject, {
+        unsafe {
+            create_keyval(
+                ObjectKind::Win,
+                win_copy_attr_fn,
+                win_delete_attr_fn,
+                win_keyval,
+                extra_state,
+            )
+        }
+    })
+}
+
+/// `MPI_WIN_FREE_KEYVAL(WIN_KEYVAL, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_free_keyval_(win_keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) {
+    fentry!(ierror, "MPI_WIN_FREE_KEYVAL", Scope::NoObject, {
+        unsafe { free_keyval(ObjectKind::Win, win_keyval) }
+    })
+}
+
+/// `MPI_WIN_SET_ATTR(WIN, WIN_KEYVAL, ATTRIBUTE_VAL, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_set_attr_(
+    win: *const MPI_Fint,
+    win_keyval: *const MPI_Fint,
+    attribute_val: *const MPI_Aint,
+    ierror: *mut MPI_Fint,
+) {
+    let w = unsafe { handle(win, crate::consts::MPI_WIN_NULL) };
+    fentry!(ierror, "MPI_WIN_SET_ATTR", Scope::Win(w), {
+        unsafe { set_attr_address(ObjRef::win(w), win_keyval, attribute_val) }
+    })
+}
+
+/// `MPI_WIN_GET_ATTR(WIN, WIN_KEYVAL, ATTRIBUTE_VAL, FLAG, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_get_attr_(
+    win: *const MPI_Fint,
+    win_keyval: *const MPI_Fint,
+    attribute_val: *mut MPI_Aint,
+    flag: *mut MPI_Flogical,
+    ierror: *mut MPI_Fint,
+) {
+    let w = unsafe { handle(win, crate::consts::MPI_WIN_NULL) };
+    fentry!(ierror, "MPI_WIN_GET_ATTR", Scope::Win(w), {
+        unsafe { get_attr_address(ObjRef::win(w), win_keyval, attribute_val, flag) }
+    })
+}
+
+/// `MPI_WIN_DELETE_ATTR(WIN, WIN_KEYVAL, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_delete_attr_(
+    win: *const MPI_Fint,
+    win_keyval: *const MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let w = unsafe { handle(win, crate::consts::MPI_WIN_NULL) };
+    fentry!(ierror, "MPI_WIN_DELETE_ATTR", Scope::Win(w), {
+        unsafe { delete_attr(ObjRef::win(w), win_keyval) }
+    })
+}
+
+/// Deprecated `MPI_KEYVAL_CREATE(COPY_FN, DELETE_FN, KEYVAL, EXTRA_STATE, IERROR)`: INTEGER
+/// callbacks and extra_state (the callbacks use the INTEGER convention).
+#[no_mangle]
+pub unsafe extern "C" fn mpi_keyval_create_(
+    copy_fn: Option<MPI_Fcopy_function>,
+    delete_fn: Option<MPI_Fdelete_function>,
+    keyval: *mut MPI_Fint,
+    extra_state: *const MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_KEYVAL_CREATE", Scope::NoObject, {
+        nonnull!(keyval, extra_state);
+        let k = rt().create_keyval(
+            ObjectKind::Comm,
+            fortran_integer_copy_fn(copy_fn),
+            fortran_integer_delete_fn(delete_fn),
+            unsafe { *extra_state } as i64,
+        )?;
+        unsafe { *keyval = k };
+        Ok(())
+    })
+}
+
+/// Deprecated `MPI_KEYVAL_FREE(KEYVAL, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_keyval_free_(keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) {
+    fentry!(ierror, "MPI_KEYVAL_FREE", Scope::NoObject, {
+        unsafe { free_keyval(ObjectKind::Comm, keyval) }
+    })
+}
+
+/// Deprecated `MPI_ATTR_PUT(COMM, KEYVAL, ATTRIBUTE_VAL, IERROR)`: the INTEGER is stored
+/// sign-extended to the word (MPI 4.1 §20.3.7).
+#[no_mangle]
+pub unsafe extern "C" fn mpi_attr_put_(
+    comm: *const MPI_Fint,
+    keyval: *const MPI_Fint,
+    attribute_val: *const MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { handle(comm, crate::consts::MPI_COMM_NULL) };
+    fentry!(ierror, "MPI_ATTR_PUT", Scope::Comm(c), {
+        nonnull!(keyval, attribute_val);
+        rt().set_attr(
+            ObjRef::comm(c),
+            unsafe { *keyval },
+            AttrWord::from_fortran_integer(unsafe { *attribute_val }),
+        )
+    })
+}
+
+/// Deprecated `MPI_ATTR_GET(COMM, KEYVAL, ATTRIBUTE_VAL, FLAG, IERROR)`: the low part of the
+/// word (MPI 4.1 §20.3.7).
+#[no_mangle]
+pub unsafe extern "C" fn mpi_attr_get_(
+    comm: *const MPI_Fint,
+    keyval: *const MPI_Fint,
+    attribute_val: *mut MPI_Fint,
+    flag: *mut MPI_Flogical,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { handle(comm, crate::consts::MPI_COMM_NULL) };
+    fentry!(ierror, "MPI_ATTR_GET", Scope::Comm(c), {
+        nonnull!(keyval, attribute_val, flag);
+        match rt().get_attr(ObjRef::comm(c), unsafe { *keyval })? {
+            Some(read) => unsafe {
+                *attribute_val = read.value.fortran_integer_view();
+                *flag = logical(true);
+            },
+            None => unsafe { *flag = logical(false) },
+        }
+        Ok(())
+    })
+}
+
+/// Deprecated `MPI_ATTR_DELETE(COMM, KEYVAL, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_attr_delete_(
+    comm: *const MPI_Fint,
+    keyval: *const MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { handle(comm, crate::consts::MPI_COMM_NULL) };
+    fentry!(ierror, "MPI_ATTR_DELETE", Scope::Comm(c), {
+        unsafe { delete_attr(ObjRef::comm(c), keyval) }
+    })
+}

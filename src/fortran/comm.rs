@@ -1,0 +1,403 @@
+//! Fortran communicator, group and request routines.
+
+use crate::capi::boundary::Scope;
+use crate::consts::*;
+use crate::core::{Error, Handle, HandleKind, Runtime};
+use crate::fentry;
+use crate::fortran::strings::{read_fortran_string, write_fortran_string};
+use crate::fortran::{logical, MPI_Farray, MPI_Fint, MPI_Flogical, MPI_Franges, MPI_Fstatus};
+use crate::nonnull;
+use std::ffi::c_char;
+
+fn rt() -> &'static Runtime {
+    Runtime::global()
+}
+
+/// Reads an INTEGER argument passed by reference (a NULL one reads as 0: nothing is NULL from
+/// Fortran, but a C caller might).
+unsafe fn val(p: *const MPI_Fint) -> MPI_Fint {
+    if p.is_null() {
+        0
+    } else {
+        unsafe { *p }
+    }
+}
+
+/// `MPI_COMM_DUP(COMM, NEWCOMM, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_dup_(
+    comm: *const MPI_Fint,
+    newcomm: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { val(comm) };
+    fentry!(ierror, "MPI_COMM_DUP", Scope::Comm(c), {
+        nonnull!(newcomm);
+        let h = rt().comm_dup(Handle(c));
+        // MPI 4.1 §7.4.2: on failure the new handle is MPI_COMM_NULL.
+        unsafe { *newcomm = h.as_ref().map_or(MPI_COMM_NULL, |h| h.0) };
+        h.map(drop)
+    })
+}
+
+/// `MPI_COMM_DUP_WITH_INFO(COMM, INFO, NEWCOMM, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_dup_with_info_(
+    comm: *const MPI_Fint,
+    info: *const MPI_Fint,
+    newcomm: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { val(comm) };
+    fentry!(ierror, "MPI_COMM_DUP_WITH_INFO", Scope::Comm(c), {
+        nonnull!(info, newcomm);
+        rt().check_handle(HandleKind::Info, Handle(unsafe { *info }))?;
+        let h = rt().comm_dup(Handle(c));
+        unsafe { *newcomm = h.as_ref().map_or(MPI_COMM_NULL, |h| h.0) };
+        h.map(drop)
+    })
+}
+
+/// `MPI_COMM_IDUP(COMM, NEWCOMM, REQUEST, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_idup_(
+    comm: *const MPI_Fint,
+    newcomm: *mut MPI_Fint,
+    request: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { val(comm) };
+    fentry!(ierror, "MPI_COMM_IDUP", Scope::Comm(c), {
+        nonnull!(newcomm, request);
+        let r = rt().comm_idup(Handle(c));
+        unsafe {
+            *newcomm = r.as_ref().map_or(MPI_COMM_NULL, |(c, _)| c.0);
+            *request = r.as_ref().map_or(MPI_REQUEST_NULL, |(_, q)| q.0);
+        }
+        r.map(drop)
+    })
+}
+
+/// `MPI_COMM_SPLIT(COMM, COLOR, KEY, NEWCOMM, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_split_(
+    comm: *const MPI_Fint,
+    color: *const MPI_Fint,
+    key: *const MPI_Fint,
+    newcomm: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { val(comm) };
+    fentry!(ierror, "MPI_COMM_SPLIT", Scope::Comm(c), {
+        nonnull!(color, key, newcomm);
+        let h = rt().comm_split(Handle(c), unsafe { *color }, unsafe { *key })?;
+        unsafe { *newcomm = h.0 };
+        Ok(())
+    })
+}
+
+/// `MPI_COMM_CREATE(COMM, GROUP, NEWCOMM, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_create_(
+    comm: *const MPI_Fint,
+    group: *const MPI_Fint,
+    newcomm: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { val(comm) };
+    fentry!(ierror, "MPI_COMM_CREATE", Scope::Comm(c), {
+        nonnull!(group, newcomm);
+        let h = rt().comm_create(Handle(c), Handle(unsafe { *group }))?;
+        unsafe { *newcomm = h.0 };
+        Ok(())
+    })
+}
+
+/// `MPI_COMM_FREE(COMM, IERROR)`: sets COMM to MPI_COMM_NULL.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_free_(comm: *mut MPI_Fint, ierror: *mut MPI_Fint) {
+    let c = unsafe { val(comm) };
+    fentry!(ierror, "MPI_COMM_FREE", Scope::Comm(c), {
+        nonnull!(comm);
+        rt().comm_free(Handle(c))?;
+        unsafe { *comm = MPI_COMM_NULL };
+        Ok(())
+    })
+}
+
+/// `MPI_COMM_SIZE(COMM, SIZE, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_size_(
+    comm: *const MPI_Fint,
+    size: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { val(comm) };
+    fentry!(ierror, "MPI_COMM_SIZE", Scope::Comm(c), {
+        nonnull!(size);
+        let n = rt().comm_size(Handle(c))?;
+        unsafe { *size = n };
+        Ok(())
+    })
+}
+
+/// `MPI_COMM_RANK(COMM, RANK, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_rank_(
+    comm: *const MPI_Fint,
+    rank: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { val(comm) };
+    fentry!(ierror, "MPI_COMM_RANK", Scope::Comm(c), {
+        nonnull!(rank);
+        let r = rt().comm_rank(Handle(c))?;
+        unsafe { *rank = r };
+        Ok(())
+    })
+}
+
+/// `MPI_COMM_COMPARE(COMM1, COMM2, RESULT, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_compare_(
+    comm1: *const MPI_Fint,
+    comm2: *const MPI_Fint,
+    result: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { val(comm1) };
+    fentry!(ierror, "MPI_COMM_COMPARE", Scope::Comm(c), {
+        nonnull!(comm2, result);
+        let r = rt().comm_compare(Handle(c), Handle(unsafe { *comm2 }))?;
+        unsafe { *result = r };
+        Ok(())
+    })
+}
+
+/// `MPI_COMM_TEST_INTER(COMM, FLAG, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_test_inter_(
+    comm: *const MPI_Fint,
+    flag: *mut MPI_Flogical,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { val(comm) };
+    fentry!(ierror, "MPI_COMM_TEST_INTER", Scope::Comm(c), {
+        nonnull!(flag);
+        rt().comm_size(Handle(c))?;
+        unsafe { *flag = logical(false) };
+        Ok(())
+    })
+}
+
+/// `MPI_COMM_SET_NAME(COMM, COMM_NAME, IERROR)`, `CHARACTER*(*) COMM_NAME`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_set_name_(
+    comm: *const MPI_Fint,
+    comm_name: *const c_char,
+    ierror: *mut MPI_Fint,
+    comm_name_len: usize,
+) {
+    let c = unsafe { val(comm) };
+    fentry!(ierror, "MPI_COMM_SET_NAME", Scope::Comm(c), {
+        nonnull!(comm_name);
+        let name = unsafe { read_fortran_string(comm_name, comm_name_len) };
+        rt().comm_set_name(Handle(c), &name)
+    })
+}
+
+/// `MPI_COMM_GET_NAME(COMM, COMM_NAME, RESULTLEN, IERROR)`, `CHARACTER*(*) COMM_NAME`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_get_name_(
+    comm: *const MPI_Fint,
+    comm_name: *mut c_char,
+    resultlen: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+    comm_name_len: usize,
+) {
+    let c = unsafe { val(comm) };
+    fentry!(ierror, "MPI_COMM_GET_NAME", Scope::Comm(c), {
+        nonnull!(comm_name, resultlen);
+        let name = rt().comm_get_name(Handle(c))?;
+        let n = unsafe {
+            write_fortran_string(
+                comm_name,
+                comm_name_len,
+                MPI_MAX_OBJECT_NAME as usize,
+                &name,
+            )
+        };
+        unsafe { *resultlen = n };
+        Ok(())
+    })
+}
+
+/// `MPI_COMM_GROUP(COMM, GROUP, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_group_(
+    comm: *const MPI_Fint,
+    group: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { val(comm) };
+    fentry!(ierror, "MPI_COMM_GROUP", Scope::Comm(c), {
+        nonnull!(group);
+        let g = rt().comm_group(Handle(c))?;
+        unsafe { *group = g.0 };
+        Ok(())
+    })
+}
+
+/// `MPI_GROUP_FREE(GROUP, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_group_free_(group: *mut MPI_Fint, ierror: *mut MPI_Fint) {
+    fentry!(ierror, "MPI_GROUP_FREE", Scope::NoObject, {
+        nonnull!(group);
+        rt().group_free(Handle(unsafe { *group }))?;
+        unsafe { *group = MPI_GROUP_NULL };
+        Ok(())
+    })
+}
+
+/// `MPI_GROUP_SIZE(GROUP, SIZE, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_group_size_(
+    group: *const MPI_Fint,
+    size: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_GROUP_SIZE", Scope::NoObject, {
+        nonnull!(group, size);
+        let n = rt().group_size(Handle(unsafe { *group }))?;
+        unsafe { *size = n };
+        Ok(())
+    })
+}
+
+/// `MPI_GROUP_RANK(GROUP, RANK, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_group_rank_(
+    group: *const MPI_Fint,
+    rank: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_GROUP_RANK", Scope::NoObject, {
+        nonnull!(group, rank);
+        let r = rt().group_rank(Handle(unsafe { *group }))?;
+        unsafe { *rank = r };
+        Ok(())
+    })
+}
+
+fn count(n: MPI_Fint) -> crate::core::Result<usize> {
+    usize::try_from(n).map_err(|_| Error::invalid(MPI_ERR_ARG, format!("n = {n} is negative")))
+}
+
+/// `MPI_GROUP_INCL(GROUP, N, RANKS, NEWGROUP, IERROR)`, `INTEGER RANKS(*)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_group_incl_(
+    group: *const MPI_Fint,
+    n: *const MPI_Fint,
+    ranks: *const MPI_Farray,
+    newgroup: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_GROUP_INCL", Scope::NoObject, {
+        nonnull!(group, n, newgroup);
+        let n = count(unsafe { *n })?;
+        let ranks = if n == 0 {
+            &[][..]
+        } else {
+            nonnull!(ranks);
+            unsafe { std::slice::from_raw_parts(ranks, n) }
+        };
+        let g = rt().group_incl(Handle(unsafe { *group }), ranks)?;
+        unsafe { *newgroup = g.0 };
+        Ok(())
+    })
+}
+
+/// `MPI_GROUP_RANGE_INCL(GROUP, N, RANGES, NEWGROUP, IERROR)`, `INTEGER RANGES(3,*)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_group_range_incl_(
+    group: *const MPI_Fint,
+    n: *const MPI_Fint,
+    ranges: *const MPI_Franges,
+    newgroup: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_GROUP_RANGE_INCL", Scope::NoObject, {
+        nonnull!(group, n, newgroup);
+        let n = count(unsafe { *n })?;
+        let ranges = if n == 0 {
+            &[][..]
+        } else {
+            nonnull!(ranges);
+            unsafe { std::slice::from_raw_parts(ranges, n) }
+        };
+        let g = rt().group_range_incl(Handle(unsafe { *group }), ranges)?;
+        unsafe { *newgroup = g.0 };
+        Ok(())
+    })
+}
+
+/// Fills a Fortran status with the empty status of MPI 4.1 §3.7.3.
+unsafe fn set_empty_status(status: *mut MPI_Fstatus) {
+    if status.is_null() {
+        return;
+    }
+    let s = unsafe { std::slice::from_raw_parts_mut(status, MPI_STATUS_SIZE as usize) };
+    s.fill(0);
+    s[MPI_F_SOURCE as usize] = MPI_ANY_SOURCE;
+    s[MPI_F_TAG as usize] = MPI_ANY_TAG;
+    s[MPI_F_ERROR as usize] = MPI_SUCCESS;
+}
+
+/// `MPI_WAIT(REQUEST, STATUS, IERROR)`, `INTEGER STATUS(MPI_STATUS_SIZE)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_wait_(
+    request: *mut MPI_Fint,
+    status: *mut MPI_Fstatus,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_WAIT", Scope::NoObject, {
+        nonnull!(request);
+        let r = rt().request_complete(Handle(unsafe { *request }))?;
+        unsafe {
+            *request = r.0;
+            set_empty_status(status);
+        }
+        Ok(())
+    })
+}
+
+/// `MPI_TEST(REQUEST, FLAG, STATUS, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_test_(
+    request: *mut MPI_Fint,
+    flag: *mut MPI_Flogical,
+    status: *mut MPI_Fstatus,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_TEST", Scope::NoObject, {
+        nonnull!(request, flag);
+        let r = rt().request_complete(Handle(unsafe { *request }))?;
+        unsafe {
+            *request = r.0;
+            *flag = logical(true);
+            set_empty_status(status);
+        }
+        Ok(())
+    })
+}
+
+/// `MPI_REQUEST_FREE(REQUEST, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_request_free_(request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
+    fentry!(ierror, "MPI_REQUEST_FREE", Scope::NoObject, {
+        nonnull!(request);
+        rt().request_free(Handle(unsafe { *request }))?;
+        unsafe { *request = MPI_REQUEST_NULL };
+        Ok(())
+    })
+}
