@@ -40,6 +40,8 @@ unsafe fn free_keyval(kind: ObjectKind, keyval: *mut c_int) -> Result<()> {
 }
 
 /// C readers: `*(void**)attribute_val` gets the C view; nothing is written when the flag is false.
+/// Inlined into each entry point so the object kind is a constant on the hot path.
+#[inline(always)]
 unsafe fn get_attr(
     obj: ObjRef,
     keyval: c_int,

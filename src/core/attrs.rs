@@ -68,7 +68,7 @@ impl Runtime {
     }
 
     /// `MPI_*_get_attr`: `None` when the attribute is not set (flag = false).
-    #[inline]
+    #[inline(always)]
     pub fn get_attr(&self, obj: ObjRef, keyval: i32) -> Result<Option<AttrRead>> {
         if let Some(m) = self.mirrors() {
             match m.get(obj, keyval) {

@@ -151,7 +151,7 @@ fn decode(h: Handle) -> Decoded {
 
 /// The slot index a handle of `kind` names, without checking that anything lives there (the
 /// lock-free read path checks the generation by comparing the whole handle it finds bound).
-#[inline]
+#[inline(always)]
 pub fn slot_of(kind: HandleKind, h: Handle) -> Option<usize> {
     let v = h.0;
     if v > 0 && v & DYNAMIC_BIT != 0 {

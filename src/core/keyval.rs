@@ -88,6 +88,7 @@ pub struct KeyvalRegistry {
 }
 
 /// What a number decodes to.
+#[inline(always)]
 fn decode(number: i32) -> Option<(ObjectKind, u32, u32)> {
     if number <= 0 {
         return None;
@@ -103,13 +104,13 @@ fn decode(number: i32) -> Option<(ObjectKind, u32, u32)> {
 }
 
 /// The registry slot a keyval number names (meaningful only for user keyvals).
-#[inline]
+#[inline(always)]
 pub fn slot_of(number: i32) -> usize {
     (number as u32 & SLOT_MASK) as usize
 }
 
 /// The object kind a user keyval number carries.
-#[inline]
+#[inline(always)]
 pub fn decode_kind(number: i32) -> Option<ObjectKind> {
     decode(number).map(|(kind, _, _)| kind)
 }

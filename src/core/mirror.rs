@@ -24,13 +24,14 @@ use crate::core::{ObjRef, ObjectKind};
 use std::sync::atomic::{fence, AtomicI32, AtomicI64, AtomicU32, AtomicU8, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-/// Slots per page, pages per directory, directories per object: 64 x 64 x 64 keyval slots.
-const PAGE: usize = 64;
-const FANOUT: usize = 64;
+/// Slots per page and pages per object: keyvals in the first 16384 registry slots are
+/// mirrored; others (a program with more live keyvals) take the locked path.
+const PAGE: usize = 256;
+const PAGES: usize = 64;
 /// Object slots per kind with a mirror; objects in higher slots take the locked path.
 const OBJECTS: usize = 1 << 16;
-/// Keyval registry slots with a mirror; keyvals in higher slots take the locked path.
-const KEYVALS: usize = 1 << 16;
+/// Keyval registry slots with a mirror.
+const KEYVALS: usize = PAGE * PAGES;
 
 /// One published attribute.
 #[derive(Default)]
@@ -46,15 +47,11 @@ struct Page {
     slots: [MirrorSlot; PAGE],
 }
 
-struct Dir {
-    pages: [OnceLock<&'static Page>; FANOUT],
-}
-
 /// The published attributes of whatever object is bound to one handle slot.
 pub struct ObjMirror {
     /// The handle bound to this slot now; 0 when none.
     bound: AtomicI32,
-    dirs: [OnceLock<&'static Dir>; FANOUT],
+    pages: [OnceLock<&'static Page>; PAGES],
 }
 
 /// What the mirror says about a read.
@@ -100,34 +97,31 @@ impl ObjMirror {
     fn new() -> ObjMirror {
         ObjMirror {
             bound: AtomicI32::new(0),
-            dirs: std::array::from_fn(|_| OnceLock::new()),
+            pages: std::array::from_fn(|_| OnceLock::new()),
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn slot(&self, slot: usize) -> Option<&MirrorSlot> {
-        let dir = self.dirs.get(slot / (PAGE * FANOUT))?.get()?;
-        let page = dir.pages[(slot / PAGE) % FANOUT].get()?;
+        let page = self.pages.get(slot / PAGE)?.get()?;
         Some(&page.slots[slot % PAGE])
     }
 
-    fn slot_or_create(&self, slot: usize) -> &MirrorSlot {
-        let dir = self.dirs[slot / (PAGE * FANOUT)].get_or_init(|| {
-            leak(Dir {
-                pages: std::array::from_fn(|_| OnceLock::new()),
-            })
-        });
-        let page = dir.pages[(slot / PAGE) % FANOUT].get_or_init(|| {
+    fn slot_or_create(&self, slot: usize) -> Option<&MirrorSlot> {
+        let page = self.pages.get(slot / PAGE)?.get_or_init(|| {
             leak(Page {
                 slots: std::array::from_fn(|_| MirrorSlot::default()),
             })
         });
-        &page.slots[slot % PAGE]
+        Some(&page.slots[slot % PAGE])
     }
 
-    /// Publishes an attribute (writers hold the runtime's lock).
+    /// Publishes an attribute (writers hold the runtime's lock). Keyvals beyond the mirrored
+    /// slots are never looked up here: they have no keyval mirror entry.
     pub fn publish(&self, slot: u32, cell: &AttrCell) {
-        let s = self.slot_or_create(slot as usize);
+        let Some(s) = self.slot_or_create(slot as usize) else {
+            return;
+        };
         let value = cell.value();
         let seq = s.seq.load(Ordering::Relaxed);
         s.seq.store(seq.wrapping_add(1), Ordering::Relaxed);
@@ -151,7 +145,7 @@ impl ObjMirror {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn read(&self, slot: usize, keyval: i32) -> Fast {
         let Some(s) = self.slot(slot) else {
             return Fast::Miss;
@@ -206,6 +200,7 @@ impl Mirrors {
         }
     }
 
+    #[inline(always)]
     fn directory(&self, kind: ObjectKind) -> &[OnceLock<&'static ObjMirror>] {
         match kind {
             ObjectKind::Comm => &self.comms,
@@ -235,7 +230,7 @@ impl Mirrors {
     }
 
     /// The mirror of an object's slot, if one was ever made.
-    #[inline]
+    #[inline(always)]
     pub fn mirror_of(&self, kind: ObjectKind, h: Handle) -> Option<&'static ObjMirror> {
         let index = handle::slot_of(kind.handle_kind(), h)?;
         self.directory(kind).get(index)?.get().copied()
@@ -267,7 +262,7 @@ impl Mirrors {
     }
 
     /// The read path: no lock, no shared write.
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, obj: ObjRef, keyval: i32) -> Fast {
         let Some(m) = self.mirror_of(obj.kind, obj.handle) else {
             return Fast::Slow;

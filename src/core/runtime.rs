@@ -183,6 +183,17 @@ impl Runtime {
         }
     }
 
+    /// Test support: forgets every object, keyval and attribute without running any callback
+    /// and returns to the not-initialized phase, so one process can run many MPI lifetimes.
+    /// Never called by the library itself.
+    pub fn reset_for_tests(&self) {
+        let mut st = self.lock();
+        if let Some(m) = st.mirrors {
+            m.clear();
+        }
+        *st = State::new();
+    }
+
     /// Objects that still carry attributes, in finalize order: `MPI_COMM_SELF`, `MPI_COMM_WORLD`,
     /// other communicators, datatypes, windows.
     fn objects_with_attributes(&self) -> Vec<ObjRef> {
