@@ -130,19 +130,4 @@ impl AttrTable {
         v.sort_by_key(|(_, e)| e.seq);
         v
     }
-
-    /// The most recently set attribute whose deletion is not already under way.
-    pub fn last_set_not_dying(&self) -> Option<(u32, Entry)> {
-        self.slots
-            .iter()
-            .enumerate()
-            .filter_map(|(i, e)| e.as_ref().filter(|e| !e.dying).map(|e| (i as u32, e)))
-            .max_by_key(|(_, e)| e.seq)
-            .map(|(i, e)| (i, e.clone()))
-    }
-
-    /// Whether some attribute's delete callback is running.
-    pub fn any_dying(&self) -> bool {
-        self.slots.iter().flatten().any(|e| e.dying)
-    }
 }

@@ -205,78 +205,127 @@ impl Runtime {
 
     /// Runs the copy callbacks of `from`'s attributes in order of setting and stores their
     /// results on `to` (MPI 4.1 §7.7.2). Stops at the first failing callback; the caller then
-    /// deletes what was copied and frees `to`.
+    /// deletes what was copied and frees `to`. Native copies (`*_DUP_FN`, `*_NULL_COPY_FN`) are
+    /// made under one hold of the lock; it is let go only around user callbacks.
     pub(crate) fn copy_attrs(&self, from: ObjRef, to: ObjRef) -> Result<()> {
-        let snapshot = self.active()?.attr_table(from)?.in_setting_order();
+        let mut st = Some(self.active()?);
+        let snapshot = st
+            .as_ref()
+            .expect("held")
+            .attr_table(from)?
+            .in_setting_order();
         for (slot, entry) in snapshot {
             let cell = entry.cell;
+            let guard = match &mut st {
+                Some(g) => g,
+                none => none.insert(self.active()?),
+            };
             // An earlier callback may have deleted or replaced it.
-            if !self.active()?.attr_table(from)?.holds(slot, &cell) {
+            if !guard.attr_table(from)?.holds(slot, &cell) {
                 continue;
             }
             let info = cell.keyval.clone();
-            let produced = match &info.copy {
-                CopyFn::Null => None,
-                CopyFn::Dup => Some(cell.value()),
-                CopyFn::User(cb) => cb
-                    .copy(&CallbackCall {
+            let mut value = match &info.copy {
+                CopyFn::Null => continue,
+                CopyFn::Dup => {
+                    if guard.attr_table(to)?.get(slot).is_none() {
+                        let seq = guard.next_seq();
+                        let copy = Arc::new(AttrCell::new(cell.value(), info));
+                        guard.attr_insert(
+                            to,
+                            slot,
+                            Entry {
+                                cell: copy,
+                                seq,
+                                dying: false,
+                            },
+                        )?;
+                        continue;
+                    }
+                    cell.value()
+                }
+                CopyFn::User(cb) => {
+                    st = None;
+                    let call = CallbackCall {
                         object: from.handle,
                         keyval: info.number,
                         extra_state: &info.extra_state,
                         value: &cell,
-                    })
-                    .map_err(|code| Error::Callback {
-                        code,
-                        keyval: info.number,
-                        callback: "copy",
-                    })?,
-            };
-            if let Some(mut value) = produced {
-                // A C callback that hands back, unchanged, the pointer to the internal MPI_Aint
-                // or int it was given copies the value and its provenance, never a pointer into
-                // the old object's storage.
-                let old = cell.value();
-                if value.provenance == Provenance::CPointer
-                    && old.provenance != Provenance::CPointer
-                    && value.word as usize == cell.c_view()
-                {
-                    value = old;
+                    };
+                    match cb.copy(&call) {
+                        Ok(Some(value)) => value,
+                        Ok(None) => continue,
+                        Err(code) => {
+                            return Err(Error::Callback {
+                                code,
+                                keyval: info.number,
+                                callback: "copy",
+                            })
+                        }
+                    }
                 }
-                self.store_attr(to, info, value)?;
+            };
+            // A C callback that hands back, unchanged, the pointer to the internal MPI_Aint or
+            // int it was given copies the value and its provenance, never a pointer into the old
+            // object's storage.
+            let old = cell.value();
+            if value.provenance == Provenance::CPointer
+                && old.provenance != Provenance::CPointer
+                && value.word as usize == cell.c_view()
+            {
+                value = old;
             }
+            st = None;
+            self.store_attr(to, info, value)?;
         }
         Ok(())
+    }
+
+    /// The attributes of `obj` whose deletion is not under way, last set first.
+    fn deletion_order(st: &State, obj: ObjRef) -> Result<Vec<(u32, Arc<AttrCell>)>> {
+        let mut order = st.attr_table(obj)?.in_setting_order();
+        order.retain(|(_, e)| !e.dying);
+        Ok(order
+            .into_iter()
+            .rev()
+            .map(|(slot, e)| (slot, e.cell))
+            .collect())
     }
 
     /// Deletes every attribute of `obj`, last set first, stopping at the first failing delete
     /// callback (the object then stays valid with the attributes not yet deleted). On success
     /// returns the lock, with the table empty, so the caller can drop the object atomically.
     pub(crate) fn delete_all_attrs(&self, obj: ObjRef) -> Result<MutexGuard<'_, State>> {
+        let mut st = self.active()?;
         loop {
-            let (slot, old) = {
-                let mut st = self.active()?;
-                let table = st.attr_table_mut(obj)?;
-                match table.last_set_not_dying() {
-                    None if table.any_dying() => {
-                        return Err(Error::invalid(
-                            crate::consts::MPI_ERR_OTHER,
-                            format!("{} has an attribute deletion under way", obj.kind),
-                        ))
-                    }
-                    None => return Ok(st),
-                    Some((slot, e)) => {
-                        if matches!(e.cell.keyval.delete, DeleteFn::Null) {
+            let order = Self::deletion_order(&st, obj)?;
+            if order.is_empty() {
+                if !st.attr_table(obj)?.is_empty() {
+                    return Err(Error::invalid(
+                        crate::consts::MPI_ERR_OTHER,
+                        format!("{} has an attribute deletion under way", obj.kind),
+                    ));
+                }
+                return Ok(st);
+            }
+            // Callbacks may delete or replace later entries, or add new ones (caught by the
+            // next round): each entry is checked again just before its turn.
+            for (slot, cell) in order {
+                match st.attr_table_mut(obj)?.get_mut(slot) {
+                    Some(e) if Arc::ptr_eq(&e.cell, &cell) && !e.dying => {
+                        if matches!(cell.keyval.delete, DeleteFn::Null) {
                             st.attr_remove(obj, slot);
                             continue;
                         }
-                        table.get_mut(slot).expect("entry just found").dying = true;
-                        (slot, e.cell)
+                        e.dying = true;
                     }
+                    _ => continue,
                 }
-            };
-            let outcome = run_delete(obj, &old);
-            let mut st = self.lock();
-            finish_delete(&mut st, obj, slot, &old, outcome)?;
+                drop(st);
+                let outcome = run_delete(obj, &cell);
+                st = self.lock();
+                finish_delete(&mut st, obj, slot, &cell, outcome)?;
+            }
         }
     }
 
@@ -285,31 +334,34 @@ impl Runtime {
     /// all the same and the first failure is returned after all have run.
     pub(crate) fn delete_all_attrs_forced(&self, obj: ObjRef) -> Result<()> {
         let mut first_error = None;
-        loop {
-            let (slot, old) = {
-                let mut st = self.lock();
-                let Ok(table) = st.attr_table_mut(obj) else {
-                    break;
-                };
-                match table.last_set_not_dying() {
-                    None => break,
-                    Some((slot, e)) => {
-                        table.get_mut(slot).expect("entry just found").dying = true;
-                        (slot, e.cell)
-                    }
-                }
-            };
-            let outcome = run_delete(obj, &old);
-            let mut st = self.lock();
-            if st.attr_table(obj).is_ok_and(|t| t.holds(slot, &old)) {
-                st.attr_remove(obj, slot);
+        let mut st = self.lock();
+        while let Ok(order) = Self::deletion_order(&st, obj) {
+            if order.is_empty() {
+                break;
             }
-            if let Err(e) = outcome {
-                first_error.get_or_insert(e);
+            for (slot, cell) in order {
+                match st.attr_table_mut(obj).map(|t| t.get_mut(slot)) {
+                    Ok(Some(e)) if Arc::ptr_eq(&e.cell, &cell) && !e.dying => e.dying = true,
+                    _ => continue,
+                }
+                let outcome = if matches!(cell.keyval.delete, DeleteFn::Null) {
+                    Ok(())
+                } else {
+                    drop(st);
+                    let outcome = run_delete(obj, &cell);
+                    st = self.lock();
+                    outcome
+                };
+                if st.attr_table(obj).is_ok_and(|t| t.holds(slot, &cell)) {
+                    st.attr_remove(obj, slot);
+                }
+                if let Err(e) = outcome {
+                    first_error.get_or_insert(e);
+                }
             }
         }
         // The object goes next: readers must stop finding it.
-        if let Some(m) = self.lock().mirrors {
+        if let Some(m) = st.mirrors {
             m.unbind(obj);
         }
         first_error.map_or(Ok(()), Err)

@@ -267,7 +267,24 @@ impl<T> Slab<T> {
     }
 
     /// Finds the slot index of a live object, or says precisely why the handle is bad.
+    #[inline]
     pub fn index_of(&self, h: Handle) -> Result<usize> {
+        // Fast path: a live object of this kind (checked precisely below otherwise).
+        if let Some(i) = slot_of(self.kind, h) {
+            if let Some(slot) = self.slots.get(i) {
+                let gen_ok =
+                    h.0 & DYNAMIC_BIT == 0 || (h.0 as u32 >> GEN_SHIFT) & GEN_MASK == slot.gen;
+                let dynamic_ok = h.0 & DYNAMIC_BIT == 0 || i as u32 >= self.reserved();
+                if slot.value.is_some() && gen_ok && dynamic_ok {
+                    return Ok(i);
+                }
+            }
+        }
+        self.index_error(h)
+    }
+
+    #[cold]
+    fn index_error(&self, h: Handle) -> Result<usize> {
         let bad = |reason| Error::BadHandle {
             kind: self.kind,
             handle: h.0,
