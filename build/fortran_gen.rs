@@ -272,6 +272,24 @@ pub const CALLBACKS: [&str; 12] = [
     "MPI_NULL_DELETE_FN",
 ];
 
+/// The sentinels: `(declaration, COMMON block, name)`. Each is a variable in its own named
+/// COMMON block, so every program unit passes the same address, and the library recognises it
+/// by comparing with the block it exports (`mpifcmb1_` & co., src/fortran/sentinels.rs).
+pub const SENTINELS: [(&str, &str, &str); 4] = [
+    ("MPI_BOTTOM", "MPIFCMB1", "MPI_BOTTOM"),
+    ("MPI_IN_PLACE", "MPIFCMB2", "MPI_IN_PLACE"),
+    (
+        "MPI_STATUS_IGNORE(MPI_STATUS_SIZE)",
+        "MPIFCMB3",
+        "MPI_STATUS_IGNORE",
+    ),
+    (
+        "MPI_STATUSES_IGNORE(MPI_STATUS_SIZE,1)",
+        "MPIFCMB4",
+        "MPI_STATUSES_IGNORE",
+    ),
+];
+
 /// `fortran/mpif.h`: valid in fixed and free form (comments `!` in column 1, statements from
 /// column 7, at most 72 columns, no continuation lines).
 pub fn render_mpif_h(consts: &[(String, i64)]) -> String {
@@ -283,6 +301,11 @@ pub fn render_mpif_h(consts: &[(String, i64)]) -> String {
     for (name, value) in consts {
         s.push_str(&format!("      INTEGER {name}\n"));
         s.push_str(&format!("      PARAMETER ({name}={value})\n"));
+    }
+    s.push_str("! Sentinels: variables in COMMON blocks, recognised by address\n");
+    for (decl, block, name) in SENTINELS {
+        s.push_str(&format!("      INTEGER {decl}\n"));
+        s.push_str(&format!("      COMMON /{block}/ {name}\n"));
     }
     s.push_str("! Functions\n");
     for f in ["MPI_WTIME", "MPI_WTICK", "PMPI_WTIME", "PMPI_WTICK"] {
@@ -394,6 +417,14 @@ pub fn render_mpi_f90(consts: &[(String, i64)], entries: &[FortranEntry]) -> Str
     s.push_str("module mpi\n  implicit none\n  public\n\n");
     for (name, value) in consts {
         s.push_str(&format!("  integer, parameter :: {name} = {value}\n"));
+    }
+    s.push_str("\n  ! Sentinels: variables in COMMON blocks, recognised by address.\n");
+    for (decl, block, name) in SENTINELS {
+        s.push_str(&format!("  integer :: {decl}\n"));
+        s.push_str(&format!(
+            "  common /{}/ {name}\n",
+            block.to_ascii_lowercase()
+        ));
     }
     s.push_str("\n  ! Predefined attribute callbacks: passable as actual arguments.\n");
     for f in CALLBACKS {

@@ -226,6 +226,14 @@ typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 
 #define MPI_WIN_FLAVOR_SHARED 44
 
+#define MPI_COMM_TYPE_SHARED 1001
+
+#define MPI_COMM_TYPE_HW_UNGUIDED 1002
+
+#define MPI_COMM_TYPE_HW_GUIDED 1003
+
+#define MPI_COMM_TYPE_RESOURCE_GUIDED 1004
+
 #define MPI_TAG_UB 10001
 
 #define MPI_IO 10002

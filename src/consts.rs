@@ -107,6 +107,12 @@ pub const MPI_WIN_FLAVOR_CREATE: i32 = 42;
 pub const MPI_WIN_FLAVOR_DYNAMIC: i32 = 43;
 pub const MPI_WIN_FLAVOR_SHARED: i32 = 44;
 
+// ---- communicator split types ---------------------------------------------------------------
+pub const MPI_COMM_TYPE_SHARED: i32 = 1001;
+pub const MPI_COMM_TYPE_HW_UNGUIDED: i32 = 1002;
+pub const MPI_COMM_TYPE_HW_GUIDED: i32 = 1003;
+pub const MPI_COMM_TYPE_RESOURCE_GUIDED: i32 = 1004;
+
 // ---- predefined attribute keyvals ------------------------------------------------------------
 pub const MPI_TAG_UB: i32 = 10001;
 pub const MPI_IO: i32 = 10002;

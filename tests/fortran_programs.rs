@@ -219,3 +219,27 @@ fn standard_examples() {
 fn predefined_and_errors() {
     build_and_run("predefined_errors");
 }
+
+/// MPI 4.1 §20.3.7 for datatypes and windows (C and Fortran writers and readers), the Fortran
+/// datatype and window routines, and the predefined window attributes read from Fortran
+/// (§12.2.6).
+#[test]
+fn type_win_matrix() {
+    build_and_run("type_win_matrix");
+}
+
+/// MPI 4.1 §2.5.4, §19.1.3: the Fortran sentinels MPI_IN_PLACE, MPI_STATUS_IGNORE and
+/// MPI_BOTTOM; the Fortran collectives, datatype constructors, MPI_ALLOC_MEM and
+/// MPI_COMM_SPLIT_TYPE.
+#[test]
+fn sentinels() {
+    build_and_run("sentinels");
+}
+
+/// MPI 4.1 §7.7.3, §7.7.4, §20.3.7: copy and delete callbacks of both languages on datatypes
+/// (MPI_TYPE_DUP / MPI_TYPE_FREE from C and from Fortran) and delete callbacks on windows
+/// (MPI_WIN_FREE).
+#[test]
+fn type_win_callbacks() {
+    build_and_run("type_win_callbacks");
+}

@@ -96,6 +96,28 @@ pub unsafe extern "C" fn mpi_comm_split_(
     })
 }
 
+/// `MPI_COMM_SPLIT_TYPE(COMM, SPLIT_TYPE, KEY, INFO, NEWCOMM, IERROR)`: with one process,
+/// `MPI_COMM_TYPE_SHARED` and the other types give a communicator of this process, and
+/// `MPI_UNDEFINED` gives `MPI_COMM_NULL` (MPI 4.1 §7.4.2), as in C.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_comm_split_type_(
+    comm: *const MPI_Fint,
+    split_type: *const MPI_Fint,
+    key: *const MPI_Fint,
+    info: *const MPI_Fint,
+    newcomm: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { val(comm) };
+    fentry!(ierror, "MPI_COMM_SPLIT_TYPE", Scope::Comm(c), {
+        nonnull!(split_type, key, info, newcomm);
+        rt().check_handle(HandleKind::Info, Handle(unsafe { *info }))?;
+        let h = rt().comm_split_type(Handle(c), unsafe { *split_type })?;
+        unsafe { *newcomm = h.0 };
+        Ok(())
+    })
+}
+
 /// `MPI_COMM_CREATE(COMM, GROUP, NEWCOMM, IERROR)`.
 #[no_mangle]
 pub unsafe extern "C" fn mpi_comm_create_(
@@ -341,9 +363,10 @@ pub unsafe extern "C" fn mpi_group_range_incl_(
     })
 }
 
-/// Fills a Fortran status with the empty status of MPI 4.1 §3.7.3.
+/// Fills a Fortran status with the empty status of MPI 4.1 §3.7.3, unless it is
+/// MPI_STATUS_IGNORE (§3.2.6: nothing is written then).
 unsafe fn set_empty_status(status: *mut MPI_Fstatus) {
-    if status.is_null() {
+    if crate::fortran::sentinels::status_ignored(status) {
         return;
     }
     let s = unsafe { std::slice::from_raw_parts_mut(status, MPI_STATUS_SIZE as usize) };

@@ -13,6 +13,8 @@
 //! | `MPI_Fint`                 | `INTEGER`                              |
 //! | `MPI_Flogical`             | `LOGICAL`                              |
 //! | `MPI_Aint`                 | `INTEGER(KIND=MPI_ADDRESS_KIND)`       |
+//! | `MPI_Fcount`               | `INTEGER(KIND=MPI_COUNT_KIND)`         |
+//! | `MPI_Faint_array`          | `INTEGER(KIND=MPI_ADDRESS_KIND) X(*)`  |
 //! | `MPI_Fstatus`              | `INTEGER X(MPI_STATUS_SIZE)`           |
 //! | `MPI_Farray`               | `INTEGER X(*)`                         |
 //! | `MPI_Franges`              | `INTEGER X(3,*)`                       |
@@ -23,10 +25,14 @@
 
 pub mod attr;
 pub mod callbacks;
+pub mod collective;
 pub mod comm;
+pub mod datatype;
 pub mod errhandler;
 pub mod init;
+pub mod sentinels;
 pub mod strings;
+pub mod win;
 
 use std::ffi::c_int;
 
@@ -42,6 +48,10 @@ pub type MPI_Farray = MPI_Fint;
 pub type MPI_Franges = [MPI_Fint; 3];
 /// `INTEGER(KIND=MPI_ADDRESS_KIND)`.
 pub use crate::capi::types::MPI_Aint;
+/// `INTEGER(KIND=MPI_COUNT_KIND)`.
+pub type MPI_Fcount = i64;
+/// `INTEGER(KIND=MPI_ADDRESS_KIND) X(*)`.
+pub type MPI_Faint_array = MPI_Aint;
 
 /// gfortran's `.TRUE.`.
 pub const FORTRAN_TRUE: MPI_Flogical = 1;

@@ -1,0 +1,134 @@
+//! Fortran collectives over one process (MPI 4.1 §6). The buffers are choice buffers: they
+//! arrive as raw addresses, the sentinels MPI_BOTTOM and MPI_IN_PLACE are recognised by the
+//! address of their COMMON block ([`crate::fortran::sentinels`]) and handed to the C entry point
+//! as C's values, which then does exactly what it does for C (its own boundary reports errors,
+//! under the C name of the call).
+
+use crate::capi::boundary::Scope;
+use crate::capi::collective::{MPI_Allreduce, MPI_Bcast, MPI_Reduce};
+use crate::consts::MPI_COMM_NULL;
+use crate::core::{Handle, Runtime};
+use crate::fentry;
+use crate::fortran::sentinels::{choice, choice_mut};
+use crate::fortran::MPI_Fint;
+use crate::nonnull;
+use std::ffi::c_void;
+
+/// Stores a C entry point's return code in IERROR.
+///
+/// # Safety
+/// `ierror` is NULL or the caller's INTEGER.
+unsafe fn set_ierror(ierror: *mut MPI_Fint, rc: MPI_Fint) {
+    if !ierror.is_null() {
+        unsafe { *ierror = rc };
+    }
+}
+
+/// Reads an INTEGER argument passed by reference (NULL, which only C can pass, reads as
+/// `null`).
+unsafe fn val(p: *const MPI_Fint, null: MPI_Fint) -> MPI_Fint {
+    if p.is_null() {
+        null
+    } else {
+        unsafe { *p }
+    }
+}
+
+/// `MPI_BARRIER(COMM, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_barrier_(comm: *const MPI_Fint, ierror: *mut MPI_Fint) {
+    let c = unsafe { val(comm, MPI_COMM_NULL) };
+    fentry!(ierror, "MPI_BARRIER", Scope::Comm(c), {
+        Runtime::global().barrier(Handle(c))
+    })
+}
+
+/// `MPI_BCAST(BUFFER, COUNT, DATATYPE, ROOT, COMM, IERROR)`, BUFFER a choice buffer.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_bcast_(
+    buffer: *mut c_void,
+    count: *const MPI_Fint,
+    datatype: *const MPI_Fint,
+    root: *const MPI_Fint,
+    comm: *const MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { val(comm, MPI_COMM_NULL) };
+    if count.is_null() || datatype.is_null() || root.is_null() {
+        fentry!(ierror, "MPI_BCAST", Scope::Comm(c), {
+            nonnull!(count, datatype, root);
+            Ok(())
+        });
+        return;
+    }
+    let rc = unsafe { MPI_Bcast(choice_mut(buffer), *count, *datatype, *root, c) };
+    unsafe { set_ierror(ierror, rc) };
+}
+
+/// `MPI_REDUCE(SENDBUF, RECVBUF, COUNT, DATATYPE, OP, ROOT, COMM, IERROR)`, SENDBUF and RECVBUF
+/// choice buffers; SENDBUF may be MPI_IN_PLACE (MPI 4.1 §6.9.1).
+#[no_mangle]
+pub unsafe extern "C" fn mpi_reduce_(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: *const MPI_Fint,
+    datatype: *const MPI_Fint,
+    op: *const MPI_Fint,
+    root: *const MPI_Fint,
+    comm: *const MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { val(comm, MPI_COMM_NULL) };
+    if count.is_null() || datatype.is_null() || op.is_null() || root.is_null() {
+        fentry!(ierror, "MPI_REDUCE", Scope::Comm(c), {
+            nonnull!(count, datatype, op, root);
+            Ok(())
+        });
+        return;
+    }
+    let rc = unsafe {
+        MPI_Reduce(
+            choice(sendbuf),
+            choice_mut(recvbuf),
+            *count,
+            *datatype,
+            *op,
+            *root,
+            c,
+        )
+    };
+    unsafe { set_ierror(ierror, rc) };
+}
+
+/// `MPI_ALLREDUCE(SENDBUF, RECVBUF, COUNT, DATATYPE, OP, COMM, IERROR)`, SENDBUF and RECVBUF
+/// choice buffers; SENDBUF may be MPI_IN_PLACE (MPI 4.1 §6.9.6).
+#[no_mangle]
+pub unsafe extern "C" fn mpi_allreduce_(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: *const MPI_Fint,
+    datatype: *const MPI_Fint,
+    op: *const MPI_Fint,
+    comm: *const MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { val(comm, MPI_COMM_NULL) };
+    if count.is_null() || datatype.is_null() || op.is_null() {
+        fentry!(ierror, "MPI_ALLREDUCE", Scope::Comm(c), {
+            nonnull!(count, datatype, op);
+            Ok(())
+        });
+        return;
+    }
+    let rc = unsafe {
+        MPI_Allreduce(
+            choice(sendbuf),
+            choice_mut(recvbuf),
+            *count,
+            *datatype,
+            *op,
+            c,
+        )
+    };
+    unsafe { set_ierror(ierror, rc) };
+}

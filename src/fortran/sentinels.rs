@@ -1,0 +1,111 @@
+//! The Fortran sentinels `MPI_BOTTOM`, `MPI_IN_PLACE`, `MPI_STATUS_IGNORE` and
+//! `MPI_STATUSES_IGNORE` (MPI 4.1 §2.5.4, §19.1.3): in fortran/mpif.h and the `mpi` module each
+//! is a variable in its own named COMMON block, so every program unit that names it passes the
+//! same address; the library owns the blocks (gfortran spells `COMMON /MPIFCMB1/` as the symbol
+//! `mpifcmb1_`) and recognises a sentinel by comparing the address it receives with its block's.
+//!
+//! The blocks are exported with default visibility and no `-Bsymbolic` binding for data, so when
+//! a program's objects also allocate the COMMON block the dynamic linker makes both sides agree
+//! on one address.
+
+use crate::fortran::MPI_Fint;
+use std::cell::UnsafeCell;
+use std::ffi::c_void;
+
+/// Storage of one Fortran COMMON block: `N` INTEGERs that Fortran code may write.
+#[repr(transparent)]
+pub struct CommonBlock<const N: usize>(UnsafeCell<[MPI_Fint; N]>);
+
+// SAFETY: the library never reads or writes the contents, it only compares addresses.
+unsafe impl<const N: usize> Sync for CommonBlock<N> {}
+
+impl<const N: usize> CommonBlock<N> {
+    const fn new() -> Self {
+        CommonBlock(UnsafeCell::new([0; N]))
+    }
+    /// The block's address.
+    pub fn addr(&self) -> usize {
+        self.0.get() as usize
+    }
+    /// Whether `p` is this block.
+    pub fn is(&self, p: *const c_void) -> bool {
+        !p.is_null() && p as usize == self.addr()
+    }
+}
+
+/// The size of a status in INTEGERs (`MPI_STATUS_SIZE`).
+const STATUS: usize = crate::consts::MPI_STATUS_SIZE as usize;
+
+/// `INTEGER MPI_BOTTOM` / `COMMON /MPIFCMB1/ MPI_BOTTOM`.
+#[no_mangle]
+#[allow(non_upper_case_globals)]
+pub static mpifcmb1_: CommonBlock<1> = CommonBlock::new();
+
+/// `INTEGER MPI_IN_PLACE` / `COMMON /MPIFCMB2/ MPI_IN_PLACE`.
+#[no_mangle]
+#[allow(non_upper_case_globals)]
+pub static mpifcmb2_: CommonBlock<1> = CommonBlock::new();
+
+/// `INTEGER MPI_STATUS_IGNORE(MPI_STATUS_SIZE)` / `COMMON /MPIFCMB3/ MPI_STATUS_IGNORE`.
+#[no_mangle]
+#[allow(non_upper_case_globals)]
+pub static mpifcmb3_: CommonBlock<STATUS> = CommonBlock::new();
+
+/// `INTEGER MPI_STATUSES_IGNORE(MPI_STATUS_SIZE,1)` / `COMMON /MPIFCMB4/ MPI_STATUSES_IGNORE`.
+#[no_mangle]
+#[allow(non_upper_case_globals)]
+pub static mpifcmb4_: CommonBlock<STATUS> = CommonBlock::new();
+
+/// `MPI_IN_PLACE` as C spells it (`((void *)1)`, include/mpi_fragment.h, the MPI 5.0 ABI).
+const C_IN_PLACE: usize = 1;
+
+/// A Fortran choice buffer as the C entry points take it: `MPI_BOTTOM` is address 0 (C's
+/// `MPI_BOTTOM`), `MPI_IN_PLACE` is C's `MPI_IN_PLACE`, anything else is the buffer itself.
+pub fn choice(p: *const c_void) -> *const c_void {
+    if mpifcmb1_.is(p) {
+        std::ptr::null()
+    } else if mpifcmb2_.is(p) {
+        C_IN_PLACE as *const c_void
+    } else {
+        p
+    }
+}
+
+/// An address argument where only `MPI_BOTTOM` is special (it is address 0).
+pub fn bottom(p: *const c_void) -> *const c_void {
+    if mpifcmb1_.is(p) {
+        std::ptr::null()
+    } else {
+        p
+    }
+}
+
+/// [`choice`] for an output buffer.
+pub fn choice_mut(p: *mut c_void) -> *mut c_void {
+    choice(p.cast_const()).cast_mut()
+}
+
+/// Whether a status argument is `MPI_STATUS_IGNORE` (or `MPI_STATUSES_IGNORE`, or NULL from
+/// C): nothing is written to it.
+pub fn status_ignored(p: *const MPI_Fint) -> bool {
+    p.is_null() || mpifcmb3_.is(p.cast()) || mpifcmb4_.is(p.cast())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sentinels_map_to_the_c_values() {
+        let bottom = mpifcmb1_.addr() as *const c_void;
+        let in_place = mpifcmb2_.addr() as *const c_void;
+        assert!(choice(bottom).is_null());
+        assert_eq!(choice(in_place) as usize, C_IN_PLACE);
+        let x = 5i32;
+        let p = (&x as *const i32).cast::<c_void>();
+        assert_eq!(choice(p), p);
+        assert!(status_ignored(mpifcmb3_.addr() as *const MPI_Fint));
+        assert!(status_ignored(mpifcmb4_.addr() as *const MPI_Fint));
+        assert!(!status_ignored(&x));
+    }
+}

@@ -1,0 +1,209 @@
+//! Fortran window routines (MPI 4.1 §12.2) and `MPI_ALLOC_MEM` / `MPI_FREE_MEM` (§9.2).
+//! Creation errors are raised on the communicator, every other window error on the window, and
+//! memory errors on `MPI_COMM_SELF`, as in C.
+
+use crate::capi::boundary::Scope;
+use crate::consts::*;
+use crate::core::{Handle, HandleKind, Runtime};
+use crate::fentry;
+use crate::fortran::sentinels::bottom;
+use crate::fortran::strings::{read_fortran_string, write_fortran_string};
+use crate::fortran::{MPI_Aint, MPI_Fint};
+use crate::nonnull;
+use std::ffi::{c_char, c_void};
+
+fn rt() -> &'static Runtime {
+    Runtime::global()
+}
+
+/// Reads an INTEGER argument passed by reference (NULL, which only C can pass, reads as
+/// `null`).
+unsafe fn handle(p: *const MPI_Fint, null: MPI_Fint) -> MPI_Fint {
+    if p.is_null() {
+        null
+    } else {
+        unsafe { *p }
+    }
+}
+
+/// `MPI_WIN_CREATE(BASE, SIZE, DISP_UNIT, INFO, COMM, WIN, IERROR)`: BASE is a choice buffer
+/// (its address is the window's base; MPI_BOTTOM is address 0),
+/// `INTEGER(KIND=MPI_ADDRESS_KIND) SIZE`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_create_(
+    base: *mut c_void,
+    size: *const MPI_Aint,
+    disp_unit: *const MPI_Fint,
+    info: *const MPI_Fint,
+    comm: *const MPI_Fint,
+    win: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    fentry!(ierror, "MPI_WIN_CREATE", Scope::Comm(c), {
+        nonnull!(size, disp_unit, info, win);
+        rt().check_handle(HandleKind::Info, Handle(unsafe { *info }))?;
+        let base = bottom(base.cast_const()) as usize;
+        let h = rt().win_create(
+            base,
+            unsafe { *size } as i64,
+            unsafe { *disp_unit },
+            Handle(c),
+        );
+        unsafe { *win = h.as_ref().map_or(MPI_WIN_NULL, |h| h.0) };
+        h.map(drop)
+    })
+}
+
+/// `MPI_WIN_ALLOCATE(SIZE, DISP_UNIT, INFO, COMM, BASEPTR, WIN, IERROR)`,
+/// `INTEGER(KIND=MPI_ADDRESS_KIND) SIZE, BASEPTR`: BASEPTR receives the address of the
+/// memory (use it with a Cray pointer or C_F_POINTER).
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_allocate_(
+    size: *const MPI_Aint,
+    disp_unit: *const MPI_Fint,
+    info: *const MPI_Fint,
+    comm: *const MPI_Fint,
+    baseptr: *mut MPI_Aint,
+    win: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    fentry!(ierror, "MPI_WIN_ALLOCATE", Scope::Comm(c), {
+        nonnull!(size, disp_unit, info, baseptr, win);
+        rt().check_handle(HandleKind::Info, Handle(unsafe { *info }))?;
+        let r = rt().win_allocate(unsafe { *size } as i64, unsafe { *disp_unit }, Handle(c));
+        unsafe {
+            *win = r.as_ref().map_or(MPI_WIN_NULL, |(h, _)| h.0);
+            if let Ok((_, base)) = &r {
+                *baseptr = *base as MPI_Aint;
+            }
+        }
+        r.map(drop)
+    })
+}
+
+/// `MPI_WIN_CREATE_DYNAMIC(INFO, COMM, WIN, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_create_dynamic_(
+    info: *const MPI_Fint,
+    comm: *const MPI_Fint,
+    win: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    fentry!(ierror, "MPI_WIN_CREATE_DYNAMIC", Scope::Comm(c), {
+        nonnull!(info, win);
+        rt().check_handle(HandleKind::Info, Handle(unsafe { *info }))?;
+        let h = rt().win_create_dynamic(Handle(c));
+        unsafe { *win = h.as_ref().map_or(MPI_WIN_NULL, |h| h.0) };
+        h.map(drop)
+    })
+}
+
+/// `MPI_WIN_FREE(WIN, IERROR)`: runs the delete callbacks, then sets WIN to MPI_WIN_NULL.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_free_(win: *mut MPI_Fint, ierror: *mut MPI_Fint) {
+    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    fentry!(ierror, "MPI_WIN_FREE", Scope::Win(w), {
+        nonnull!(win);
+        rt().win_free(Handle(w))?;
+        unsafe { *win = MPI_WIN_NULL };
+        Ok(())
+    })
+}
+
+/// `MPI_WIN_SET_NAME(WIN, WIN_NAME, IERROR)`, `CHARACTER*(*) WIN_NAME`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_set_name_(
+    win: *const MPI_Fint,
+    win_name: *const c_char,
+    ierror: *mut MPI_Fint,
+    win_name_len: usize,
+) {
+    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    fentry!(ierror, "MPI_WIN_SET_NAME", Scope::Win(w), {
+        nonnull!(win_name);
+        let name = unsafe { read_fortran_string(win_name, win_name_len) };
+        rt().win_set_name(Handle(w), &name)
+    })
+}
+
+/// `MPI_WIN_GET_NAME(WIN, WIN_NAME, RESULTLEN, IERROR)`, `CHARACTER*(*) WIN_NAME`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_get_name_(
+    win: *const MPI_Fint,
+    win_name: *mut c_char,
+    resultlen: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+    win_name_len: usize,
+) {
+    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    fentry!(ierror, "MPI_WIN_GET_NAME", Scope::Win(w), {
+        nonnull!(win_name, resultlen);
+        let name = rt().win_get_name(Handle(w))?;
+        let n = unsafe {
+            write_fortran_string(win_name, win_name_len, MPI_MAX_OBJECT_NAME as usize, &name)
+        };
+        unsafe { *resultlen = n };
+        Ok(())
+    })
+}
+
+/// `MPI_WIN_GET_GROUP(WIN, GROUP, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_get_group_(
+    win: *const MPI_Fint,
+    group: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    fentry!(ierror, "MPI_WIN_GET_GROUP", Scope::Win(w), {
+        nonnull!(group);
+        let g = rt().win_group(Handle(w))?;
+        unsafe { *group = g.0 };
+        Ok(())
+    })
+}
+
+/// `MPI_WIN_FENCE(ASSERT, WIN, IERROR)`: with one process every epoch is local, so the fence
+/// only checks its window.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_win_fence_(
+    assert: *const MPI_Fint,
+    win: *const MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    fentry!(ierror, "MPI_WIN_FENCE", Scope::Win(w), {
+        nonnull!(assert);
+        rt().win_check(Handle(w))
+    })
+}
+
+/// `MPI_ALLOC_MEM(SIZE, INFO, BASEPTR, IERROR)`, `INTEGER(KIND=MPI_ADDRESS_KIND) SIZE,
+/// BASEPTR`: BASEPTR receives the address of the memory (MPI 4.1 §9.2, the form without
+/// TYPE(C_PTR)).
+#[no_mangle]
+pub unsafe extern "C" fn mpi_alloc_mem_(
+    size: *const MPI_Aint,
+    info: *const MPI_Fint,
+    baseptr: *mut MPI_Aint,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_ALLOC_MEM", Scope::NoObject, {
+        nonnull!(size, info, baseptr);
+        rt().check_handle(HandleKind::Info, Handle(unsafe { *info }))?;
+        let base = rt().alloc_mem(unsafe { *size } as i64)?;
+        unsafe { *baseptr = base as MPI_Aint };
+        Ok(())
+    })
+}
+
+/// `MPI_FREE_MEM(BASE, IERROR)`: BASE is a choice buffer, the memory MPI_ALLOC_MEM returned.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_free_mem_(base: *mut c_void, ierror: *mut MPI_Fint) {
+    fentry!(ierror, "MPI_FREE_MEM", Scope::NoObject, {
+        rt().free_mem(bottom(base.cast_const()) as usize)
+    })
+}
