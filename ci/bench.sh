@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# The attribute benchmark, side by side with MPICH and Open MPI (issue 5):
+#
+#   bash ci/bench.sh [--peers] [--quick] [--out DIR] [--rounds N]
+#
+# Installs mpicache to DIR/mpicache (ci/install.sh --prefix), builds the floor library
+# (bench/floor.c -> DIR/lib/libfloor.so) and the benchmarks (bench/attr_bench.c,
+# bench/attr_bench.f90) against every MPI present: mpicache always, MPICH (mpicc.mpich) and
+# Open MPI (mpicc.openmpi) when installed. --peers installs them from Debian first when they are
+# missing. The benchmarks run interleaved, round-robin over the implementations for several
+# rounds (each round starting with the next implementation), so the machine's drift hits all
+# alike; peers run as singletons (one process, no mpiexec).
+#
+# Prints one table (bench/plot.py): per case the ns/op of each implementation (median over
+# rounds), how many times better mpicache is than the better peer, and each get case's ratio to
+# the floor timed in the same run. Writes DIR/raw.csv (every line of every run), DIR/table.csv
+# and DIR/get_latency.png (installing matplotlib from Debian or PyPI when it is missing).
+# Default DIR: target/bench. Default run: about 2 minutes on 2 cores (7 rounds); --quick (2
+# rounds, shorter runs, 100,000 attributes in the memory case): about 10 seconds.
+set -euo pipefail
+
+usage() {
+    echo "usage: $0 [--peers] [--quick] [--out DIR] [--rounds N]" >&2
+    exit 2
+}
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+peers=no
+quick=no
+out=$root/target/bench
+rounds=""
+while [ $# -gt 0 ]; do
+    case $1 in
+        --peers) peers=yes; shift ;;
+        --quick) quick=yes; shift ;;
+        --out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
+        --out=*) out=${1#--out=}; shift ;;
+        --rounds) [ $# -ge 2 ] || usage; rounds=$2; shift 2 ;;
+        --rounds=*) rounds=${1#--rounds=}; shift ;;
+        -h|--help) usage ;;
+        *) echo "$0: unknown argument: $1" >&2; usage ;;
+    esac
+done
+
+# Rounds over the implementations; runs per case, iteration cap and time budget (ms) per run.
+if [ "$quick" = yes ]; then
+    : "${rounds:=2}"
+    bench_args=(-r 3 -n 200000 -t 3)
+    mem_args=(--mem-comms 100 --mem-attrs 1000)
+else
+    : "${rounds:=7}"
+    bench_args=(-r 5 -n 5000000 -t 20)
+    mem_args=(--mem-comms 1000 --mem-attrs 1000)
+fi
+
+log() { echo "ci/bench.sh: $*" >&2; }
+
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+apt_updated=no
+apt_install() {
+    export DEBIAN_FRONTEND=noninteractive
+    if [ "$apt_updated" = no ]; then
+        "${sudo[@]}" apt-get update
+        apt_updated=yes
+    fi
+    "${sudo[@]}" apt-get install -y --no-install-recommends "$@"
+}
+
+# --- tools and peers --------------------------------------------------------------------------
+missing=()
+command -v cc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
+command -v gfortran >/dev/null 2>&1 || missing+=(gfortran)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+if [ "$peers" = yes ]; then
+    command -v mpicc.mpich >/dev/null 2>&1 && command -v mpif90.mpich >/dev/null 2>&1 ||
+        missing+=(libmpich-dev mpich)
+    command -v mpicc.openmpi >/dev/null 2>&1 && command -v mpif90.openmpi >/dev/null 2>&1 ||
+        missing+=(libopenmpi-dev openmpi-bin)
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+    log "installing ${missing[*]}"
+    apt_install "${missing[@]}" >&2
+fi
+
+# Open MPI refuses to run as root without these; peers run as singletons.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+# --- build ------------------------------------------------------------------------------------
+mkdir -p "$out/bin" "$out/lib"
+out=$(cd "$out" && pwd)
+bash ci/install.sh --prefix "$out/mpicache" >&2
+
+cc -O2 -fPIC -shared bench/floor.c -o "$out/lib/libfloor.so"
+floor_link=(-Wl,--no-as-needed -L"$out/lib" -lfloor -Wl,-rpath,"$out/lib")
+
+impls=()
+declare -A cc_of fc_of
+cc_of[mpicache]=$out/mpicache/bin/mpicc
+fc_of[mpicache]=$out/mpicache/bin/mpifort
+for p in mpich openmpi; do
+    cc_of[$p]=mpicc.$p
+    fc_of[$p]=mpif90.$p
+done
+for impl in mpicache mpich openmpi; do
+    command -v "${cc_of[$impl]}" >/dev/null 2>&1 || { log "$impl: no ${cc_of[$impl]}: skipped"; continue; }
+    "${cc_of[$impl]}" -O2 -pthread bench/attr_bench.c -o "$out/bin/attr_bench.$impl" "${floor_link[@]}"
+    if command -v "${fc_of[$impl]}" >/dev/null 2>&1; then
+        # Each build in its own directory: the .mod files of one compiler must not meet another's.
+        mkdir -p "$out/build/$impl"
+        (cd "$out/build/$impl" &&
+            "${fc_of[$impl]}" -O2 "$root/bench/attr_bench.f90" -o "$out/bin/attr_bench_f.$impl" \
+                "${floor_link[@]}")
+    else
+        log "$impl: no ${fc_of[$impl]}: no Fortran benchmark"
+        rm -f "$out/bin/attr_bench_f.$impl"
+    fi
+    impls+=("$impl")
+done
+log "implementations: ${impls[*]}; $rounds rounds"
+
+# --- run --------------------------------------------------------------------------------------
+raw=$out/raw.csv
+echo "round,case,impl,median,min,max,unit,floor_ratio" > "$raw"
+run_one() { # round impl exe args...
+    local round=$1 impl=$2 exe=$3
+    shift 3
+    local lines
+    if ! lines=$(timeout 900 "$exe" --impl "$impl" "$@" 2> "$out/stderr.$impl.txt"); then
+        log "round $round: $(basename "$exe") failed:"
+        cat "$out/stderr.$impl.txt" >&2
+        printf '%s\n' "$lines" | tail -n 3 >&2
+        return 1
+    fi
+    printf '%s\n' "$lines" | grep -v '^#' | sed "s/^/$round,/" >> "$raw"
+}
+status=0
+n=${#impls[@]}
+for ((round = 1; round <= rounds; round++)); do
+    for ((j = 0; j < n; j++)); do
+        impl=${impls[$(((round - 1 + j) % n))]}
+        log "round $round/$rounds: $impl"
+        run_one "$round" "$impl" "$out/bin/attr_bench.$impl" "${bench_args[@]}" "${mem_args[@]}" ||
+            status=1
+        if [ -x "$out/bin/attr_bench_f.$impl" ]; then
+            run_one "$round" "$impl" "$out/bin/attr_bench_f.$impl" "${bench_args[@]}" || status=1
+        fi
+    done
+done
+
+# --- table and plot ---------------------------------------------------------------------------
+python=""
+for py in python3 /usr/bin/python3; do
+    if command -v "$py" >/dev/null 2>&1 && "$py" -c 'import matplotlib' >/dev/null 2>&1; then
+        python=$py
+        break
+    fi
+done
+if [ -z "$python" ]; then
+    log "matplotlib is missing: installing it"
+    if command -v apt-get >/dev/null 2>&1 && apt_install python3-matplotlib >&2 &&
+        /usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1; then
+        python=/usr/bin/python3
+    elif python3 -m pip install --quiet matplotlib >&2 ||
+        python3 -m pip install --quiet --break-system-packages matplotlib >&2; then
+        python3 -c 'import matplotlib' >/dev/null 2>&1 && python=python3
+    fi
+    [ -n "$python" ] || { log "could not install matplotlib: the table only, no plot"; python=python3; }
+fi
+
+echo
+echo "Attribute benchmark: median over $rounds rounds (ns/op unless the unit says otherwise)"
+"$python" bench/plot.py --raw "$raw" --csv "$out/table.csv" --png "$out/get_latency.png"
+echo "raw:   $raw"
+if [ $status -ne 0 ]; then
+    log "some benchmark runs failed (see above): the table lacks their lines"
+fi
+exit $status
