@@ -6,7 +6,7 @@
 
 use crate::core::convert::{AttrWord, Provenance};
 use crate::core::keyval::KeyvalInfo;
-use std::sync::atomic::{AtomicI32, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU8, Ordering};
 use std::sync::Arc;
 
 /// One attribute instance. Its storage does not move while the attribute exists, because C
@@ -17,7 +17,7 @@ pub struct AttrCell {
     word: AtomicI64,
     /// The low INTEGER of the word (an `int` to C readers of `FortranInteger` values).
     int: AtomicI32,
-    provenance: Provenance,
+    provenance: AtomicU8,
     pub keyval: Arc<KeyvalInfo>,
 }
 
@@ -26,7 +26,7 @@ impl AttrCell {
         AttrCell {
             word: AtomicI64::new(value.word),
             int: AtomicI32::new(value.word as i32),
-            provenance: value.provenance,
+            provenance: AtomicU8::new(provenance_code(value.provenance)),
             keyval,
         }
     }
@@ -34,7 +34,7 @@ impl AttrCell {
     pub fn value(&self) -> AttrWord {
         AttrWord {
             word: self.word.load(Ordering::Relaxed),
-            provenance: self.provenance,
+            provenance: provenance_of(self.provenance.load(Ordering::Relaxed)),
         }
     }
 
@@ -43,6 +43,16 @@ impl AttrCell {
     pub fn update(&self, word: i64) {
         self.word.store(word, Ordering::Relaxed);
         self.int.store(word as i32, Ordering::Relaxed);
+    }
+
+    /// Overwrites the value in place, provenance included (an overwrite whose keyval has no
+    /// delete callback: nothing observes the old instance, and pointers handed out for the old
+    /// value were valid only until this change, MPI 4.1 §20.3.7). Writers hold the lock.
+    pub fn overwrite(&self, value: AttrWord) {
+        self.word.store(value.word, Ordering::Relaxed);
+        self.int.store(value.word as i32, Ordering::Relaxed);
+        self.provenance
+            .store(provenance_code(value.provenance), Ordering::Relaxed);
     }
 
     /// What a C reader receives (see [`AttrWord::c_view`]).
@@ -129,5 +139,21 @@ impl AttrTable {
             .collect();
         v.sort_by_key(|(_, e)| e.seq);
         v
+    }
+}
+
+pub(crate) fn provenance_code(p: Provenance) -> u8 {
+    match p {
+        Provenance::CPointer => 0,
+        Provenance::FortranAddress => 1,
+        Provenance::FortranInteger => 2,
+    }
+}
+
+pub(crate) fn provenance_of(code: u8) -> Provenance {
+    match code {
+        0 => Provenance::CPointer,
+        1 => Provenance::FortranAddress,
+        _ => Provenance::FortranInteger,
     }
 }

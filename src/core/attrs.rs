@@ -96,7 +96,7 @@ impl Runtime {
     /// `MPI_*_set_attr`: sets or overwrites (the old value's delete callback runs first).
     pub fn set_attr(&self, obj: ObjRef, keyval: i32, value: AttrWord) -> Result<()> {
         let info = {
-            let st = self.active()?;
+            let mut st = self.active()?;
             st.attr_table(obj)?;
             if predefined_kind(keyval).is_some() {
                 return Err(Error::KeyvalPredefined {
@@ -104,7 +104,25 @@ impl Runtime {
                     action: "set by users",
                 });
             }
-            st.keyvals.lookup(keyval, obj.kind)?.clone()
+            let info = st.keyvals.lookup(keyval, obj.kind)?.clone();
+            // Overwriting under a keyval without delete callback runs no user code: change the
+            // value in place, as a new setting (it moves to the end of the order of setting).
+            if matches!(info.delete, DeleteFn::Null) {
+                let slot = info.slot();
+                let seq = st.next_seq();
+                let mirrors = st.mirrors;
+                if let Some(e) = st.attr_table_mut(obj)?.get_mut(slot) {
+                    if !e.dying {
+                        e.cell.overwrite(value);
+                        e.seq = seq;
+                        if let Some(m) = mirrors.and_then(|m| m.mirror_of(obj.kind, obj.handle)) {
+                            m.publish(slot, &e.cell);
+                        }
+                        return Ok(());
+                    }
+                }
+            }
+            info
         };
         self.store_attr(obj, info, value)
     }

@@ -180,6 +180,11 @@ struct Slot<T> {
 /// A table of live objects of one kind, addressed by handle.
 pub struct Slab<T> {
     kind: HandleKind,
+    /// `kind`'s code, first predefined value and number of predefined values, kept at hand
+    /// for the handle check every call makes.
+    code: u32,
+    base: i32,
+    reserved: u32,
     slots: Vec<Slot<T>>,
     free: VecDeque<u32>,
     live: usize,
@@ -187,8 +192,12 @@ pub struct Slab<T> {
 
 impl<T> Slab<T> {
     pub const fn new(kind: HandleKind) -> Self {
+        let (base, reserved) = kind.predefined_range();
         Slab {
             kind,
+            code: kind.code(),
+            base,
+            reserved,
             slots: Vec::new(),
             free: VecDeque::new(),
             live: 0,
@@ -209,7 +218,7 @@ impl<T> Slab<T> {
     }
 
     fn reserved(&self) -> u32 {
-        self.kind.predefined_range().1
+        self.reserved
     }
 
     fn ensure_reserved(&mut self) {
@@ -270,13 +279,20 @@ impl<T> Slab<T> {
     #[inline]
     pub fn index_of(&self, h: Handle) -> Result<usize> {
         // Fast path: a live object of this kind (checked precisely below otherwise).
-        if let Some(i) = slot_of(self.kind, h) {
-            if let Some(slot) = self.slots.get(i) {
-                let gen_ok =
-                    h.0 & DYNAMIC_BIT == 0 || (h.0 as u32 >> GEN_SHIFT) & GEN_MASK == slot.gen;
-                let dynamic_ok = h.0 & DYNAMIC_BIT == 0 || i as u32 >= self.reserved();
-                if slot.value.is_some() && gen_ok && dynamic_ok {
-                    return Ok(i);
+        let v = h.0;
+        let (i, gen) = if v > 0 && v & DYNAMIC_BIT != 0 {
+            let bits = v as u32;
+            let i = bits & INDEX_MASK;
+            let ok = (bits >> KIND_SHIFT) & 0xf == self.code && i >= self.reserved;
+            (if ok { i } else { 0 }, (bits >> GEN_SHIFT) & GEN_MASK)
+        } else {
+            let i = v.wrapping_sub(self.base) as u32;
+            (if i < self.reserved { i } else { 0 }, 0)
+        };
+        if i != 0 {
+            if let Some(slot) = self.slots.get(i as usize) {
+                if slot.value.is_some() && slot.gen & GEN_MASK == gen {
+                    return Ok(i as usize);
                 }
             }
         }

@@ -16,8 +16,8 @@
 //! answer (predefined keyvals, unbound objects, errors) goes to the locked slow path, which
 //! gives the precise answer or error.
 
-use crate::core::attr_table::AttrCell;
-use crate::core::convert::{AttrWord, Provenance};
+use crate::core::attr_table::{provenance_code, provenance_of, AttrCell};
+use crate::core::convert::AttrWord;
 use crate::core::handle::{self, Handle};
 use crate::core::keyval;
 use crate::core::{ObjRef, ObjectKind};
@@ -75,22 +75,6 @@ pub struct Mirrors {
 
 fn leak<T>(value: T) -> &'static T {
     Box::leak(Box::new(value))
-}
-
-fn provenance_code(p: Provenance) -> u8 {
-    match p {
-        Provenance::CPointer => 0,
-        Provenance::FortranAddress => 1,
-        Provenance::FortranInteger => 2,
-    }
-}
-
-fn provenance_of(code: u8) -> Provenance {
-    match code {
-        0 => Provenance::CPointer,
-        1 => Provenance::FortranAddress,
-        _ => Provenance::FortranInteger,
-    }
 }
 
 impl ObjMirror {
