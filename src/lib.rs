@@ -10,3 +10,5 @@ pub mod capi;
 pub mod consts;
 pub mod core;
 pub mod fortran;
+#[cfg(feature = "test-hooks")]
+pub mod testhooks;

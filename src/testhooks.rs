@@ -1,0 +1,37 @@
+//! Test-only hooks, compiled only with the `test-hooks` feature (which the tests enable through
+//! the crate's self dev-dependency; `cargo build --release --lib`, what ci/install.sh builds,
+//! never includes them).
+//!
+//! - [`reset`]: finalizes MPI if it is initialized (so every delete callback runs as at a real
+//!   `MPI_Finalize`) and puts the global runtime back to "not initialized", so one test process
+//!   can run many MPI lifetimes (the randomized model test runs one per case).
+//! - [`panic_in_entry_point`]: an entry point whose body panics, to check that the C boundary
+//!   turns a Rust panic into `MPI_ERR_INTERN` and never unwinds into C.
+
+use crate::capi::boundary::Scope;
+use crate::core::state::Phase;
+use crate::core::Runtime;
+use std::ffi::c_int;
+
+/// Finalizes (when initialized) and returns the runtime to the not-initialized phase.
+/// Returns what `MPI_Finalize` returned (`MPI_SUCCESS` when there was nothing to finalize).
+pub fn reset() -> c_int {
+    let rt = Runtime::global();
+    let rc = match rt.phase() {
+        Phase::Initialized => unsafe { crate::capi::init::MPI_Finalize() },
+        _ => crate::consts::MPI_SUCCESS,
+    };
+    rt.reset_for_tests();
+    rc
+}
+
+/// An entry point whose body panics: must return `MPI_ERR_INTERN` under `MPI_ERRORS_RETURN`
+/// on `MPI_COMM_SELF`.
+pub fn panic_in_entry_point() -> c_int {
+    crate::entry!("MPI_Test_panic", Scope::NoObject, {
+        if std::hint::black_box(true) {
+            panic!("mpicache test hook: deliberate panic inside an entry point");
+        }
+        Ok(())
+    })
+}
