@@ -70,6 +70,8 @@ unsafe fn set_attr_address(
     )
 }
 
+/// Inlined into each entry point so the object kind is a constant on the hot path.
+#[inline(always)]
 unsafe fn get_attr_address(
     obj: ObjRef,
     keyval: *const MPI_Fint,
