@@ -400,6 +400,21 @@ impl Runtime {
                     handle: obj.handle.0,
                 });
             }
+            if st.is_predefined(obj) {
+                return Err(Error::PredefinedHandle {
+                    kind: obj.kind.handle_kind(),
+                    handle: obj.handle.0,
+                    action: "freed",
+                });
+            }
+            // Nothing to delete: the object goes at once, under this one hold of the lock.
+            if st.attr_table(obj)?.is_empty() {
+                remove(&mut st)?;
+                if let Some(m) = st.mirrors {
+                    m.unbind(obj);
+                }
+                return Ok(());
+            }
             st.set_freeing(obj, true)?;
         }
         match self.delete_all_attrs(obj) {

@@ -7,7 +7,7 @@
 use crate::consts::*;
 use crate::core::attr_table::AttrTable;
 use crate::core::error::{Error, Result};
-use crate::core::handle::{Handle, HandleKind};
+use crate::core::handle::Handle;
 use crate::core::request::Request;
 use crate::core::runtime::Runtime;
 use crate::core::state::State;
@@ -71,6 +71,10 @@ impl Runtime {
             let errh = c.errhandler;
             let h = st.comms.insert(nc)?;
             st.errhandler_add_ref(errh);
+            // No attributes: nothing to copy, no callback to run.
+            if st.attr_table(ObjRef::comm(comm.0))?.is_empty() {
+                return Ok(h);
+            }
             h
         };
         if let Err(e) = self.copy_attrs(
@@ -162,17 +166,6 @@ impl Runtime {
     /// `MPI_Comm_free`: deletes the attributes, last set first; a failing delete callback stops
     /// the free and leaves the communicator valid.
     pub fn comm_free(&self, comm: Handle) -> Result<()> {
-        {
-            let st = self.active()?;
-            st.comms.get(comm)?;
-            if st.comms.is_predefined(comm) {
-                return Err(Error::PredefinedHandle {
-                    kind: HandleKind::Comm,
-                    handle: comm.0,
-                    action: "freed",
-                });
-            }
-        }
         self.free_object(ObjRef::comm(comm.0), |st| {
             let c = st.comms.remove(comm)?;
             st.errhandler_release(c.errhandler);

@@ -125,6 +125,15 @@ impl State {
         Some(old)
     }
 
+    /// Whether the object is a predefined one (never freed by users).
+    pub fn is_predefined(&self, obj: ObjRef) -> bool {
+        match obj.kind {
+            ObjectKind::Comm => self.comms.is_predefined(obj.handle),
+            ObjectKind::Datatype => self.types.is_predefined(obj.handle),
+            ObjectKind::Win => self.wins.is_predefined(obj.handle),
+        }
+    }
+
     /// Whether the object is in the middle of being freed.
     pub fn freeing(&self, obj: ObjRef) -> Result<bool> {
         Ok(match obj.kind {
