@@ -79,11 +79,28 @@ pub fn report(name: &str, scope: Scope, err: Error) -> c_int {
     }
 }
 
+/// The initial error handler (MPI 4.1 §9.3): `MPI_ERRORS_ARE_FATAL`, or the predefined handler
+/// `mpiexec -initial-errhandler` names, passed in `MPICACHE_INITIAL_ERRHANDLER`. It handles
+/// errors before `MPI_Init` and is what `MPI_COMM_WORLD` and `MPI_COMM_SELF` start with.
+pub fn initial_errhandler() -> Handle {
+    match std::env::var("MPICACHE_INITIAL_ERRHANDLER").as_deref() {
+        Ok("mpi_errors_return") | Ok("MPI_ERRORS_RETURN") => Handle(MPI_ERRORS_RETURN),
+        Ok("mpi_errors_abort") | Ok("MPI_ERRORS_ABORT") => Handle(MPI_ERRORS_ABORT),
+        _ => Handle(MPI_ERRORS_ARE_FATAL),
+    }
+}
+
 /// The handler in charge of `scope` now, and the handle it is called with.
 fn handler_for(scope: Scope) -> (Action, Handle) {
     let st = Runtime::global().lock();
     match st.phase {
-        Phase::NotInitialized => return (Action::Fatal, Handle(MPI_COMM_SELF)),
+        Phase::NotInitialized => {
+            let action = match initial_errhandler().0 {
+                MPI_ERRORS_RETURN => Action::Return,
+                _ => Action::Fatal,
+            };
+            return (action, Handle(MPI_COMM_SELF));
+        }
         Phase::Finalized => {
             let a = if st.returns_after_finalize {
                 Action::Return

@@ -1,6 +1,6 @@
 //! Life cycle, version and environment queries.
 
-use crate::capi::boundary::{write_c_string, Scope};
+use crate::capi::boundary::{initial_errhandler, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::core::state::Phase;
@@ -28,7 +28,8 @@ pub fn library_version() -> String {
 pub unsafe extern "C" fn MPI_Init(argc: *mut c_int, argv: *mut *mut *mut c_char) -> c_int {
     let _ = (argc, argv);
     entry!("MPI_Init", Scope::NoObject, {
-        rt().init(MPI_THREAD_SINGLE).map(drop)
+        rt().init_with(MPI_THREAD_SINGLE, initial_errhandler())
+            .map(drop)
     })
 }
 
@@ -42,7 +43,7 @@ pub unsafe extern "C" fn MPI_Init_thread(
     let _ = (argc, argv);
     entry!("MPI_Init_thread", Scope::NoObject, {
         nonnull!(provided);
-        let level = rt().init(required)?;
+        let level = rt().init_with(required, initial_errhandler())?;
         unsafe { *provided = level };
         Ok(())
     })

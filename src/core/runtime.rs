@@ -79,6 +79,17 @@ impl Runtime {
 
     /// `MPI_Init_thread`: builds the predefined objects; returns the provided thread level.
     pub fn init(&self, required: i32) -> Result<i32> {
+        self.init_with(required, Handle(MPI_ERRORS_ARE_FATAL))
+    }
+
+    /// `MPI_Init_thread` with the initial error handler (MPI 4.1 §9.3: `MPI_ERRORS_ARE_FATAL`
+    /// unless `mpiexec -initial-errhandler` chose another predefined one), which
+    /// `MPI_COMM_WORLD` and `MPI_COMM_SELF` start with.
+    pub fn init_with(&self, required: i32, initial_errhandler: Handle) -> Result<i32> {
+        let initial = match initial_errhandler.0 {
+            MPI_ERRORS_ARE_FATAL | MPI_ERRORS_RETURN | MPI_ERRORS_ABORT => initial_errhandler,
+            _ => Handle(MPI_ERRORS_ARE_FATAL),
+        };
         let mut st = self.lock();
         match st.phase {
             Phase::NotInitialized => {}
@@ -101,8 +112,8 @@ impl Runtime {
         );
         INIT_THREAD.with(|t| t.set(true));
         errhandler::install_predefined(&mut st);
-        let world = Comm::new(vec![0], "MPI_COMM_WORLD", Handle(MPI_ERRORS_ARE_FATAL));
-        let selfc = Comm::new(vec![0], "MPI_COMM_SELF", Handle(MPI_ERRORS_ARE_FATAL));
+        let world = Comm::new(vec![0], "MPI_COMM_WORLD", initial);
+        let selfc = Comm::new(vec![0], "MPI_COMM_SELF", initial);
         st.comms.insert_predefined(Handle(MPI_COMM_WORLD), world);
         st.comms.insert_predefined(Handle(MPI_COMM_SELF), selfc);
         st.groups.insert_predefined(

@@ -17,7 +17,11 @@ fn rt() -> &'static Runtime {
 #[no_mangle]
 pub unsafe extern "C" fn mpi_init_(ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_INIT", Scope::NoObject, {
-        rt().init(MPI_THREAD_SINGLE).map(drop)
+        rt().init_with(
+            MPI_THREAD_SINGLE,
+            crate::capi::boundary::initial_errhandler(),
+        )
+        .map(drop)
     })
 }
 
@@ -30,7 +34,10 @@ pub unsafe extern "C" fn mpi_init_thread_(
 ) {
     fentry!(ierror, "MPI_INIT_THREAD", Scope::NoObject, {
         crate::nonnull!(required, provided);
-        let level = rt().init(unsafe { *required })?;
+        let level = rt().init_with(
+            unsafe { *required },
+            crate::capi::boundary::initial_errhandler(),
+        )?;
         unsafe { *provided = level };
         Ok(())
     })
