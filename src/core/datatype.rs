@@ -1,6 +1,6 @@
 //! Datatypes: the predefined ones and the derived ones of MPI 4.1 §5.1.
 //!
-//! A datatype's typemap is kept as a small tree ([`Map`]) that is flattened on demand into byte
+//! A datatype's typemap is kept as a small tree (`Map`) that is flattened on demand into byte
 //! blocks, so a constructor's memory is bounded by its array arguments, never by its counts
 //! (`MPI_Type_contiguous(1 << 30, MPI_INT)` is one node). Bounds follow the standard's marker
 //! rules (§5.1.7): a type made by `MPI_Type_create_resized` (or a subarray) has explicit, "sticky"

@@ -6,7 +6,7 @@
 //! - a directory per object kind maps a handle's slot index to that slot's [`ObjMirror`], which
 //!   records which handle is bound to it now;
 //! - a keyval mirror records, per registry slot, the number of the live keyval using it;
-//! - an [`ObjMirror`] holds one [`MirrorSlot`] per keyval slot: the keyval number, the word,
+//! - an [`ObjMirror`] holds one `MirrorSlot` per keyval slot: the keyval number, the word,
 //!   its provenance and the precomputed C view, guarded by a sequence counter (a seqlock:
 //!   writers, already serialised by the runtime's lock, make it odd while they write).
 //!
