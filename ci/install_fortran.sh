@@ -4,8 +4,9 @@
 #
 #   ci/install_fortran.sh --prefix DIR
 #
-# DIR/include/mpif.h, DIR/include/mpi.mod (the `mpi` module, compiled with the Fortran compiler
-# the wrapper uses), DIR/lib/libmpicache_f.a (the module's object, linked by the wrapper), and
+# DIR/include/mpif.h, DIR/include/mpi.mod and mpi_f08.mod (the `mpi` and `mpi_f08` modules,
+# compiled with the Fortran compiler the wrapper uses), DIR/lib/libmpicache_f.a (the modules'
+# objects, linked by the wrapper), DIR/share/mpicache/fortran_integer.conf, and
 # DIR/bin/mpifort with mpif90 and mpif77 as links to it.
 set -eu
 
@@ -43,72 +44,67 @@ mkdir -p "$prefix/include" "$prefix/lib" "$prefix/bin"
 build=$(mktemp -d "${TMPDIR:-/tmp}/mpicache-fortran.XXXXXX")
 trap 'rm -rf "$build"' EXIT INT TERM
 
-# The mpi module: mpi.mod goes to include/, its object (empty of code today, but the place for
-# module procedures) to lib/libmpicache_f.a.
-"$fc" -c -O2 -fPIC -J "$build" -o "$build/mpi.o" "$root/fortran/mpi.f90"
-install -m 0644 "$build/mpi.mod" "$prefix/include/.mpi.mod.tmp"
-mv -f "$prefix/include/.mpi.mod.tmp" "$prefix/include/mpi.mod"
+# The Fortran INTEGER size the installation is for: 4, or 8 for programs compiled with
+# -fdefault-integer-8 (ci/install_ilp64.sh sets MPICACHE_FORTRAN_INTEGER_SIZE=8 after building
+# the library with the cargo feature fortran-integer-8). The modules are then compiled with
+# -fdefault-integer-8 and MPI_INTEGER_KIND says 8.
+int_size=${MPICACHE_FORTRAN_INTEGER_SIZE:-4}
+case $int_size in
+    4) int_flags="" ;;
+    8) int_flags="-fdefault-integer-8" ;;
+    *) echo "$0: MPICACHE_FORTRAN_INTEGER_SIZE must be 4 or 8" >&2; exit 2 ;;
+esac
+for f in mpif.h mpi.f90 mpi_f08.f90; do
+    sed "s/MPI_INTEGER_KIND *= *4\b/MPI_INTEGER_KIND=$int_size/" "$root/fortran/$f" > "$build/$f"
+done
+
+# The mpi and mpi_f08 modules: mpi.mod and mpi_f08.mod go to include/, their objects (the
+# mpi_f08 module procedures) to lib/libmpicache_f.a.
+# shellcheck disable=SC2086
+"$fc" -c -O2 -fPIC $int_flags -J "$build" -o "$build/mpi.o" "$build/mpi.f90"
+# shellcheck disable=SC2086
+"$fc" -c -O2 -fPIC $int_flags -J "$build" -o "$build/mpi_f08.o" "$build/mpi_f08.f90"
+for m in mpi.mod mpi_f08.mod; do
+    install -m 0644 "$build/$m" "$prefix/include/.$m.tmp"
+    mv -f "$prefix/include/.$m.tmp" "$prefix/include/$m"
+done
 rm -f "$build/libmpicache_f.a"
-ar rcs "$build/libmpicache_f.a" "$build/mpi.o"
+ar rcs "$build/libmpicache_f.a" "$build/mpi.o" "$build/mpi_f08.o"
 install -m 0644 "$build/libmpicache_f.a" "$prefix/lib/.libmpicache_f.a.tmp"
 mv -f "$prefix/lib/.libmpicache_f.a.tmp" "$prefix/lib/libmpicache_f.a"
-install -m 0644 "$root/fortran/mpif.h" "$prefix/include/.mpif.h.tmp"
+install -m 0644 "$build/mpif.h" "$prefix/include/.mpif.h.tmp"
 mv -f "$prefix/include/.mpif.h.tmp" "$prefix/include/mpif.h"
-
-# The wrapper, with the prefix baked in as a single-quoted sh string.
-quoted=$(printf '%s' "$prefix" | sed "s/'/'\\\\''/g")
+# The INTEGER size, for mpicache-info.
+mkdir -p "$prefix/share/mpicache"
 {
-    echo '#!/bin/sh'
-    echo '# mpifort for mpicache, written by ci/install_fortran.sh.'
-    echo '#'
-    echo '#   mpifort [-show] [compiler arguments...]'
-    echo '#'
-    echo '# Runs ${MPICACHE_FC:-gfortran} with mpicache'"'"'s include directory (mpif.h, mpi.mod)'
-    echo '# and, when the command links, mpicache'"'"'s libraries (with an rpath, so programs run'
-    echo '# without LD_LIBRARY_PATH). -show prints the command instead of running it.'
-    echo "prefix='$quoted'"
-    cat <<'WRAPPER'
-fc=${MPICACHE_FC:-gfortran}
+    echo "# Written by ci/install_fortran.sh: the Fortran INTEGER (and LOGICAL) size in bytes."
+    echo "fortran_integer_size=$int_size"
+} > "$prefix/share/mpicache/.fortran_integer.conf.tmp"
+mv -f "$prefix/share/mpicache/.fortran_integer.conf.tmp" "$prefix/share/mpicache/fortran_integer.conf"
 
-show=no
-link=yes
-for arg in "$@"; do
-    case $arg in
-        -show|--show|-showme|--showme) show=yes ;;
-        -c|-E|-S|-M|-MM|-fsyntax-only) link=no ;;
-    esac
+# The wrappers mpifort, mpif90, mpif77, from the template shared with mpicc
+# (ci/wrappers/wrapper.in); the default compiler is the one mpi.mod was just compiled with.
+# Plus share/mpicache/fortran.conf, which mpicache-info reads.
+version=$(sed -n '/^\[package\]/,/^\[/{s/^version *= *"\([^"]*\)".*/\1/p}' "$root/Cargo.toml" | head -n1)
+sh_quote() { printf '%s' "$1" | sed "s/'/'\\\\''/g" | sed 's/[\\&|]/\\&/g'; }
+for name in mpifort mpif90 mpif77; do
+    sed "s|@PREFIX@|$(sh_quote "$prefix")|g; s|@NAME@|$name|g; s|@VERSION@|$version|g;
+         s|@LANG@|Fortran|g; s|@ENVVAR@|MPICACHE_FC|g; s|@DEFAULT@|$(sh_quote "$fc")|g;
+         s|@SELECT@|-fc=|g; s|@SELECT2@|-f90=|g; s|@SELECT3@|-f77=|g;
+         s|@SHARED_LIBS@|-lmpicache_f -lmpicache|g;
+         s|@STATIC_ARCHIVES@|libmpicache_f.a libmpicache.a|g;
+         s|@NATIVE_LIBS@|-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc|g" \
+        "$root/ci/wrappers/wrapper.in" > "$prefix/bin/.$name.tmp"
+    chmod 0755 "$prefix/bin/.$name.tmp"
+    mv -f "$prefix/bin/.$name.tmp" "$prefix/bin/$name"
 done
-
-first=yes
-for arg in "$@"; do
-    if [ "$first" = yes ]; then
-        set --
-        first=no
-    fi
-    case $arg in
-        -show|--show|-showme|--showme) ;;
-        *) set -- "$@" "$arg" ;;
-    esac
-done
-
-if [ "$link" = yes ]; then
-    set -- "$fc" -I "$prefix/include" "$@" -L "$prefix/lib" "-Wl,-rpath,$prefix/lib" \
-        -lmpicache_f -lmpicache
-else
-    set -- "$fc" -I "$prefix/include" "$@"
-fi
-
-if [ "$show" = yes ]; then
-    echo "$@"
-    exit 0
-fi
-exec "$@"
-WRAPPER
-} > "$prefix/bin/.mpifort.tmp"
-chmod 0755 "$prefix/bin/.mpifort.tmp"
-mv -f "$prefix/bin/.mpifort.tmp" "$prefix/bin/mpifort"
-for alias in mpif90 mpif77; do
-    ln -sfn mpifort "$prefix/bin/$alias"
-done
+mkdir -p "$prefix/share/mpicache"
+{
+    echo "# Written by ci/install_fortran.sh: read by mpicache-info."
+    echo "fortran_compiler=$fc ($(command -v "$fc"))"
+    echo "fortran_compiler_version=$("$fc" --version 2>/dev/null | head -n1)"
+    echo "module_dir=$prefix/include"
+} > "$prefix/share/mpicache/.fortran.conf.tmp"
+mv -f "$prefix/share/mpicache/.fortran.conf.tmp" "$prefix/share/mpicache/fortran.conf"
 
 echo "mpicache Fortran bindings installed in $prefix ($fc)"

@@ -15,6 +15,7 @@ missing=()
 command -v cc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
 command -v gfortran >/dev/null 2>&1 || missing+=(gfortran)
 command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
+for t in cmake pkg-config; do command -v $t >/dev/null 2>&1 || missing+=($t); done
 if [ ${#missing[@]} -gt 0 ]; then
     echo "ci/test.sh: installing ${missing[*]}"
     sudo=()

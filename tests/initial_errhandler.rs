@@ -24,6 +24,22 @@ fn initial_errhandler() {
     );
     assert!(stdout.contains("4 passed, 0 failed"), "{stdout}");
 
+    // Through mpiexec, as MPI 4.1 §11.5 spells it.
+    let mpiexec = common::install_prefix().join("bin/mpiexec");
+    let out = Command::new(&mpiexec)
+        .args(["-n", "1", "-initial-errhandler", "mpi_errors_return"])
+        .arg(&exe)
+        .env_remove("MPICACHE_INITIAL_ERRHANDLER")
+        .output()
+        .expect("run mpiexec");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("4 passed, 0 failed"), "{stdout}");
+
     // The default: MPI_ERRORS_ARE_FATAL, one line naming the call and the class.
     let out = Command::new(&exe)
         .env_remove("MPICACHE_INITIAL_ERRHANDLER")
