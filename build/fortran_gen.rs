@@ -449,3 +449,445 @@ pub fn render_mpi_f90(consts: &[(String, i64)], entries: &[FortranEntry]) -> Str
     s.push_str("end module mpi\n");
     s
 }
+
+// ---- the mpi_f08 module ---------------------------------------------------------------------
+
+/// The deprecated MPI-1 attribute routines: not in `mpi_f08` (MPI 4.1 §19.1.2, §20.3.7).
+pub const F08_EXCLUDED: [&str; 5] = [
+    "mpi_keyval_create",
+    "mpi_keyval_free",
+    "mpi_attr_put",
+    "mpi_attr_get",
+    "mpi_attr_delete",
+];
+
+/// The `mpi_f08` handle types (each `TYPE, BIND(C)` with one INTEGER component `MPI_VAL`).
+pub const F08_HANDLE_TYPES: [&str; 8] = [
+    "MPI_Comm",
+    "MPI_Datatype",
+    "MPI_Errhandler",
+    "MPI_Group",
+    "MPI_Info",
+    "MPI_Op",
+    "MPI_Request",
+    "MPI_Win",
+];
+
+/// The `mpi_f08` type of a predefined handle constant, by name (in src/consts.rs order: the
+/// operations run from MPI_OP_NULL to MPI_NO_OP, the datatypes from MPI_DATATYPE_NULL to the
+/// first MPI_COMBINER_ constant).
+fn f08_constant_types(consts: &[(String, i64)]) -> Vec<Option<&'static str>> {
+    let mut out = Vec::new();
+    let mut in_ops = false;
+    let mut in_types = false;
+    for (name, _) in consts {
+        let n = name.as_str();
+        if n == "MPI_OP_NULL" {
+            in_ops = true;
+        }
+        if n == "MPI_DATATYPE_NULL" {
+            in_types = true;
+        }
+        if n.starts_with("MPI_COMBINER_") {
+            in_types = false;
+        }
+        let t = match n {
+            _ if in_ops => Some("MPI_Op"),
+            _ if in_types => Some("MPI_Datatype"),
+            "MPI_COMM_NULL" | "MPI_COMM_WORLD" | "MPI_COMM_SELF" => Some("MPI_Comm"),
+            "MPI_GROUP_NULL" | "MPI_GROUP_EMPTY" => Some("MPI_Group"),
+            "MPI_WIN_NULL" => Some("MPI_Win"),
+            "MPI_INFO_NULL" | "MPI_INFO_ENV" => Some("MPI_Info"),
+            "MPI_ERRHANDLER_NULL"
+            | "MPI_ERRORS_ARE_FATAL"
+            | "MPI_ERRORS_RETURN"
+            | "MPI_ERRORS_ABORT" => Some("MPI_Errhandler"),
+            "MPI_REQUEST_NULL" => Some("MPI_Request"),
+            _ => None,
+        };
+        if n == "MPI_NO_OP" {
+            in_ops = false;
+        }
+        out.push(t);
+    }
+    out
+}
+
+/// The `mpi_f08` handle type of an INTEGER dummy, by its name.
+fn f08_handle_of(param: &str) -> Option<&'static str> {
+    Some(match param {
+        "comm" | "newcomm" | "oldcomm" | "comm1" | "comm2" => "MPI_Comm",
+        "datatype" | "oldtype" | "newtype" | "array_of_types" => "MPI_Datatype",
+        "win" => "MPI_Win",
+        "errhandler" => "MPI_Errhandler",
+        "group" | "newgroup" => "MPI_Group",
+        "info" => "MPI_Info",
+        "request" => "MPI_Request",
+        "op" => "MPI_Op",
+        _ => return None,
+    })
+}
+
+/// `mpi_comm_get_attr` -> `MPI_Comm_get_attr`.
+pub fn f08_name(stem: &str) -> String {
+    let rest = stem.strip_prefix("mpi_").unwrap_or(stem);
+    let mut c = rest.chars();
+    let first = c.next().map(|f| f.to_ascii_uppercase()).unwrap_or('_');
+    format!("MPI_{first}{}", c.as_str())
+}
+
+/// The declarations of one dummy of an `mpi_f08` routine: `(declaration, extra line)`, where
+/// the extra line is the NO_ARG_CHECK directive of a choice buffer. `interface` is true for
+/// the private interface of the library's routine (ierror not OPTIONAL there).
+fn f08_dummy(e: &FortranEntry, index: usize, interface: bool) -> Option<(String, Option<String>)> {
+    let (name, ty) = &e.params[index];
+    let stem = e.stem();
+    let t = ty.replace(' ', "");
+    let is_const = t.starts_with("*const");
+    let base = t
+        .trim_start_matches("*const")
+        .trim_start_matches("*mut")
+        .to_owned();
+    let first = index == 0;
+    let inout = !is_const
+        && first
+        && (stem.ends_with("_free")
+            || stem.ends_with("_free_keyval")
+            || matches!(stem, "mpi_type_commit" | "mpi_wait" | "mpi_test"));
+    let intent = if is_const {
+        "INTENT(IN)"
+    } else if inout {
+        "INTENT(INOUT)"
+    } else {
+        "INTENT(OUT)"
+    };
+    if name == "ierror" {
+        return Some((
+            if interface {
+                "INTEGER, INTENT(OUT) :: ierror".to_owned()
+            } else {
+                "INTEGER, OPTIONAL, INTENT(OUT) :: ierror".to_owned()
+            },
+            None,
+        ));
+    }
+    if base == "c_void" {
+        let intent = if is_const { ", INTENT(IN)" } else { "" };
+        return Some((
+            format!("TYPE(*), DIMENSION(*){intent} :: {name}"),
+            Some(format!("!GCC$ ATTRIBUTES NO_ARG_CHECK :: {name}")),
+        ));
+    }
+    if let Some(inner) = t.strip_prefix("Option<").and_then(|s| s.strip_suffix('>')) {
+        let obj = if stem.starts_with("mpi_comm_") {
+            "Comm"
+        } else if stem.starts_with("mpi_type_") {
+            "Type"
+        } else {
+            "Win"
+        };
+        let iface = match inner {
+            "MPI_Fcopy_attr_function" => format!("MPI_{obj}_copy_attr_function"),
+            "MPI_Fdelete_attr_function" => format!("MPI_{obj}_delete_attr_function"),
+            "MPI_Fcomm_errhandler_function" => format!("MPI_{obj}_errhandler_function"),
+            _ => return None,
+        };
+        return Some((format!("PROCEDURE({iface}) :: {name}"), None));
+    }
+    let handle = f08_handle_of(name);
+    let decl = match (base.as_str(), handle) {
+        ("MPI_Fint", Some(h)) => format!("TYPE({h}), {intent} :: {name}"),
+        ("MPI_Farray", Some(h)) => format!("TYPE({h}), {intent} :: {name}(*)"),
+        ("MPI_Fstatus", _) => format!("TYPE(MPI_Status), {intent} :: {name}"),
+        ("MPI_Fint", None) => format!("INTEGER, {intent} :: {name}"),
+        ("MPI_Flogical", _) => format!("LOGICAL, {intent} :: {name}"),
+        ("MPI_Aint", _) if name == "baseptr" => format!("TYPE(C_PTR), {intent} :: {name}"),
+        ("MPI_Aint", _) => format!("INTEGER(KIND=MPI_ADDRESS_KIND), {intent} :: {name}"),
+        ("MPI_Fcount", _) => format!("INTEGER(KIND=MPI_COUNT_KIND), {intent} :: {name}"),
+        ("MPI_Farray", None) => format!("INTEGER, {intent} :: {name}(*)"),
+        ("MPI_Faint_array", _) => {
+            format!("INTEGER(KIND=MPI_ADDRESS_KIND), {intent} :: {name}(*)")
+        }
+        ("MPI_Franges", _) => format!("INTEGER, {intent} :: {name}(3,*)"),
+        ("c_char", _) => format!("CHARACTER(LEN=*), {intent} :: {name}"),
+        _ => return None,
+    };
+    Some((decl, None))
+}
+
+/// The module procedure of one routine and the private interface of the library routine it
+/// calls (`pmpi_xxx_`, the profiling spelling of the one body), or `None` when it gets none.
+fn f08_routine(e: &FortranEntry) -> Option<(String, String)> {
+    let stem = e.stem();
+    if e.is_callback() || F08_EXCLUDED.contains(&stem) {
+        return None;
+    }
+    let f08 = f08_name(stem);
+    let pname = format!("p{stem}");
+    let idx: Vec<usize> = (0..e.params.len())
+        .filter(|&i| e.params[i].1.trim() != "usize")
+        .collect();
+    let args: Vec<&str> = idx.iter().map(|&i| e.params[i].0.as_str()).collect();
+    let mut own = Vec::new();
+    let mut lib = Vec::new();
+    for &i in &idx {
+        own.push(f08_dummy(e, i, false)?);
+        lib.push(f08_dummy(e, i, true)?);
+    }
+    let has_ierror = args.last() == Some(&"ierror");
+    let decls = |v: &[(String, Option<String>)], indent: &str| {
+        let mut s = String::new();
+        for (d, extra) in v {
+            s.push_str(&wrap(indent, d));
+            if let Some(x) = extra {
+                s.push_str(&format!("{x}\n"));
+            }
+        }
+        s
+    };
+    let (head, tail, ihead, itail) = match e.ret.as_str() {
+        "" => (
+            format!("subroutine {f08}({})", args.join(", ")),
+            format!("end subroutine {f08}"),
+            format!("subroutine {pname}({})", args.join(", ")),
+            format!("end subroutine {pname}"),
+        ),
+        "f64" => (
+            format!("double precision function {f08}({})", args.join(", ")),
+            format!("end function {f08}"),
+            format!("double precision function {pname}({})", args.join(", ")),
+            format!("end function {pname}"),
+        ),
+        _ => return None,
+    };
+    let mut iface = String::new();
+    iface.push_str(&wrap("    ", &ihead));
+    iface.push_str("      import\n      implicit none\n");
+    iface.push_str(&decls(&lib, "      "));
+    iface.push_str(&format!("    {itail}\n"));
+
+    let mut body = String::new();
+    body.push_str(&wrap("  ", &head));
+    body.push_str("    implicit none\n");
+    body.push_str(&decls(&own, "    "));
+    let call_args: Vec<&str> = args
+        .iter()
+        .map(|a| if *a == "ierror" { "ierror_c" } else { a })
+        .collect();
+    if has_ierror {
+        body.push_str("    integer :: ierror_c\n");
+        body.push_str(&wrap(
+            "    ",
+            &format!("call {pname}({})", call_args.join(", ")),
+        ));
+        body.push_str("    if (present(ierror)) ierror = ierror_c\n");
+    } else if e.ret == "f64" {
+        body.push_str(&format!("    {f08} = {pname}({})\n", call_args.join(", ")));
+    } else {
+        body.push_str(&wrap(
+            "    ",
+            &format!("call {pname}({})", call_args.join(", ")),
+        ));
+    }
+    body.push_str(&format!("  {tail}\n"));
+    Some((body, iface))
+}
+
+/// The mpi_f08 callback interfaces (MPI 4.1 §7.7.2–§7.7.4, §9.3): `(interface, object
+/// dummy, object type)`.
+const F08_CALLBACK_OBJECTS: [(&str, &str, &str); 3] = [
+    ("Comm", "comm", "MPI_Comm"),
+    ("Type", "datatype", "MPI_Datatype"),
+    ("Win", "win", "MPI_Win"),
+];
+
+fn f08_copy_interface(name: &str, obj: &str, ty: &str, kv: &str) -> String {
+    format!(
+        "    subroutine {name}(old{obj}, {kv}, extra_state, attribute_val_in, &\n\
+         \x20       attribute_val_out, flag, ierror)\n\
+         \x20     import :: {ty}, MPI_ADDRESS_KIND\n\
+         \x20     implicit none\n\
+         \x20     type({ty}) :: old{obj}\n\
+         \x20     integer :: {kv}, ierror\n\
+         \x20     integer(kind=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out\n\
+         \x20     logical :: flag\n\
+         \x20   end subroutine {name}\n"
+    )
+}
+
+fn f08_delete_interface(name: &str, obj: &str, ty: &str, kv: &str) -> String {
+    format!(
+        "    subroutine {name}({obj}, {kv}, attribute_val, extra_state, ierror)\n\
+         \x20     import :: {ty}, MPI_ADDRESS_KIND\n\
+         \x20     implicit none\n\
+         \x20     type({ty}) :: {obj}\n\
+         \x20     integer :: {kv}, ierror\n\
+         \x20     integer(kind=MPI_ADDRESS_KIND) :: attribute_val, extra_state\n\
+         \x20   end subroutine {name}\n"
+    )
+}
+
+/// `fortran/mpi_f08.f90`: the `mpi_f08` module (free form).
+pub fn render_mpi_f08(consts: &[(String, i64)], entries: &[FortranEntry]) -> String {
+    let mut s = String::new();
+    s.push_str(
+        "! The mpi_f08 module of mpicache: generated by build/fortran_gen.rs from src/consts.rs\n\
+         ! and the signatures in src/fortran. Do not edit: MPICACHE_BLESS=1 cargo test --test\n\
+         ! fortran_f08 regenerates it.\n\
+         !\n\
+         ! Every handle is a BIND(C) type with one INTEGER component MPI_VAL, the same integer as\n\
+         ! the mpi module's handle, so a handle is passed by reference exactly like an INTEGER.\n\
+         ! Each routine is a thin module procedure that calls the library's Fortran routine (its\n\
+         ! profiling spelling pmpi_xxx_) with a local ierror, stored only when IERROR is present.\n\
+         ! The predefined callbacks are the library's own Fortran routines (mpi_comm_dup_fn_ &\n\
+         ! co.), so the library recognises them.\n",
+    );
+    s.push_str("module mpi_f08\n  use, intrinsic :: iso_c_binding, only: c_ptr\n");
+    s.push_str("  implicit none\n  public\n  private :: c_ptr\n\n");
+    // Handle types.
+    for t in F08_HANDLE_TYPES {
+        s.push_str(&format!(
+            "  type, bind(c) :: {t}\n    integer :: MPI_VAL\n  end type {t}\n"
+        ));
+    }
+    let sc = |n: &str| {
+        consts
+            .iter()
+            .find(|(k, _)| k == n)
+            .map(|(_, v)| *v)
+            .unwrap_or_else(|| panic!("{n} missing"))
+    };
+    let size = sc("MPI_STATUS_SIZE");
+    let (src, tag, err) = (sc("MPI_SOURCE"), sc("MPI_TAG"), sc("MPI_ERROR"));
+    assert!(
+        src == 1 && tag == 2 && err == 3 && size > 3,
+        "TYPE(MPI_Status) assumes SOURCE, TAG, ERROR first"
+    );
+    s.push_str(&format!(
+        "  ! The layout of INTEGER STATUS(MPI_STATUS_SIZE).\n  type, bind(c) :: MPI_Status\n    \
+         integer :: MPI_SOURCE, MPI_TAG, MPI_ERROR\n    integer :: mpicache_reserved({})\n  \
+         end type MPI_Status\n\n",
+        size - 3
+    ));
+    let types = f08_constant_types(consts);
+    for ((name, value), t) in consts.iter().zip(&types) {
+        match t {
+            Some(t) => s.push_str(&format!(
+                "  type({t}), parameter :: {name} = {t}({value})\n"
+            )),
+            None => s.push_str(&format!("  integer, parameter :: {name} = {value}\n")),
+        }
+    }
+    s.push_str("\n  ! Sentinels: the same COMMON blocks as mpif.h and the mpi module.\n");
+    s.push_str("  integer :: MPI_BOTTOM\n  common /mpifcmb1/ MPI_BOTTOM\n");
+    s.push_str("  integer :: MPI_IN_PLACE\n  common /mpifcmb2/ MPI_IN_PLACE\n");
+    s.push_str("  type(MPI_Status) :: MPI_STATUS_IGNORE\n  common /mpifcmb3/ MPI_STATUS_IGNORE\n");
+    s.push_str(
+        "  type(MPI_Status) :: MPI_STATUSES_IGNORE(1)\n  common /mpifcmb4/ MPI_STATUSES_IGNORE\n",
+    );
+    // Operators.
+    s.push_str("\n  interface operator(==)\n");
+    for t in F08_HANDLE_TYPES {
+        s.push_str(&format!("    module procedure mpicache_eq_{}\n", &t[4..]));
+    }
+    s.push_str("  end interface\n  interface operator(/=)\n");
+    for t in F08_HANDLE_TYPES {
+        s.push_str(&format!("    module procedure mpicache_ne_{}\n", &t[4..]));
+    }
+    s.push_str("  end interface\n");
+    for t in F08_HANDLE_TYPES {
+        s.push_str(&format!(
+            "  private :: mpicache_eq_{0}, mpicache_ne_{0}\n",
+            &t[4..]
+        ));
+    }
+    // Callback interfaces.
+    s.push_str("\n  ! Callback interfaces (MPI 4.1 §7.7.2-§7.7.4, §9.3).\n  abstract interface\n");
+    for (obj, dummy, ty) in F08_CALLBACK_OBJECTS {
+        let kv = format!("{}_keyval", obj.to_ascii_lowercase());
+        s.push_str(&f08_copy_interface(
+            &format!("MPI_{obj}_copy_attr_function"),
+            dummy,
+            ty,
+            &kv,
+        ));
+        s.push_str(&f08_delete_interface(
+            &format!("MPI_{obj}_delete_attr_function"),
+            dummy,
+            ty,
+            &kv,
+        ));
+    }
+    for (obj, dummy, ty) in [("Comm", "comm", "MPI_Comm"), ("Win", "win", "MPI_Win")] {
+        s.push_str(&format!(
+            "    subroutine MPI_{obj}_errhandler_function({dummy}, error_code)\n\
+             \x20     import :: {ty}\n\
+             \x20     implicit none\n\
+             \x20     type({ty}) :: {dummy}\n\
+             \x20     integer :: error_code\n\
+             \x20   end subroutine MPI_{obj}_errhandler_function\n"
+        ));
+    }
+    s.push_str("  end interface\n\n");
+    s.push_str(
+        "  ! The predefined callbacks: the library's own Fortran routines (mpi_comm_dup_fn_ & co.),\n  \
+         ! recognised by address.\n  interface\n",
+    );
+    for (obj, dummy, ty) in F08_CALLBACK_OBJECTS {
+        let kv = format!("{}_keyval", obj.to_ascii_lowercase());
+        let up = obj.to_ascii_uppercase();
+        s.push_str(&f08_copy_interface(
+            &format!("MPI_{up}_NULL_COPY_FN"),
+            dummy,
+            ty,
+            &kv,
+        ));
+        s.push_str(&f08_copy_interface(
+            &format!("MPI_{up}_DUP_FN"),
+            dummy,
+            ty,
+            &kv,
+        ));
+        s.push_str(&f08_delete_interface(
+            &format!("MPI_{up}_NULL_DELETE_FN"),
+            dummy,
+            ty,
+            &kv,
+        ));
+    }
+    s.push_str("  end interface\n\n");
+    let routines: Vec<(String, String)> = entries.iter().filter_map(f08_routine).collect();
+    s.push_str("  ! The library's routines, called by the module procedures.\n  interface\n");
+    let mut private = Vec::new();
+    for (_, iface) in &routines {
+        s.push_str(iface);
+    }
+    for e in entries {
+        if f08_routine(e).is_some() {
+            private.push(format!("p{}", e.stem()));
+        }
+    }
+    s.push_str("  end interface\n");
+    for p in private {
+        s.push_str(&format!("  private :: {p}\n"));
+    }
+    s.push_str("\ncontains\n\n");
+    for t in F08_HANDLE_TYPES {
+        let short = &t[4..];
+        s.push_str(&format!(
+            "  elemental logical function mpicache_eq_{short}(a, b)\n    \
+             type({t}), intent(in) :: a, b\n    mpicache_eq_{short} = a%MPI_VAL == b%MPI_VAL\n  \
+             end function mpicache_eq_{short}\n  \
+             elemental logical function mpicache_ne_{short}(a, b)\n    \
+             type({t}), intent(in) :: a, b\n    mpicache_ne_{short} = a%MPI_VAL /= b%MPI_VAL\n  \
+             end function mpicache_ne_{short}\n"
+        ));
+    }
+    s.push('\n');
+    for (body, _) in &routines {
+        s.push_str(body);
+        s.push('\n');
+    }
+    s.push_str("end module mpi_f08\n");
+    s
+}

@@ -20,6 +20,15 @@
 //! [`AttrCell`](crate::core::attr_table::AttrCell) and does not move while the attribute exists.
 //! Each function below names the cells of the tables it implements.
 
+/// The Fortran default INTEGER of the deprecated routines: 4 bytes, or 8 with the
+/// `fortran-integer-8` feature (programs compiled with `-fdefault-integer-8`), where the
+/// `FortranInteger` provenance then holds 64 bits and `MPI_ATTR_GET` no longer truncates.
+#[cfg(not(feature = "fortran-integer-8"))]
+pub type FortranInteger = i32;
+/// The Fortran default INTEGER of the deprecated routines (8 bytes: `fortran-integer-8`).
+#[cfg(feature = "fortran-integer-8")]
+pub type FortranInteger = i64;
+
 /// Who wrote an attribute's word, which decides what every reader sees.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Provenance {
@@ -54,9 +63,9 @@ impl AttrWord {
 
     /// Row `FortranInteger`: `MPI_ATTR_PUT` sets the low part of the word, sign-extended to the
     /// whole word (MPI 2.2 §16.3.7; also for INTEGER copy callbacks).
-    pub fn from_fortran_integer(value: i32) -> AttrWord {
+    pub fn from_fortran_integer(value: FortranInteger) -> AttrWord {
         AttrWord {
-            word: value as i64,
+            word: i64::from(value),
             provenance: Provenance::FortranInteger,
         }
     }
@@ -69,8 +78,8 @@ impl AttrWord {
 
     /// Column "Fortran `MPI_ATTR_GET`": the least significant part of the word (a pointer or
     /// 2**40 is truncated; an INTEGER value comes back as it was put).
-    pub fn fortran_integer_view(self) -> i32 {
-        self.word as i32
+    pub fn fortran_integer_view(self) -> FortranInteger {
+        self.word as FortranInteger
     }
 
     /// Column "C `*_get_attr`": the pointer for `CPointer`; otherwise the address of the
@@ -92,6 +101,7 @@ mod tests {
     const INT: usize = 0x2000;
     const TWO_40: i64 = 1 << 40;
 
+    #[cfg(not(feature = "fortran-integer-8"))]
     // MPI 4.1 §20.3.7, Example 20.x A/B/C/D: C sets (void*)17, a pointer, and readers read.
     #[test]
     fn c_pointer_row() {
@@ -117,6 +127,7 @@ mod tests {
         );
     }
 
+    #[cfg(not(feature = "fortran-integer-8"))]
     // MPI 4.1 §20.3.7: MPI_COMM_SET_ATTR with 42 and 2**40.
     #[test]
     fn fortran_address_row() {
@@ -152,5 +163,29 @@ mod tests {
         assert_eq!(neg.fortran_integer_view(), -7);
         let min = AttrWord::from_fortran_integer(i32::MIN);
         assert_eq!(min.fortran_address_view(), i32::MIN as i64);
+    }
+
+    // The 8-byte INTEGER build (-fdefault-integer-8): MPI_ATTR_GET reads the whole word, so
+    // 2**40 set by MPI_COMM_SET_ATTR and a C pointer come back whole; MPI_ATTR_PUT of a
+    // negative value is the word itself.
+    #[cfg(feature = "fortran-integer-8")]
+    #[test]
+    fn eight_byte_integer() {
+        let big = AttrWord::from_fortran_address(TWO_40);
+        assert_eq!(
+            big.fortran_integer_view(),
+            TWO_40,
+            "2**40 no longer truncates"
+        );
+        let p = AttrWord::from_c_pointer(0x7fff_1234_5678);
+        assert_eq!(p.fortran_integer_view(), 0x7fff_1234_5678);
+        let w = AttrWord::from_fortran_integer(-(TWO_40 + 3));
+        assert_eq!(w.word, -(TWO_40 + 3));
+        assert_eq!(w.fortran_address_view(), -(TWO_40 + 3));
+        assert_eq!(
+            w.c_view(AINT, INT),
+            INT,
+            "C still gets a pointer to the internal int"
+        );
     }
 }

@@ -26,21 +26,24 @@ const SLOT_MASK: u32 = (1 << GEN_SHIFT) - 1;
 /// Free slots kept back before reuse, so freed numbers stay detectable for long.
 const REUSE_DELAY: usize = 256;
 
+use crate::core::convert::FortranInteger;
+
 /// A keyval's `extra_state`: captured when the keyval is created, and never written after.
 /// Its address is stable for the keyval's life, so Fortran callbacks get a reference to the
 /// keyval's own copy.
 #[derive(Debug)]
 pub struct ExtraState {
     word: i64,
-    /// The low INTEGER of the word, for `MPI_KEYVAL_CREATE` callbacks.
-    int: i32,
+    /// The low INTEGER of the word, for `MPI_KEYVAL_CREATE` callbacks (the Fortran INTEGER:
+    /// 8 bytes with the `fortran-integer-8` feature).
+    int: FortranInteger,
 }
 
 impl ExtraState {
     pub fn new(word: i64) -> ExtraState {
         ExtraState {
             word,
-            int: word as i32,
+            int: word as FortranInteger,
         }
     }
     pub fn word(&self) -> i64 {
@@ -52,7 +55,7 @@ impl ExtraState {
     }
     /// Address of the stored INTEGER (handed to `MPI_KEYVAL_CREATE` callbacks).
     pub fn int_addr(&self) -> usize {
-        &self.int as *const i32 as usize
+        &self.int as *const FortranInteger as usize
     }
 }
 

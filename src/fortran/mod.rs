@@ -37,7 +37,13 @@ pub mod win;
 use std::ffi::c_int;
 
 /// Fortran default INTEGER (gfortran without `-fdefault-integer-8`).
+#[cfg(not(feature = "fortran-integer-8"))]
 pub type MPI_Fint = c_int;
+/// Fortran default INTEGER under `-fdefault-integer-8` (cargo feature `fortran-integer-8`).
+#[cfg(feature = "fortran-integer-8")]
+pub type MPI_Fint = i64;
+/// The size in bytes of the Fortran INTEGER (and LOGICAL) this library was built for.
+pub const FORTRAN_INTEGER_SIZE: usize = std::mem::size_of::<MPI_Fint>();
 /// Fortran default LOGICAL: same size as INTEGER; gfortran's `.TRUE.` is 1.
 pub type MPI_Flogical = MPI_Fint;
 /// `INTEGER STATUS(MPI_STATUS_SIZE)`.
@@ -76,7 +82,7 @@ macro_rules! fentry {
         let ierror: *mut $crate::fortran::MPI_Fint = $ierror;
         if !ierror.is_null() {
             // SAFETY: ierror is the caller's INTEGER, passed by reference.
-            unsafe { *ierror = rc };
+            unsafe { *ierror = $crate::fortran::MPI_Fint::from(rc) };
         }
     }};
 }
