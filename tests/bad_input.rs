@@ -66,26 +66,53 @@ fn ok(rc: c_int, what: &str) {
 /// MPI_Init and the fixture, with MPI_ERRORS_RETURN on WORLD, SELF and the window.
 unsafe fn setup() -> Fx {
     unsafe {
-        ok(MPI_Init(std::ptr::null_mut(), std::ptr::null_mut()), "MPI_Init");
-        ok(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN), "errh");
-        ok(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN), "errh");
+        ok(
+            MPI_Init(std::ptr::null_mut(), std::ptr::null_mut()),
+            "MPI_Init",
+        );
+        ok(
+            MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN),
+            "errh",
+        );
+        ok(
+            MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN),
+            "errh",
+        );
         let mut k = 0;
-        ok(MPI_Comm_create_keyval(None, Some(counting_delete), &mut k, std::ptr::null_mut()), "kv");
-        ok(MPI_Comm_set_attr(MPI_COMM_WORLD, k, 0x1234 as *mut c_void), "set");
+        ok(
+            MPI_Comm_create_keyval(None, Some(counting_delete), &mut k, std::ptr::null_mut()),
+            "kv",
+        );
+        ok(
+            MPI_Comm_set_attr(MPI_COMM_WORLD, k, 0x1234 as *mut c_void),
+            "set",
+        );
         let mut freed_k = 0;
-        ok(MPI_Comm_create_keyval(None, None, &mut freed_k, std::ptr::null_mut()), "kv");
+        ok(
+            MPI_Comm_create_keyval(None, None, &mut freed_k, std::ptr::null_mut()),
+            "kv",
+        );
         let freed_number = freed_k;
         ok(MPI_Comm_free_keyval(&mut freed_k), "free kv");
         let mut tk = 0;
-        ok(MPI_Type_create_keyval(None, Some(counting_delete), &mut tk, std::ptr::null_mut()), "tkv");
+        ok(
+            MPI_Type_create_keyval(None, Some(counting_delete), &mut tk, std::ptr::null_mut()),
+            "tkv",
+        );
         let mut t = 0;
         ok(MPI_Type_contiguous(2, MPI_INT, &mut t), "type");
         ok(MPI_Type_set_attr(t, tk, 0x55 as *mut c_void), "tset");
         let mut wk = 0;
-        ok(MPI_Win_create_keyval(None, Some(counting_delete), &mut wk, std::ptr::null_mut()), "wkv");
+        ok(
+            MPI_Win_create_keyval(None, Some(counting_delete), &mut wk, std::ptr::null_mut()),
+            "wkv",
+        );
         let mut w = 0;
         let base = std::ptr::addr_of_mut!(WIN_BUF).cast::<c_void>();
-        ok(MPI_Win_create(base, 64, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &mut w), "win");
+        ok(
+            MPI_Win_create(base, 64, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &mut w),
+            "win",
+        );
         ok(MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN), "win errh");
         ok(MPI_Win_set_attr(w, wk, 0x66 as *mut c_void), "wset");
         let mut fc = 0;
@@ -120,15 +147,32 @@ unsafe fn check_state(fx: &Fx, case: &str) {
             );
         };
         let (mut v, mut flag) = (std::ptr::null_mut::<c_void>(), 0);
-        let rc = MPI_Comm_get_attr(MPI_COMM_WORLD, fx.k, (&mut v as *mut *mut c_void).cast(), &mut flag);
+        let rc = MPI_Comm_get_attr(
+            MPI_COMM_WORLD,
+            fx.k,
+            (&mut v as *mut *mut c_void).cast(),
+            &mut flag,
+        );
         read(rc, flag, v, 0x1234, "WORLD attribute");
         let rc = MPI_Type_get_attr(fx.t, fx.tk, (&mut v as *mut *mut c_void).cast(), &mut flag);
         read(rc, flag, v, 0x55, "datatype attribute");
         let rc = MPI_Win_get_attr(fx.w, fx.wk, (&mut v as *mut *mut c_void).cast(), &mut flag);
         read(rc, flag, v, 0x66, "window attribute");
-        let rc = MPI_Comm_get_attr(MPI_COMM_SELF, fx.k, (&mut v as *mut *mut c_void).cast(), &mut flag);
-        assert!(rc == MPI_SUCCESS && flag == 0, "{case}: keyval unusable or SELF changed (rc={rc}, flag={flag})");
-        assert_eq!(DELETES.load(Ordering::SeqCst), 0, "{case}: a delete callback ran");
+        let rc = MPI_Comm_get_attr(
+            MPI_COMM_SELF,
+            fx.k,
+            (&mut v as *mut *mut c_void).cast(),
+            &mut flag,
+        );
+        assert!(
+            rc == MPI_SUCCESS && flag == 0,
+            "{case}: keyval unusable or SELF changed (rc={rc}, flag={flag})"
+        );
+        assert_eq!(
+            DELETES.load(Ordering::SeqCst),
+            0,
+            "{case}: a delete callback ran"
+        );
     }
 }
 
@@ -189,17 +233,30 @@ fn cases() -> Vec<Case> {
         });
         case!("MPI_Comm_get_attr", what, MPI_ERR_KEYVAL, move |f| unsafe {
             let (mut v, mut fl) = (std::ptr::null_mut::<c_void>(), 0);
-            MPI_Comm_get_attr(MPI_COMM_WORLD, kv(f), (&mut v as *mut *mut c_void).cast(), &mut fl)
+            MPI_Comm_get_attr(
+                MPI_COMM_WORLD,
+                kv(f),
+                (&mut v as *mut *mut c_void).cast(),
+                &mut fl,
+            )
         });
-        case!("MPI_Comm_delete_attr", what, MPI_ERR_KEYVAL, move |f| unsafe {
-            MPI_Comm_delete_attr(MPI_COMM_WORLD, kv(f))
-        });
+        case!(
+            "MPI_Comm_delete_attr",
+            what,
+            MPI_ERR_KEYVAL,
+            move |f| unsafe { MPI_Comm_delete_attr(MPI_COMM_WORLD, kv(f)) }
+        );
         case!("MPI_Attr_put", what, MPI_ERR_KEYVAL, move |f| unsafe {
             MPI_Attr_put(MPI_COMM_WORLD, kv(f), p)
         });
         case!("MPI_Attr_get", what, MPI_ERR_KEYVAL, move |f| unsafe {
             let (mut v, mut fl) = (std::ptr::null_mut::<c_void>(), 0);
-            MPI_Attr_get(MPI_COMM_WORLD, kv(f), (&mut v as *mut *mut c_void).cast(), &mut fl)
+            MPI_Attr_get(
+                MPI_COMM_WORLD,
+                kv(f),
+                (&mut v as *mut *mut c_void).cast(),
+                &mut fl,
+            )
         });
         case!("MPI_Attr_delete", what, MPI_ERR_KEYVAL, move |f| unsafe {
             MPI_Attr_delete(MPI_COMM_WORLD, kv(f))
@@ -245,9 +302,12 @@ fn cases() -> Vec<Case> {
             let (mut v, mut fl) = (std::ptr::null_mut::<c_void>(), 0);
             MPI_Type_get_attr(f.t, kv(f), (&mut v as *mut *mut c_void).cast(), &mut fl)
         });
-        case!("MPI_Type_delete_attr", what, MPI_ERR_KEYVAL, move |f| unsafe {
-            MPI_Type_delete_attr(f.t, kv(f))
-        });
+        case!(
+            "MPI_Type_delete_attr",
+            what,
+            MPI_ERR_KEYVAL,
+            move |f| unsafe { MPI_Type_delete_attr(f.t, kv(f)) }
+        );
         case!("MPI_TYPE_SET_ATTR", what, MPI_ERR_KEYVAL, move |f| {
             let (h, k, val) = (f.t, kv(f), 7isize);
             fierr(|e| unsafe { mpi_type_set_attr_(&h, &k, &val, e) })
@@ -271,9 +331,12 @@ fn cases() -> Vec<Case> {
             let (mut v, mut fl) = (std::ptr::null_mut::<c_void>(), 0);
             MPI_Win_get_attr(f.w, kv(f), (&mut v as *mut *mut c_void).cast(), &mut fl)
         });
-        case!("MPI_Win_delete_attr", what, MPI_ERR_KEYVAL, move |f| unsafe {
-            MPI_Win_delete_attr(f.w, kv(f))
-        });
+        case!(
+            "MPI_Win_delete_attr",
+            what,
+            MPI_ERR_KEYVAL,
+            move |f| unsafe { MPI_Win_delete_attr(f.w, kv(f)) }
+        );
         case!("MPI_WIN_SET_ATTR", what, MPI_ERR_KEYVAL, move |f| {
             let (h, k, val) = (f.w, kv(f), 7isize);
             fierr(|e| unsafe { mpi_win_set_attr_(&h, &k, &val, e) })
@@ -285,97 +348,210 @@ fn cases() -> Vec<Case> {
     }
     // Predefined keyvals: cannot be set, deleted or freed by users; wrong kind elsewhere.
     let pre = "predefined keyval";
-    case!("MPI_Comm_set_attr", format!("{pre} MPI_TAG_UB"), MPI_ERR_KEYVAL, |_| unsafe {
-        MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_TAG_UB, 1usize as *mut c_void)
-    });
-    case!("MPI_Comm_delete_attr", format!("{pre} MPI_TAG_UB"), MPI_ERR_KEYVAL, |_| unsafe {
-        MPI_Comm_delete_attr(MPI_COMM_WORLD, MPI_TAG_UB)
-    });
-    case!("MPI_Attr_put", format!("{pre} MPI_TAG_UB"), MPI_ERR_KEYVAL, |_| unsafe {
-        MPI_Attr_put(MPI_COMM_WORLD, MPI_TAG_UB, 1usize as *mut c_void)
-    });
-    case!("MPI_Attr_delete", format!("{pre} MPI_TAG_UB"), MPI_ERR_KEYVAL, |_| unsafe {
-        MPI_Attr_delete(MPI_COMM_WORLD, MPI_TAG_UB)
-    });
-    case!("MPI_Comm_free_keyval", format!("{pre} MPI_TAG_UB"), MPI_ERR_KEYVAL, |_| unsafe {
-        let mut k = MPI_TAG_UB;
-        MPI_Comm_free_keyval(&mut k)
-    });
-    case!("MPI_Keyval_free", format!("{pre} MPI_TAG_UB"), MPI_ERR_KEYVAL, |_| unsafe {
-        let mut k = MPI_TAG_UB;
-        MPI_Keyval_free(&mut k)
-    });
-    case!("MPI_Win_set_attr", format!("{pre} MPI_WIN_BASE"), MPI_ERR_KEYVAL, |f| unsafe {
-        MPI_Win_set_attr(f.w, MPI_WIN_BASE, 1usize as *mut c_void)
-    });
-    case!("MPI_Win_delete_attr", format!("{pre} MPI_WIN_BASE"), MPI_ERR_KEYVAL, |f| unsafe {
-        MPI_Win_delete_attr(f.w, MPI_WIN_BASE)
-    });
-    case!("MPI_Win_free_keyval", format!("{pre} MPI_WIN_BASE"), MPI_ERR_KEYVAL, |_| unsafe {
-        let mut k = MPI_WIN_BASE;
-        MPI_Win_free_keyval(&mut k)
-    });
-    case!("MPI_Comm_get_attr", format!("{pre} MPI_WIN_BASE (window kind)"), MPI_ERR_KEYVAL, |_| unsafe {
-        let (mut v, mut fl) = (std::ptr::null_mut::<c_void>(), 0);
-        MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WIN_BASE, (&mut v as *mut *mut c_void).cast(), &mut fl)
-    });
-    case!("MPI_COMM_SET_ATTR", format!("{pre} MPI_TAG_UB"), MPI_ERR_KEYVAL, |_| {
-        let (h, k, val) = (MPI_COMM_WORLD, MPI_TAG_UB, 1isize);
-        fierr(|e| unsafe { mpi_comm_set_attr_(&h, &k, &val, e) })
-    });
-    case!("MPI_ATTR_DELETE", format!("{pre} MPI_TAG_UB"), MPI_ERR_KEYVAL, |_| {
-        let (h, k) = (MPI_COMM_WORLD, MPI_TAG_UB);
-        fierr(|e| unsafe { mpi_attr_delete_(&h, &k, e) })
-    });
-    case!("MPI_COMM_FREE_KEYVAL", format!("{pre} MPI_TAG_UB"), MPI_ERR_KEYVAL, |_| {
-        let mut k = MPI_TAG_UB;
-        fierr(|e| unsafe { mpi_comm_free_keyval_(&mut k, e) })
-    });
+    case!(
+        "MPI_Comm_set_attr",
+        format!("{pre} MPI_TAG_UB"),
+        MPI_ERR_KEYVAL,
+        |_| unsafe { MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_TAG_UB, 1usize as *mut c_void) }
+    );
+    case!(
+        "MPI_Comm_delete_attr",
+        format!("{pre} MPI_TAG_UB"),
+        MPI_ERR_KEYVAL,
+        |_| unsafe { MPI_Comm_delete_attr(MPI_COMM_WORLD, MPI_TAG_UB) }
+    );
+    case!(
+        "MPI_Attr_put",
+        format!("{pre} MPI_TAG_UB"),
+        MPI_ERR_KEYVAL,
+        |_| unsafe { MPI_Attr_put(MPI_COMM_WORLD, MPI_TAG_UB, 1usize as *mut c_void) }
+    );
+    case!(
+        "MPI_Attr_delete",
+        format!("{pre} MPI_TAG_UB"),
+        MPI_ERR_KEYVAL,
+        |_| unsafe { MPI_Attr_delete(MPI_COMM_WORLD, MPI_TAG_UB) }
+    );
+    case!(
+        "MPI_Comm_free_keyval",
+        format!("{pre} MPI_TAG_UB"),
+        MPI_ERR_KEYVAL,
+        |_| unsafe {
+            let mut k = MPI_TAG_UB;
+            MPI_Comm_free_keyval(&mut k)
+        }
+    );
+    case!(
+        "MPI_Keyval_free",
+        format!("{pre} MPI_TAG_UB"),
+        MPI_ERR_KEYVAL,
+        |_| unsafe {
+            let mut k = MPI_TAG_UB;
+            MPI_Keyval_free(&mut k)
+        }
+    );
+    case!(
+        "MPI_Win_set_attr",
+        format!("{pre} MPI_WIN_BASE"),
+        MPI_ERR_KEYVAL,
+        |f| unsafe { MPI_Win_set_attr(f.w, MPI_WIN_BASE, 1usize as *mut c_void) }
+    );
+    case!(
+        "MPI_Win_delete_attr",
+        format!("{pre} MPI_WIN_BASE"),
+        MPI_ERR_KEYVAL,
+        |f| unsafe { MPI_Win_delete_attr(f.w, MPI_WIN_BASE) }
+    );
+    case!(
+        "MPI_Win_free_keyval",
+        format!("{pre} MPI_WIN_BASE"),
+        MPI_ERR_KEYVAL,
+        |_| unsafe {
+            let mut k = MPI_WIN_BASE;
+            MPI_Win_free_keyval(&mut k)
+        }
+    );
+    case!(
+        "MPI_Comm_get_attr",
+        format!("{pre} MPI_WIN_BASE (window kind)"),
+        MPI_ERR_KEYVAL,
+        |_| unsafe {
+            let (mut v, mut fl) = (std::ptr::null_mut::<c_void>(), 0);
+            MPI_Comm_get_attr(
+                MPI_COMM_WORLD,
+                MPI_WIN_BASE,
+                (&mut v as *mut *mut c_void).cast(),
+                &mut fl,
+            )
+        }
+    );
+    case!(
+        "MPI_COMM_SET_ATTR",
+        format!("{pre} MPI_TAG_UB"),
+        MPI_ERR_KEYVAL,
+        |_| {
+            let (h, k, val) = (MPI_COMM_WORLD, MPI_TAG_UB, 1isize);
+            fierr(|e| unsafe { mpi_comm_set_attr_(&h, &k, &val, e) })
+        }
+    );
+    case!(
+        "MPI_ATTR_DELETE",
+        format!("{pre} MPI_TAG_UB"),
+        MPI_ERR_KEYVAL,
+        |_| {
+            let (h, k) = (MPI_COMM_WORLD, MPI_TAG_UB);
+            fierr(|e| unsafe { mpi_attr_delete_(&h, &k, e) })
+        }
+    );
+    case!(
+        "MPI_COMM_FREE_KEYVAL",
+        format!("{pre} MPI_TAG_UB"),
+        MPI_ERR_KEYVAL,
+        |_| {
+            let mut k = MPI_TAG_UB;
+            fierr(|e| unsafe { mpi_comm_free_keyval_(&mut k, e) })
+        }
+    );
     // Freeing keyvals that are not there (a second free included) or of the wrong kind.
-    case!("MPI_Comm_free_keyval", "keyval freed twice", MPI_ERR_KEYVAL, |f| unsafe {
-        let mut k = f.freed_k;
-        MPI_Comm_free_keyval(&mut k)
-    });
-    case!("MPI_Keyval_free", "keyval freed twice", MPI_ERR_KEYVAL, |f| unsafe {
-        let mut k = f.freed_k;
-        MPI_Keyval_free(&mut k)
-    });
-    case!("MPI_COMM_FREE_KEYVAL", "keyval freed twice", MPI_ERR_KEYVAL, |f| {
-        let mut k = f.freed_k;
-        fierr(|e| unsafe { mpi_comm_free_keyval_(&mut k, e) })
-    });
-    case!("MPI_KEYVAL_FREE", "keyval freed twice", MPI_ERR_KEYVAL, |f| {
-        let mut k = f.freed_k;
-        fierr(|e| unsafe { mpi_keyval_free_(&mut k, e) })
-    });
-    case!("MPI_Comm_free_keyval", "unknown keyval", MPI_ERR_KEYVAL, |_| unsafe {
-        let mut k = FORGED_KEYVAL;
-        MPI_Comm_free_keyval(&mut k)
-    });
-    case!("MPI_Comm_free_keyval", "MPI_KEYVAL_INVALID", MPI_ERR_KEYVAL, |_| unsafe {
-        let mut k = MPI_KEYVAL_INVALID;
-        MPI_Comm_free_keyval(&mut k)
-    });
-    case!("MPI_Comm_free_keyval", "datatype keyval", MPI_ERR_KEYVAL, |f| unsafe {
-        let mut k = f.tk;
-        MPI_Comm_free_keyval(&mut k)
-    });
-    case!("MPI_Type_free_keyval", "communicator keyval", MPI_ERR_KEYVAL, |f| unsafe {
-        let mut k = f.k;
-        MPI_Type_free_keyval(&mut k)
-    });
-    case!("MPI_Win_free_keyval", "communicator keyval", MPI_ERR_KEYVAL, |f| unsafe {
-        let mut k = f.k;
-        MPI_Win_free_keyval(&mut k)
-    });
-    case!("MPI_TYPE_FREE_KEYVAL", "window keyval", MPI_ERR_KEYVAL, |f| {
-        let mut k = f.wk;
-        fierr(|e| unsafe { mpi_type_free_keyval_(&mut k, e) })
-    });
-    case!("MPI_WIN_FREE_KEYVAL", "unknown keyval", MPI_ERR_KEYVAL, |_| {
-        let mut k = FORGED_KEYVAL;
-        fierr(|e| unsafe { mpi_win_free_keyval_(&mut k, e) })
-    });
+    case!(
+        "MPI_Comm_free_keyval",
+        "keyval freed twice",
+        MPI_ERR_KEYVAL,
+        |f| unsafe {
+            let mut k = f.freed_k;
+            MPI_Comm_free_keyval(&mut k)
+        }
+    );
+    case!(
+        "MPI_Keyval_free",
+        "keyval freed twice",
+        MPI_ERR_KEYVAL,
+        |f| unsafe {
+            let mut k = f.freed_k;
+            MPI_Keyval_free(&mut k)
+        }
+    );
+    case!(
+        "MPI_COMM_FREE_KEYVAL",
+        "keyval freed twice",
+        MPI_ERR_KEYVAL,
+        |f| {
+            let mut k = f.freed_k;
+            fierr(|e| unsafe { mpi_comm_free_keyval_(&mut k, e) })
+        }
+    );
+    case!(
+        "MPI_KEYVAL_FREE",
+        "keyval freed twice",
+        MPI_ERR_KEYVAL,
+        |f| {
+            let mut k = f.freed_k;
+            fierr(|e| unsafe { mpi_keyval_free_(&mut k, e) })
+        }
+    );
+    case!(
+        "MPI_Comm_free_keyval",
+        "unknown keyval",
+        MPI_ERR_KEYVAL,
+        |_| unsafe {
+            let mut k = FORGED_KEYVAL;
+            MPI_Comm_free_keyval(&mut k)
+        }
+    );
+    case!(
+        "MPI_Comm_free_keyval",
+        "MPI_KEYVAL_INVALID",
+        MPI_ERR_KEYVAL,
+        |_| unsafe {
+            let mut k = MPI_KEYVAL_INVALID;
+            MPI_Comm_free_keyval(&mut k)
+        }
+    );
+    case!(
+        "MPI_Comm_free_keyval",
+        "datatype keyval",
+        MPI_ERR_KEYVAL,
+        |f| unsafe {
+            let mut k = f.tk;
+            MPI_Comm_free_keyval(&mut k)
+        }
+    );
+    case!(
+        "MPI_Type_free_keyval",
+        "communicator keyval",
+        MPI_ERR_KEYVAL,
+        |f| unsafe {
+            let mut k = f.k;
+            MPI_Type_free_keyval(&mut k)
+        }
+    );
+    case!(
+        "MPI_Win_free_keyval",
+        "communicator keyval",
+        MPI_ERR_KEYVAL,
+        |f| unsafe {
+            let mut k = f.k;
+            MPI_Win_free_keyval(&mut k)
+        }
+    );
+    case!(
+        "MPI_TYPE_FREE_KEYVAL",
+        "window keyval",
+        MPI_ERR_KEYVAL,
+        |f| {
+            let mut k = f.wk;
+            fierr(|e| unsafe { mpi_type_free_keyval_(&mut k, e) })
+        }
+    );
+    case!(
+        "MPI_WIN_FREE_KEYVAL",
+        "unknown keyval",
+        MPI_ERR_KEYVAL,
+        |_| {
+            let mut k = FORGED_KEYVAL;
+            fierr(|e| unsafe { mpi_win_free_keyval_(&mut k, e) })
+        }
+    );
     // Bad communicator handles.
     type HPick = fn(&Fx) -> i32;
     let bad_comms: [(&str, HPick); 3] = [
@@ -391,9 +567,12 @@ fn cases() -> Vec<Case> {
             let (mut v, mut fl) = (std::ptr::null_mut::<c_void>(), 0);
             MPI_Comm_get_attr(h(f), f.k, (&mut v as *mut *mut c_void).cast(), &mut fl)
         });
-        case!("MPI_Comm_delete_attr", what, MPI_ERR_COMM, move |f| unsafe {
-            MPI_Comm_delete_attr(h(f), f.k)
-        });
+        case!(
+            "MPI_Comm_delete_attr",
+            what,
+            MPI_ERR_COMM,
+            move |f| unsafe { MPI_Comm_delete_attr(h(f), f.k) }
+        );
         case!("MPI_Attr_put", what, MPI_ERR_COMM, move |f| unsafe {
             MPI_Attr_put(h(f), f.k, 7usize as *mut c_void)
         });
@@ -401,7 +580,9 @@ fn cases() -> Vec<Case> {
             let (mut v, mut fl) = (std::ptr::null_mut::<c_void>(), 0);
             MPI_Attr_get(h(f), f.k, (&mut v as *mut *mut c_void).cast(), &mut fl)
         });
-        case!("MPI_Attr_delete", what, MPI_ERR_COMM, move |f| unsafe { MPI_Attr_delete(h(f), f.k) });
+        case!("MPI_Attr_delete", what, MPI_ERR_COMM, move |f| unsafe {
+            MPI_Attr_delete(h(f), f.k)
+        });
         case!("MPI_Comm_dup", what, MPI_ERR_COMM, move |f| unsafe {
             let mut n = 0;
             MPI_Comm_dup(h(f), &mut n)
@@ -427,10 +608,15 @@ fn cases() -> Vec<Case> {
             fierr(|e| unsafe { mpi_attr_put_(&c, &k, &val, e) })
         });
     }
-    case!("MPI_Comm_free", "predefined MPI_COMM_WORLD", MPI_ERR_COMM, |_| unsafe {
-        let mut c = MPI_COMM_WORLD;
-        MPI_Comm_free(&mut c)
-    });
+    case!(
+        "MPI_Comm_free",
+        "predefined MPI_COMM_WORLD",
+        MPI_ERR_COMM,
+        |_| unsafe {
+            let mut c = MPI_COMM_WORLD;
+            MPI_Comm_free(&mut c)
+        }
+    );
     let bad_types: [(&str, HPick); 3] = [
         ("MPI_DATATYPE_NULL", |_| MPI_DATATYPE_NULL),
         ("freed datatype", |f| f.freed_type),
@@ -444,15 +630,21 @@ fn cases() -> Vec<Case> {
             let (mut v, mut fl) = (std::ptr::null_mut::<c_void>(), 0);
             MPI_Type_get_attr(h(f), f.tk, (&mut v as *mut *mut c_void).cast(), &mut fl)
         });
-        case!("MPI_Type_delete_attr", what, MPI_ERR_TYPE, move |f| unsafe {
-            MPI_Type_delete_attr(h(f), f.tk)
-        });
+        case!(
+            "MPI_Type_delete_attr",
+            what,
+            MPI_ERR_TYPE,
+            move |f| unsafe { MPI_Type_delete_attr(h(f), f.tk) }
+        );
         case!("MPI_TYPE_GET_ATTR", what, MPI_ERR_TYPE, move |f| {
             let (c, k, mut val, mut fl) = (h(f), f.tk, 0isize, 0);
             fierr(|e| unsafe { mpi_type_get_attr_(&c, &k, &mut val, &mut fl, e) })
         });
     }
-    let bad_wins: [(&str, HPick); 2] = [("MPI_WIN_NULL", |_| MPI_WIN_NULL), ("forged window", |_| FORGED_HANDLE)];
+    let bad_wins: [(&str, HPick); 2] = [
+        ("MPI_WIN_NULL", |_| MPI_WIN_NULL),
+        ("forged window", |_| FORGED_HANDLE),
+    ];
     for (what, h) in bad_wins {
         case!("MPI_Win_set_attr", what, MPI_ERR_WIN, move |f| unsafe {
             MPI_Win_set_attr(h(f), f.wk, 7usize as *mut c_void)
@@ -471,58 +663,117 @@ fn cases() -> Vec<Case> {
     }
     // NULL output pointers (C only: Fortran passes everything by reference).
     let null = std::ptr::null_mut::<c_void>();
-    case!("MPI_Comm_get_attr", "NULL attribute_val", MPI_ERR_ARG, move |f| unsafe {
-        let mut fl = 0;
-        MPI_Comm_get_attr(MPI_COMM_WORLD, f.k, null, &mut fl)
-    });
+    case!(
+        "MPI_Comm_get_attr",
+        "NULL attribute_val",
+        MPI_ERR_ARG,
+        move |f| unsafe {
+            let mut fl = 0;
+            MPI_Comm_get_attr(MPI_COMM_WORLD, f.k, null, &mut fl)
+        }
+    );
     case!("MPI_Comm_get_attr", "NULL flag", MPI_ERR_ARG, |f| unsafe {
         let mut v = std::ptr::null_mut::<c_void>();
-        MPI_Comm_get_attr(MPI_COMM_WORLD, f.k, (&mut v as *mut *mut c_void).cast(), std::ptr::null_mut())
+        MPI_Comm_get_attr(
+            MPI_COMM_WORLD,
+            f.k,
+            (&mut v as *mut *mut c_void).cast(),
+            std::ptr::null_mut(),
+        )
     });
-    case!("MPI_Attr_get", "NULL attribute_val", MPI_ERR_ARG, move |f| unsafe {
-        let mut fl = 0;
-        MPI_Attr_get(MPI_COMM_WORLD, f.k, null, &mut fl)
-    });
+    case!(
+        "MPI_Attr_get",
+        "NULL attribute_val",
+        MPI_ERR_ARG,
+        move |f| unsafe {
+            let mut fl = 0;
+            MPI_Attr_get(MPI_COMM_WORLD, f.k, null, &mut fl)
+        }
+    );
     case!("MPI_Attr_get", "NULL flag", MPI_ERR_ARG, |f| unsafe {
         let mut v = std::ptr::null_mut::<c_void>();
-        MPI_Attr_get(MPI_COMM_WORLD, f.k, (&mut v as *mut *mut c_void).cast(), std::ptr::null_mut())
+        MPI_Attr_get(
+            MPI_COMM_WORLD,
+            f.k,
+            (&mut v as *mut *mut c_void).cast(),
+            std::ptr::null_mut(),
+        )
     });
-    case!("MPI_Type_get_attr", "NULL attribute_val", MPI_ERR_ARG, move |f| unsafe {
-        let mut fl = 0;
-        MPI_Type_get_attr(f.t, f.tk, null, &mut fl)
-    });
+    case!(
+        "MPI_Type_get_attr",
+        "NULL attribute_val",
+        MPI_ERR_ARG,
+        move |f| unsafe {
+            let mut fl = 0;
+            MPI_Type_get_attr(f.t, f.tk, null, &mut fl)
+        }
+    );
     case!("MPI_Type_get_attr", "NULL flag", MPI_ERR_ARG, |f| unsafe {
         let mut v = std::ptr::null_mut::<c_void>();
-        MPI_Type_get_attr(f.t, f.tk, (&mut v as *mut *mut c_void).cast(), std::ptr::null_mut())
+        MPI_Type_get_attr(
+            f.t,
+            f.tk,
+            (&mut v as *mut *mut c_void).cast(),
+            std::ptr::null_mut(),
+        )
     });
-    case!("MPI_Win_get_attr", "NULL attribute_val", MPI_ERR_ARG, move |f| unsafe {
-        let mut fl = 0;
-        MPI_Win_get_attr(f.w, f.wk, null, &mut fl)
-    });
+    case!(
+        "MPI_Win_get_attr",
+        "NULL attribute_val",
+        MPI_ERR_ARG,
+        move |f| unsafe {
+            let mut fl = 0;
+            MPI_Win_get_attr(f.w, f.wk, null, &mut fl)
+        }
+    );
     case!("MPI_Win_get_attr", "NULL flag", MPI_ERR_ARG, |f| unsafe {
         let mut v = std::ptr::null_mut::<c_void>();
-        MPI_Win_get_attr(f.w, f.wk, (&mut v as *mut *mut c_void).cast(), std::ptr::null_mut())
+        MPI_Win_get_attr(
+            f.w,
+            f.wk,
+            (&mut v as *mut *mut c_void).cast(),
+            std::ptr::null_mut(),
+        )
     });
-    case!("MPI_Comm_create_keyval", "NULL comm_keyval", MPI_ERR_ARG, move |_| unsafe {
-        MPI_Comm_create_keyval(None, None, std::ptr::null_mut(), null)
+    case!(
+        "MPI_Comm_create_keyval",
+        "NULL comm_keyval",
+        MPI_ERR_ARG,
+        move |_| unsafe { MPI_Comm_create_keyval(None, None, std::ptr::null_mut(), null) }
+    );
+    case!(
+        "MPI_Type_create_keyval",
+        "NULL type_keyval",
+        MPI_ERR_ARG,
+        move |_| unsafe { MPI_Type_create_keyval(None, None, std::ptr::null_mut(), null) }
+    );
+    case!(
+        "MPI_Win_create_keyval",
+        "NULL win_keyval",
+        MPI_ERR_ARG,
+        move |_| unsafe { MPI_Win_create_keyval(None, None, std::ptr::null_mut(), null) }
+    );
+    case!(
+        "MPI_Keyval_create",
+        "NULL keyval",
+        MPI_ERR_ARG,
+        move |_| unsafe { MPI_Keyval_create(None, None, std::ptr::null_mut(), null) }
+    );
+    case!(
+        "MPI_Comm_free_keyval",
+        "NULL comm_keyval",
+        MPI_ERR_ARG,
+        |_| unsafe { MPI_Comm_free_keyval(std::ptr::null_mut()) }
+    );
+    case!("MPI_Keyval_free", "NULL keyval", MPI_ERR_ARG, |_| unsafe {
+        MPI_Keyval_free(std::ptr::null_mut())
     });
-    case!("MPI_Type_create_keyval", "NULL type_keyval", MPI_ERR_ARG, move |_| unsafe {
-        MPI_Type_create_keyval(None, None, std::ptr::null_mut(), null)
-    });
-    case!("MPI_Win_create_keyval", "NULL win_keyval", MPI_ERR_ARG, move |_| unsafe {
-        MPI_Win_create_keyval(None, None, std::ptr::null_mut(), null)
-    });
-    case!("MPI_Keyval_create", "NULL keyval", MPI_ERR_ARG, move |_| unsafe {
-        MPI_Keyval_create(None, None, std::ptr::null_mut(), null)
-    });
-    case!("MPI_Comm_free_keyval", "NULL comm_keyval", MPI_ERR_ARG, |_| unsafe {
-        MPI_Comm_free_keyval(std::ptr::null_mut())
-    });
-    case!("MPI_Keyval_free", "NULL keyval", MPI_ERR_ARG, |_| unsafe { MPI_Keyval_free(std::ptr::null_mut()) });
     case!("MPI_Comm_dup", "NULL newcomm", MPI_ERR_ARG, |_| unsafe {
         MPI_Comm_dup(MPI_COMM_WORLD, std::ptr::null_mut())
     });
-    case!("MPI_Comm_free", "NULL comm", MPI_ERR_ARG, |_| unsafe { MPI_Comm_free(std::ptr::null_mut()) });
+    case!("MPI_Comm_free", "NULL comm", MPI_ERR_ARG, |_| unsafe {
+        MPI_Comm_free(std::ptr::null_mut())
+    });
     v
 }
 
@@ -558,8 +809,17 @@ fn every_bad_call_returns_its_class_and_changes_nothing() {
         unsafe { check_state(&fx, &case.label) };
     }
     unsafe { teardown(&fx) };
-    eprintln!("bad_input: {} erroneous calls tried under MPI_ERRORS_RETURN", table.len());
-    assert!(failures.is_empty(), "{} of {} bad calls:\n{}", failures.len(), table.len(), failures.join("\n"));
+    eprintln!(
+        "bad_input: {} erroneous calls tried under MPI_ERRORS_RETURN",
+        table.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} bad calls:\n{}",
+        failures.len(),
+        table.len(),
+        failures.join("\n")
+    );
 }
 
 /// Runs this test binary again with `env` set, to do one thing in a fresh process.
@@ -574,10 +834,23 @@ fn child(env: &[(&str, String)]) -> std::process::Output {
 
 /// Checks a fatal exit: non-zero status, one `mpicache: CALL: CLASS: detail` line naming the
 /// call and the class.
-fn check_fatal(label: &str, out: &std::process::Output, call: &str, class: &str) -> Result<(), String> {
+fn check_fatal(
+    label: &str,
+    out: &std::process::Output,
+    call: &str,
+    class: &str,
+) -> Result<(), String> {
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("mpicache: ")).collect();
-    let fail = |why: &str| Err(format!("{label}: {why}; status {:?}; stderr:\n{stderr}", out.status.code()));
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("mpicache: "))
+        .collect();
+    let fail = |why: &str| {
+        Err(format!(
+            "{label}: {why}; status {:?}; stderr:\n{stderr}",
+            out.status.code()
+        ))
+    };
     if out.status.success() || out.status.code().is_none() {
         return fail("did not exit with a non-zero status");
     }
@@ -585,7 +858,11 @@ fn check_fatal(label: &str, out: &std::process::Output, call: &str, class: &str)
         return fail("not exactly one `mpicache: ` line");
     }
     let fields: Vec<&str> = lines[0].splitn(4, ": ").collect();
-    if fields.len() != 4 || fields[1] != call || !fields[2].contains(class) || fields[3].trim().is_empty() {
+    if fields.len() != 4
+        || fields[1] != call
+        || !fields[2].contains(class)
+        || fields[3].trim().is_empty()
+    {
         return fail(&format!("line is not `mpicache: {call}: {class}: detail`"));
     }
     Ok(())
@@ -594,7 +871,10 @@ fn check_fatal(label: &str, out: &std::process::Output, call: &str, class: &str)
 /// The child side: does what MPICACHE_BAD_CASE / MPICACHE_BAD_PHASE say (a no-op otherwise).
 #[test]
 fn child_entry() {
-    if let Some(i) = std::env::var("MPICACHE_BAD_CASE").ok().and_then(|v| v.parse::<usize>().ok()) {
+    if let Some(i) = std::env::var("MPICACHE_BAD_CASE")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
         let fx = unsafe { setup() };
         unsafe {
             MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
@@ -609,7 +889,12 @@ fn child_entry() {
         Ok("before_init") => unsafe {
             let mut v = std::ptr::null_mut::<c_void>();
             let mut flag = 0;
-            let rc = MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, (&mut v as *mut *mut c_void).cast(), &mut flag);
+            let rc = MPI_Comm_get_attr(
+                MPI_COMM_WORLD,
+                MPI_TAG_UB,
+                (&mut v as *mut *mut c_void).cast(),
+                &mut flag,
+            );
             println!("child: returned {rc} instead of dying");
             std::process::exit(0);
         },
@@ -646,8 +931,17 @@ fn every_bad_call_is_fatal_under_errors_are_fatal() {
             failures.push(e);
         }
     }
-    eprintln!("bad_input: {} erroneous calls tried under MPI_ERRORS_ARE_FATAL", table.len());
-    assert!(failures.is_empty(), "{} of {}:\n{}", failures.len(), table.len(), failures.join("\n\n"));
+    eprintln!(
+        "bad_input: {} erroneous calls tried under MPI_ERRORS_ARE_FATAL",
+        table.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {}:\n{}",
+        failures.len(),
+        table.len(),
+        failures.join("\n\n")
+    );
 }
 
 /// MPI 4.1 §11.2.1: no MPI call but a few queries before MPI_Init; no error handler can be
@@ -676,22 +970,45 @@ fn calls_after_finalize_return_an_error_when_self_returns() {
     mpicache::testhooks::reset();
     unsafe {
         ok(MPI_Init(std::ptr::null_mut(), std::ptr::null_mut()), "init");
-        ok(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN), "errh");
+        ok(
+            MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN),
+            "errh",
+        );
         let mut k = 0;
-        ok(MPI_Comm_create_keyval(None, None, &mut k, std::ptr::null_mut()), "kv");
-        ok(MPI_Comm_set_attr(MPI_COMM_WORLD, k, 5usize as *mut c_void), "set");
+        ok(
+            MPI_Comm_create_keyval(None, None, &mut k, std::ptr::null_mut()),
+            "kv",
+        );
+        ok(
+            MPI_Comm_set_attr(MPI_COMM_WORLD, k, 5usize as *mut c_void),
+            "set",
+        );
         ok(MPI_Finalize(), "finalize");
         let mut v = std::ptr::null_mut::<c_void>();
         let mut flag = 0;
         let calls: [(&str, c_int); 5] = [
-            ("MPI_Comm_set_attr", MPI_Comm_set_attr(MPI_COMM_WORLD, k, std::ptr::null_mut())),
+            (
+                "MPI_Comm_set_attr",
+                MPI_Comm_set_attr(MPI_COMM_WORLD, k, std::ptr::null_mut()),
+            ),
             (
                 "MPI_Comm_get_attr",
-                MPI_Comm_get_attr(MPI_COMM_WORLD, k, (&mut v as *mut *mut c_void).cast(), &mut flag),
+                MPI_Comm_get_attr(
+                    MPI_COMM_WORLD,
+                    k,
+                    (&mut v as *mut *mut c_void).cast(),
+                    &mut flag,
+                ),
             ),
-            ("MPI_Comm_delete_attr", MPI_Comm_delete_attr(MPI_COMM_WORLD, k)),
+            (
+                "MPI_Comm_delete_attr",
+                MPI_Comm_delete_attr(MPI_COMM_WORLD, k),
+            ),
             ("MPI_Comm_free_keyval", MPI_Comm_free_keyval(&mut k)),
-            ("MPI_Comm_create_keyval", MPI_Comm_create_keyval(None, None, &mut k, std::ptr::null_mut())),
+            (
+                "MPI_Comm_create_keyval",
+                MPI_Comm_create_keyval(None, None, &mut k, std::ptr::null_mut()),
+            ),
         ];
         mpicache::testhooks::reset();
         for (name, rc) in calls {
@@ -708,16 +1025,30 @@ fn a_panic_in_an_entry_point_is_mpi_err_intern() {
     mpicache::testhooks::reset();
     unsafe {
         ok(MPI_Init(std::ptr::null_mut(), std::ptr::null_mut()), "init");
-        ok(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN), "errh");
+        ok(
+            MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN),
+            "errh",
+        );
         assert_eq!(mpicache::testhooks::panic_in_entry_point(), MPI_ERR_INTERN);
         // The library still works afterwards (the lock is not poisoned into uselessness).
         let mut k = 0;
-        ok(MPI_Comm_create_keyval(None, None, &mut k, std::ptr::null_mut()), "kv after panic");
-        ok(MPI_Comm_set_attr(MPI_COMM_SELF, k, 9usize as *mut c_void), "set after panic");
+        ok(
+            MPI_Comm_create_keyval(None, None, &mut k, std::ptr::null_mut()),
+            "kv after panic",
+        );
+        ok(
+            MPI_Comm_set_attr(MPI_COMM_SELF, k, 9usize as *mut c_void),
+            "set after panic",
+        );
         let mut v = std::ptr::null_mut::<c_void>();
         let mut flag = 0;
         ok(
-            MPI_Comm_get_attr(MPI_COMM_SELF, k, (&mut v as *mut *mut c_void).cast(), &mut flag),
+            MPI_Comm_get_attr(
+                MPI_COMM_SELF,
+                k,
+                (&mut v as *mut *mut c_void).cast(),
+                &mut flag,
+            ),
             "get after panic",
         );
         assert!(flag == 1 && v as usize == 9);
@@ -725,5 +1056,11 @@ fn a_panic_in_an_entry_point_is_mpi_err_intern() {
     }
     mpicache::testhooks::reset();
     let out = child(&[("MPICACHE_BAD_PHASE", "panic_fatal".to_owned())]);
-    check_fatal("panic under MPI_ERRORS_ARE_FATAL", &out, "MPI_Test_panic", "MPI_ERR_INTERN").unwrap();
+    check_fatal(
+        "panic under MPI_ERRORS_ARE_FATAL",
+        &out,
+        "MPI_Test_panic",
+        "MPI_ERR_INTERN",
+    )
+    .unwrap();
 }

@@ -98,10 +98,14 @@ fn run_and_check(exe: &Path, args: &[&str], cases: &[(&str, &str, bool)]) {
         .map(|a| format!("'{}'", a.replace('\'', r"'\''")))
         .collect();
     std::fs::write(&script, format!("#!/bin/sh\nexec {}\n", quoted.join(" "))).unwrap();
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
-        .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let run = common::run(&script, false).expect("a plain run always happens");
-    assert_eq!(run.status, Some(0), "the benchmark failed:\n{}", run.report());
+    assert_eq!(
+        run.status,
+        Some(0),
+        "the benchmark failed:\n{}",
+        run.report()
+    );
 
     let mut seen = Vec::new();
     for line in run.stdout.lines() {
@@ -127,7 +131,10 @@ fn run_and_check(exe: &Path, args: &[&str], cases: &[(&str, &str, bool)]) {
             let r: f64 = ratio
                 .parse()
                 .unwrap_or_else(|_| panic!("no ratio to the floor in {line:?}"));
-            assert!(r.is_finite() && r > 0.0, "bad ratio to the floor in {line:?}");
+            assert!(
+                r.is_finite() && r > 0.0,
+                "bad ratio to the floor in {line:?}"
+            );
         } else {
             assert!(ratio.is_empty(), "a ratio to the floor on {line:?}");
         }
@@ -135,7 +142,11 @@ fn run_and_check(exe: &Path, args: &[&str], cases: &[(&str, &str, bool)]) {
         seen.push(case);
     }
     for (case, _, _) in cases {
-        assert!(seen.contains(case), "case {case} missing:\n{}", run.report());
+        assert!(
+            seen.contains(case),
+            "case {case} missing:\n{}",
+            run.report()
+        );
     }
 }
 
@@ -145,7 +156,11 @@ fn c_benchmark_runs_once() {
     let mut flags = vec!["-O2".to_owned(), "-pthread".to_owned()];
     flags.extend(floor_flags());
     let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
-    let exe = common::compile("mpicc", &common::repo_root().join("bench/attr_bench.c"), &flags);
+    let exe = common::compile(
+        "mpicc",
+        &common::repo_root().join("bench/attr_bench.c"),
+        &flags,
+    );
     // 100 communicators x 1000 attributes: enough for VmRSS (counted in pages) to move.
     let mut args = TINY.to_vec();
     args.extend(["--mem-comms", "100", "--mem-attrs", "1000"]);
@@ -158,7 +173,11 @@ fn fortran_benchmark_runs_once() {
     // The benchmark's own modules go to a scratch directory, not the working directory.
     let moddir = scratch().join("mod");
     std::fs::create_dir_all(&moddir).unwrap();
-    let mut flags = vec!["-O2".to_owned(), "-J".to_owned(), moddir.display().to_string()];
+    let mut flags = vec![
+        "-O2".to_owned(),
+        "-J".to_owned(),
+        moddir.display().to_string(),
+    ];
     flags.extend(floor_flags());
     let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
     let exe = common::compile(

@@ -13,13 +13,19 @@ const CFLAGS: &[&str] = &["-Wall", "-Wextra", "-Werror", "-std=c99", "-g"];
 const THREAD_CFLAGS: &[&str] = &["-Wall", "-Wextra", "-Werror", "-std=c11", "-g", "-pthread"];
 
 fn source(name: &str) -> PathBuf {
-    common::repo_root().join("tests/c_stress").join(format!("{name}.c"))
+    common::repo_root()
+        .join("tests/c_stress")
+        .join(format!("{name}.c"))
 }
 
 fn passes(name: &str) {
     let exe = common::compile("mpicc", &source(name), CFLAGS);
     let plain = common::run(&exe, false).unwrap();
-    assert!(plain.status == Some(0), "{name} failed:\n{}", plain.report());
+    assert!(
+        plain.status == Some(0),
+        "{name} failed:\n{}",
+        plain.report()
+    );
     eprintln!("{}", plain.stdout.trim_end());
     if let Some(vg) = common::run(&exe, true) {
         assert!(
@@ -82,7 +88,10 @@ fn threads_stress_8_threads_2_seconds() {
     cmd.args(["8", "2", "2000000"]);
     let (status, out, err) = run_with_watchdog(cmd, Duration::from_secs(60));
     eprintln!("{}", out.trim_end());
-    assert!(status == Some(0), "threads_stress failed ({status:?}):\n{out}\n{err}");
+    assert!(
+        status == Some(0),
+        "threads_stress failed ({status:?}):\n{out}\n{err}"
+    );
 }
 
 /// The same program, smaller, under valgrind's DRD (data races, lock order) and memcheck.
@@ -90,7 +99,10 @@ fn threads_stress_8_threads_2_seconds() {
 fn threads_stress_under_drd() {
     let exe = common::compile("mpicc", &source("threads_stress"), THREAD_CFLAGS);
     if Command::new("valgrind").arg("--version").output().is_err() {
-        assert!(std::env::var_os("MPICACHE_REQUIRE_VALGRIND").is_none(), "valgrind is required");
+        assert!(
+            std::env::var_os("MPICACHE_REQUIRE_VALGRIND").is_none(),
+            "valgrind is required"
+        );
         eprintln!("note: valgrind is not installed: skipping");
         return;
     }
@@ -103,8 +115,14 @@ fn threads_stress_under_drd() {
     cmd.arg(&exe).args(["4", "20", "300"]);
     let (status, out, err) = run_with_watchdog(cmd, Duration::from_secs(300));
     let conflicts = err.matches("Conflicting").count();
-    eprintln!("{}\ndrd: {conflicts} conflict reports (Rust std Mutex not visible to DRD)", out.trim_end());
-    assert!(status == Some(0), "threads_stress under drd ({status:?}):\n{out}\n{err}");
+    eprintln!(
+        "{}\ndrd: {conflicts} conflict reports (Rust std Mutex not visible to DRD)",
+        out.trim_end()
+    );
+    assert!(
+        status == Some(0),
+        "threads_stress under drd ({status:?}):\n{out}\n{err}"
+    );
     let mut cmd = Command::new("valgrind");
     cmd.args([
         "--quiet",
@@ -114,5 +132,8 @@ fn threads_stress_under_drd() {
     ]);
     cmd.arg(&exe).args(["4", "20", "300"]);
     let (status, out, err) = run_with_watchdog(cmd, Duration::from_secs(300));
-    assert!(status == Some(0), "threads_stress under memcheck ({status:?}):\n{out}\n{err}");
+    assert!(
+        status == Some(0),
+        "threads_stress under memcheck ({status:?}):\n{out}\n{err}"
+    );
 }

@@ -27,6 +27,7 @@
 
 mod model;
 
+use model::*;
 use mpicache::capi::attr::*;
 use mpicache::capi::callbacks::*;
 use mpicache::capi::comm::*;
@@ -36,7 +37,6 @@ use mpicache::consts::*;
 use mpicache::fortran::attr::*;
 use mpicache::fortran::callbacks::*;
 use mpicache::fortran::comm::{mpi_comm_dup_, mpi_comm_free_};
-use model::*;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use std::collections::HashMap;
@@ -158,7 +158,12 @@ unsafe extern "C" fn c_copy(
     MPI_SUCCESS
 }
 
-unsafe extern "C" fn c_delete(comm: c_int, keyval: c_int, val: *mut c_void, extra: *mut c_void) -> c_int {
+unsafe extern "C" fn c_delete(
+    comm: c_int,
+    keyval: c_int,
+    val: *mut c_void,
+    extra: *mut c_void,
+) -> c_int {
     log(Event {
         kind: CbKind::Delete,
         handle: comm,
@@ -601,7 +606,14 @@ impl Driver {
     }
 
     /// A C reader's or C callback's view of `val`.
-    fn check_c_view(&self, what: &str, ptr: usize, as_int: Option<i32>, as_aint: Option<i64>, val: Val) -> Check {
+    fn check_c_view(
+        &self,
+        what: &str,
+        ptr: usize,
+        as_int: Option<i32>,
+        as_aint: Option<i64>,
+        val: Val,
+    ) -> Check {
         match val.prov {
             Prov::CPointer => ensure!(
                 ptr == val.word as usize,
@@ -636,7 +648,13 @@ impl Driver {
         Ok(())
     }
 
-    fn check_event(&self, what: &str, got: &Event, want: &Call, new_handle: &mut Option<i32>) -> Check {
+    fn check_event(
+        &self,
+        what: &str,
+        got: &Event,
+        want: &Call,
+        new_handle: &mut Option<i32>,
+    ) -> Check {
         ensure!(
             got.kind == want.kind && got.conv == want.conv,
             "{what}: callback {:?}/{:?} called, model expects {:?}/{:?} ({got:?} vs {want:?})",
@@ -679,9 +697,20 @@ impl Driver {
             want.extra
         );
         match (got.seen, want.conv) {
-            (Seen::C { ptr, as_int, as_aint }, Conv::C) => {
-                self.check_c_view(&format!("{what}: {:?} callback value", want.kind), ptr, as_int, as_aint, want.val)?
-            }
+            (
+                Seen::C {
+                    ptr,
+                    as_int,
+                    as_aint,
+                },
+                Conv::C,
+            ) => self.check_c_view(
+                &format!("{what}: {:?} callback value", want.kind),
+                ptr,
+                as_int,
+                as_aint,
+                want.val,
+            )?,
             (Seen::FAddr(v), Conv::FAddress) => ensure!(
                 v == want.val.faddr_view(),
                 "{what}: ADDRESS_KIND {:?} callback got {v}, expected {} ({:?})",
@@ -718,13 +747,25 @@ impl Driver {
     /// Every pointer handed to a C reader for a Fortran-set value still points at the value.
     fn check_pointers(&mut self) -> Check {
         let model = &self.model;
-        self.pointers
-            .retain(|&(c, kv, inst, _, _)| model.instance(c, kv).is_some_and(|a| a.instance == inst));
+        self.pointers.retain(|&(c, kv, inst, _, _)| {
+            model.instance(c, kv).is_some_and(|a| a.instance == inst)
+        });
         for &(_, _, _, ptr, val) in &self.pointers {
             // SAFETY: the attribute instance is alive, so the library keeps this storage.
             let seen = unsafe { c_seen(ptr as *mut c_void) };
-            if let Seen::C { ptr, as_int, as_aint } = seen {
-                self.check_c_view("C reader pointer kept while the attribute lives", ptr, as_int, as_aint, val)?;
+            if let Seen::C {
+                ptr,
+                as_int,
+                as_aint,
+            } = seen
+            {
+                self.check_c_view(
+                    "C reader pointer kept while the attribute lives",
+                    ptr,
+                    as_int,
+                    as_aint,
+                    val,
+                )?;
             }
         }
         Ok(())
@@ -764,19 +805,21 @@ impl Driver {
                 let mut number: i32 = -1;
                 let rc = match conv {
                     Conv::C => {
-                        let cf: Option<mpicache::capi::types::MPI_Comm_copy_attr_function> = match copy {
-                            CopySel::NullPointer => None,
-                            CopySel::NullFn => Some(MPI_COMM_NULL_COPY_FN),
-                            CopySel::NullFnOther => Some(MPI_NULL_COPY_FN),
-                            CopySel::DupFn => Some(MPI_COMM_DUP_FN),
-                            CopySel::DupFnOther => Some(MPI_DUP_FN),
-                            CopySel::User => Some(c_copy),
-                        };
-                        let df: Option<mpicache::capi::types::MPI_Comm_delete_attr_function> = match delete {
-                            DelSel::NullPointer => None,
-                            DelSel::NullFn => Some(MPI_COMM_NULL_DELETE_FN),
-                            DelSel::User => Some(c_delete),
-                        };
+                        let cf: Option<mpicache::capi::types::MPI_Comm_copy_attr_function> =
+                            match copy {
+                                CopySel::NullPointer => None,
+                                CopySel::NullFn => Some(MPI_COMM_NULL_COPY_FN),
+                                CopySel::NullFnOther => Some(MPI_NULL_COPY_FN),
+                                CopySel::DupFn => Some(MPI_COMM_DUP_FN),
+                                CopySel::DupFnOther => Some(MPI_DUP_FN),
+                                CopySel::User => Some(c_copy),
+                            };
+                        let df: Option<mpicache::capi::types::MPI_Comm_delete_attr_function> =
+                            match delete {
+                                DelSel::NullPointer => None,
+                                DelSel::NullFn => Some(MPI_COMM_NULL_DELETE_FN),
+                                DelSel::User => Some(c_delete),
+                            };
                         let es = extra as usize as *mut c_void;
                         unsafe {
                             match api {
@@ -833,7 +876,9 @@ impl Driver {
                     "{what}: keyval number {number} is invalid or was handed out before ({:?})",
                     self.keyvals
                 );
-                let k = self.model.create_keyval(kind, conv, copy_kind, delete_kind, extra);
+                let k = self
+                    .model
+                    .create_keyval(kind, conv, copy_kind, delete_kind, extra);
                 self.keyvals.push(number);
                 let kv = &self.model.keyvals[k];
                 set_behavior(number, (kv.copy_behavior, kv.delete_behavior, 1));
@@ -918,19 +963,28 @@ impl Driver {
                         match ex.read {
                             Some(Some(val)) => {
                                 ensure!(flag == 1, "{what}: flag {flag}, expected true");
-                                if let Seen::C { ptr, as_int, as_aint } = unsafe { c_seen(p) } {
+                                if let Seen::C {
+                                    ptr,
+                                    as_int,
+                                    as_aint,
+                                } = unsafe { c_seen(p) }
+                                {
                                     self.check_c_view(what, ptr, as_int, as_aint, val)?;
                                 }
                                 if val.prov != Prov::CPointer {
                                     if let KvRef::Created(k) = kref {
-                                        let inst = self.model.instance(c, k).expect("read").instance;
+                                        let inst =
+                                            self.model.instance(c, k).expect("read").instance;
                                         self.pointers.push((c, k, inst, p as usize, val));
                                     }
                                 }
                             }
                             Some(None) => {
                                 ensure!(flag == 0, "{what}: flag {flag}, expected false");
-                                ensure!(p as usize == SENTINEL, "{what}: value written with flag false");
+                                ensure!(
+                                    p as usize == SENTINEL,
+                                    "{what}: value written with flag false"
+                                );
                             }
                             None => {}
                         }
@@ -943,7 +997,10 @@ impl Driver {
                         self.check_outcome(what, ierr, &ex.outcome)?;
                         match ex.read {
                             Some(Some(val)) => {
-                                ensure!(flag == 1, "{what}: LOGICAL flag {flag}, expected .TRUE. (1)");
+                                ensure!(
+                                    flag == 1,
+                                    "{what}: LOGICAL flag {flag}, expected .TRUE. (1)"
+                                );
                                 ensure!(
                                     v as i64 == val.faddr_view(),
                                     "{what}: read {v}, expected {} ({val:?})",
@@ -965,7 +1022,10 @@ impl Driver {
                         self.check_outcome(what, ierr, &ex.outcome)?;
                         match ex.read {
                             Some(Some(val)) => {
-                                ensure!(flag == 1, "{what}: LOGICAL flag {flag}, expected .TRUE. (1)");
+                                ensure!(
+                                    flag == 1,
+                                    "{what}: LOGICAL flag {flag}, expected .TRUE. (1)"
+                                );
                                 ensure!(
                                     v == val.fint_view(),
                                     "{what}: read {v}, expected {} ({val:?})",
@@ -1070,9 +1130,15 @@ impl Driver {
                 self.check_outcome(what, rc, &ex.outcome)?;
                 self.check_calls(what, &take_log(), &ex.calls)?;
                 if rc == MPI_SUCCESS {
-                    ensure!(h == MPI_COMM_NULL, "{what}: handle not set to MPI_COMM_NULL");
+                    ensure!(
+                        h == MPI_COMM_NULL,
+                        "{what}: handle not set to MPI_COMM_NULL"
+                    );
                 } else {
-                    ensure!(h == self.comms[c], "{what}: handle changed by a failed free");
+                    ensure!(
+                        h == self.comms[c],
+                        "{what}: handle changed by a failed free"
+                    );
                 }
             }
             Op::FreeKeyval { kv, via, type_api } => {
@@ -1102,9 +1168,15 @@ impl Driver {
                 let ex = self.model.free_keyval(kref, kind);
                 self.check_outcome(what, rc, &ex.outcome)?;
                 if rc == MPI_SUCCESS {
-                    ensure!(var == MPI_KEYVAL_INVALID, "{what}: keyval not set to MPI_KEYVAL_INVALID");
+                    ensure!(
+                        var == MPI_KEYVAL_INVALID,
+                        "{what}: keyval not set to MPI_KEYVAL_INVALID"
+                    );
                 } else {
-                    ensure!(var == number, "{what}: keyval variable changed by a failed free");
+                    ensure!(
+                        var == number,
+                        "{what}: keyval variable changed by a failed free"
+                    );
                 }
                 ensure!(take_log().is_empty(), "{what}: a callback ran");
             }
@@ -1145,7 +1217,10 @@ impl Driver {
             self.check_calls("MPI_Finalize (other communicators)", &rest[..run], &g)?;
             rest = &rest[run..];
         }
-        ensure!(groups.is_empty(), "MPI_Finalize: delete callbacks never ran: {groups:#?}");
+        ensure!(
+            groups.is_empty(),
+            "MPI_Finalize: delete callbacks never ran: {groups:#?}"
+        );
         Ok(())
     }
 }
@@ -1167,8 +1242,14 @@ fn run_case(ops: &[Op]) -> Check {
     unsafe {
         let rc = MPI_Init(std::ptr::null_mut(), std::ptr::null_mut());
         ensure!(rc == MPI_SUCCESS, "MPI_Init returned {rc}");
-        ensure!(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN) == MPI_SUCCESS, "set errhandler");
-        ensure!(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN) == MPI_SUCCESS, "set errhandler");
+        ensure!(
+            MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN) == MPI_SUCCESS,
+            "set errhandler"
+        );
+        ensure!(
+            MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN) == MPI_SUCCESS,
+            "set errhandler"
+        );
     }
     let mut d = Driver {
         model: Model::new(),
@@ -1205,9 +1286,14 @@ fn random_sequences_match_the_model() {
         max_shrink_iters: 20_000,
         ..Config::default()
     };
-    let mut runner = TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes));
+    let mut runner = TestRunner::new_with_rng(
+        config,
+        TestRng::from_seed(RngAlgorithm::ChaCha, &seed_bytes),
+    );
     let start = std::time::Instant::now();
-    let result = runner.run(&prop::collection::vec(op_strategy(), 1..300), |ops| run_case(&ops));
+    let result = runner.run(&prop::collection::vec(op_strategy(), 1..300), |ops| {
+        run_case(&ops)
+    });
     let ops = OPS.load(Ordering::Relaxed);
     eprintln!(
         "model_random: {ops} operations checked (shrinking included) in {:.1}s",
@@ -1217,6 +1303,9 @@ fn random_sequences_match_the_model() {
         panic!("model_random (seed {seed}): {e}");
     }
     if env_u64("MPICACHE_MODEL_CASES").is_none() {
-        assert!(ops >= 100_000, "only {ops} operations checked; the suite promises 100,000");
+        assert!(
+            ops >= 100_000,
+            "only {ops} operations checked; the suite promises 100,000"
+        );
     }
 }

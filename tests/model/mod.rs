@@ -256,7 +256,14 @@ impl Model {
         }
     }
 
-    pub fn create_keyval(&mut self, kind: KvKind, conv: Conv, copy: CopyKind, delete: DeleteKind, extra: i64) -> usize {
+    pub fn create_keyval(
+        &mut self,
+        kind: KvKind,
+        conv: Conv,
+        copy: CopyKind,
+        delete: DeleteKind,
+        extra: i64,
+    ) -> usize {
         self.keyvals.push(Keyval {
             kind,
             conv,
@@ -328,7 +335,11 @@ impl Model {
         }
         let read = match kv {
             KvRef::TagUb => Some(Val::fint(TAG_UB_VALUE)),
-            KvRef::Created(k) => self.comms[c].attrs.iter().find(|a| a.kv == k).map(|a| a.val),
+            KvRef::Created(k) => self.comms[c]
+                .attrs
+                .iter()
+                .find(|a| a.kv == k)
+                .map(|a| a.val),
             _ => unreachable!(),
         };
         Expect {
@@ -352,7 +363,9 @@ impl Model {
         if let Some(e) = self.arg_errors(c, kv, true) {
             return e;
         }
-        let KvRef::Created(k) = kv else { unreachable!() };
+        let KvRef::Created(k) = kv else {
+            unreachable!()
+        };
         let mut ex = Expect::ok();
         if let Some(pos) = self.comms[c].attrs.iter().position(|a| a.kv == k) {
             let old = self.comms[c].attrs[pos];
@@ -379,7 +392,9 @@ impl Model {
         if let Some(e) = self.arg_errors(c, kv, true) {
             return e;
         }
-        let KvRef::Created(k) = kv else { unreachable!() };
+        let KvRef::Created(k) = kv else {
+            unreachable!()
+        };
         let mut ex = Expect::ok();
         if let Some(pos) = self.comms[c].attrs.iter().position(|a| a.kv == k) {
             let old = self.comms[c].attrs[pos];
@@ -445,7 +460,8 @@ impl Model {
                         Ok(v) => v,
                         Err(code) => {
                             for done in copied.iter().rev() {
-                                if let Some((call, _)) = self.delete_call(ObjId::FailedDupNew, done) {
+                                if let Some((call, _)) = self.delete_call(ObjId::FailedDupNew, done)
+                                {
                                     ex.calls.push(call);
                                 }
                             }
@@ -512,10 +528,7 @@ impl Model {
         let mut ex = Expect::ok();
         let mut first: Option<i32> = None;
         let mut later: Vec<i32> = Vec::new();
-        let order: Vec<usize> = [1, 0]
-            .into_iter()
-            .chain(2..self.comms.len())
-            .collect();
+        let order: Vec<usize> = [1, 0].into_iter().chain(2..self.comms.len()).collect();
         for c in order {
             if !self.comms[c].alive {
                 continue;
