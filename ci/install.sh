@@ -130,7 +130,7 @@ shq() {
 subst ci/wrappers/wrapper.in "$prefix/bin/.mpicc" \
     PREFIX="$(shq "$prefix")" NAME=mpicc VERSION="$version" LANG=C ENVVAR=MPICACHE_CC \
     DEFAULT="$(shq "$cc_default")" SELECT=-cc= SELECT2=-cc= SELECT3=-cc= \
-    SHARED_LIBS=-lmpicache STATIC_ARCHIVES=libmpicache.a NATIVE_LIBS="$native_libs"
+    SHARED_LIBS=-lmpicache STATIC_ARCHIVES=libmpicache.a NATIVE_LIBS="$native_libs" LANG_FLAGS=
 chmod 0755 "$prefix/bin/.mpicc"
 mv -f "$prefix/bin/.mpicc" "$prefix/bin/mpicc"
 

@@ -85,6 +85,14 @@ mv -f "$prefix/share/mpicache/.fortran_integer.conf.tmp" "$prefix/share/mpicache
 # The wrappers mpifort, mpif90, mpif77, from the template shared with mpicc
 # (ci/wrappers/wrapper.in); the default compiler is the one mpi.mod was just compiled with.
 # Plus share/mpicache/fortran.conf, which mpicache-info reads.
+# gfortran 10 and later reject a routine without explicit interface (the choice-buffer ones:
+# MPI_BCAST, MPI_REDUCE, ...) called with different argument types in one file; MPICH's mpifort
+# passes -fallow-argument-mismatch for that, and so does ours when the compiler accepts it.
+fc_lang_flags=
+if printf '      end\n' > "$build/probe.f" &&
+    "$fc" -fallow-argument-mismatch -c "$build/probe.f" -o "$build/probe.o" >/dev/null 2>&1; then
+    fc_lang_flags=-fallow-argument-mismatch
+fi
 version=$(sed -n '/^\[package\]/,/^\[/{s/^version *= *"\([^"]*\)".*/\1/p}' "$root/Cargo.toml" | head -n1)
 sh_quote() { printf '%s' "$1" | sed "s/'/'\\\\''/g" | sed 's/[\\&|]/\\&/g'; }
 for name in mpifort mpif90 mpif77; do
@@ -93,7 +101,8 @@ for name in mpifort mpif90 mpif77; do
          s|@SELECT@|-fc=|g; s|@SELECT2@|-f90=|g; s|@SELECT3@|-f77=|g;
          s|@SHARED_LIBS@|-lmpicache_f -lmpicache|g;
          s|@STATIC_ARCHIVES@|libmpicache_f.a libmpicache.a|g;
-         s|@NATIVE_LIBS@|-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc|g" \
+         s|@NATIVE_LIBS@|-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc|g;
+         s|@LANG_FLAGS@|$fc_lang_flags|g" \
         "$root/ci/wrappers/wrapper.in" > "$prefix/bin/.$name.tmp"
     chmod 0755 "$prefix/bin/.$name.tmp"
     mv -f "$prefix/bin/.$name.tmp" "$prefix/bin/$name"
