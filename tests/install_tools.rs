@@ -96,6 +96,12 @@ fn wrappers_answer_build_system_probes() {
             "Fortran",
         ),
     ] {
+        // mpifort adds -fallow-argument-mismatch for gfortran >= 10 (Debian 12 has 12).
+        let inc = if lang == "Fortran" {
+            format!("{inc} -fallow-argument-mismatch")
+        } else {
+            inc.clone()
+        };
         let link = format!("-L {p}/lib -Wl,-rpath,{p}/lib {libs}");
         let w = |args: &[&str]| wrapper_out(wrapper, args, &[]);
         assert_eq!(
