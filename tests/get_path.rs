@@ -1,6 +1,8 @@
 //! The attribute get path allocates nothing and writes no shared state (issue 5): a counting
 //! global allocator sees no allocation across many gets from C and Fortran entry points, for
 //! hits and misses, on communicators, datatypes and windows.
+// These drive the Fortran entry points with 4-byte INTEGERs; the 8-byte build has tests/ilp64.rs.
+#![cfg(not(feature = "fortran-integer-8"))]
 
 use mpicache::capi::attr::{MPI_Comm_create_keyval, MPI_Comm_get_attr, MPI_Comm_set_attr};
 use mpicache::capi::init::MPI_Init;

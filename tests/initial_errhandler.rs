@@ -14,6 +14,7 @@ fn initial_errhandler() {
     // Chosen by mpiexec: errors return.
     let out = Command::new(&exe)
         .env("MPICACHE_INITIAL_ERRHANDLER", "mpi_errors_return")
+        .env_remove("LD_LIBRARY_PATH")
         .output()
         .expect("run the program");
     let stdout = String::from_utf8_lossy(&out.stdout);

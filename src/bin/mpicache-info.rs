@@ -9,10 +9,12 @@
 //!
 //! Fields fixed when the library is compiled come from the crate itself; what only the
 //! installation knows (the compilers, the paths, the build profile) comes from
-//! `PREFIX/share/mpicache/install.conf` (written by `ci/install.sh`) and `fortran.conf` (written
-//! by `ci/install_fortran.sh`), found next to the installed program (`PREFIX/bin/..`).
+//! `PREFIX/share/mpicache/install.conf` (written by `ci/install.sh`), `fortran.conf` and
+//! `fortran_integer.conf` (written by `ci/install_fortran.sh`: the INTEGER size the modules and
+//! mpifort were built for, 8 with `ci/install_ilp64.sh`), found next to the installed program
+//! (`PREFIX/bin/..`).
 
-use mpicache::consts::{MPI_ADDRESS_KIND, MPI_INTEGER_KIND, MPI_SUBVERSION, MPI_VERSION};
+use mpicache::consts::{MPI_ADDRESS_KIND, MPI_SUBVERSION, MPI_VERSION};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -38,6 +40,22 @@ fn conf_dir() -> Option<PathBuf> {
     Some(exe.parent()?.parent()?.join("share/mpicache"))
 }
 
+/// The Fortran INTEGER (and LOGICAL) size: what the installation's `fortran_integer.conf`
+/// says, checked against the size the library was compiled for (cargo feature
+/// `fortran-integer-8`); the library's own size when the Fortran half is not installed.
+fn fortran_integer_size(conf: &BTreeMap<String, String>) -> String {
+    let built = mpicache::fortran::FORTRAN_INTEGER_SIZE;
+    match conf.get("fortran_integer_size") {
+        Some(v) if v.parse::<usize>().ok() == Some(built) => v.clone(),
+        Some(v) => format!(
+            "{v} (the modules), but the library was built for {built}: reinstall with \
+             ci/install{}.sh",
+            if v == "8" { "_ilp64" } else { "" }
+        ),
+        None => built.to_string(),
+    }
+}
+
 /// The fields, in print order: (flag name, label, value).
 fn fields() -> Vec<(&'static str, &'static str, String)> {
     let dir = conf_dir();
@@ -49,6 +67,11 @@ fn fields() -> Vec<(&'static str, &'static str, String)> {
         .as_deref()
         .map(|d| read_conf(&d.join("fortran.conf")))
         .unwrap_or_default();
+    let int_conf = dir
+        .as_deref()
+        .map(|d| read_conf(&d.join("fortran_integer.conf")))
+        .unwrap_or_default();
+    let int_size = fortran_integer_size(&int_conf);
     let not_installed = "unknown (not run from an installation made by ci/install.sh)";
     let get = |m: &BTreeMap<String, String>, k: &str, missing: &str| {
         m.get(k).cloned().unwrap_or_else(|| missing.to_owned())
@@ -102,7 +125,12 @@ fn fields() -> Vec<(&'static str, &'static str, String)> {
         (
             "fortran-integer-size",
             "Fortran INTEGER size (bytes)",
-            MPI_INTEGER_KIND.to_string(),
+            int_size.clone(),
+        ),
+        (
+            "fortran-logical-size",
+            "Fortran LOGICAL size (bytes)",
+            int_size,
         ),
         (
             "fortran-logical-true",

@@ -63,9 +63,12 @@ impl AttrWord {
 
     /// Row `FortranInteger`: `MPI_ATTR_PUT` sets the low part of the word, sign-extended to the
     /// whole word (MPI 2.2 §16.3.7; also for INTEGER copy callbacks).
-    pub fn from_fortran_integer(value: FortranInteger) -> AttrWord {
+    /// Takes an `i32` in every build (predefined integer attributes) and an 8-byte INTEGER in
+    /// the `fortran-integer-8` build.
+    #[allow(clippy::useless_conversion)] // i32 -> i32, or i32 -> i64 with fortran-integer-8
+    pub fn from_fortran_integer(value: impl Into<FortranInteger>) -> AttrWord {
         AttrWord {
-            word: i64::from(value),
+            word: i64::from(value.into()),
             provenance: Provenance::FortranInteger,
         }
     }

@@ -21,6 +21,11 @@ use crate::core::state::State;
 use crate::core::ObjRef;
 use std::sync::Arc;
 
+/// The size of the Fortran INTEGER and LOGICAL (`MPI_INTEGER`, `MPI_LOGICAL`, each half of
+/// `MPI_2INTEGER`): 4 bytes, or 8 with the `fortran-integer-8` feature (programs compiled with
+/// -fdefault-integer-8). REAL and DOUBLE PRECISION do not change with that flag.
+const FINT: i64 = std::mem::size_of::<crate::core::convert::FortranInteger>() as i64;
+
 /// The typemap of one element, as a tree whose leaves are runs of bytes.
 #[derive(Debug)]
 enum Map {
@@ -213,8 +218,8 @@ fn predefined_types() -> Vec<(i32, &'static str, Layout)> {
         (MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX", b(8, 4)),
         (MPI_DOUBLE, "MPI_DOUBLE", b(8, 8)),
         (MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX", b(16, 8)),
-        (MPI_INTEGER, "MPI_INTEGER", b(4, 4)),
-        (MPI_LOGICAL, "MPI_LOGICAL", b(4, 4)),
+        (MPI_INTEGER, "MPI_INTEGER", b(FINT, FINT)),
+        (MPI_LOGICAL, "MPI_LOGICAL", b(FINT, FINT)),
         (MPI_REAL, "MPI_REAL", b(4, 4)),
         (MPI_COMPLEX, "MPI_COMPLEX", b(8, 4)),
         (MPI_DOUBLE_PRECISION, "MPI_DOUBLE_PRECISION", b(8, 8)),
@@ -241,7 +246,11 @@ fn predefined_types() -> Vec<(i32, &'static str, Layout)> {
             "MPI_2DOUBLE_PRECISION",
             p(8, 8, 8, 16, 8),
         ),
-        (MPI_2INTEGER, "MPI_2INTEGER", p(4, 4, 4, 8, 4)),
+        (
+            MPI_2INTEGER,
+            "MPI_2INTEGER",
+            p(FINT, FINT, FINT, 2 * FINT, FINT),
+        ),
         (MPI_C_BOOL, "MPI_C_BOOL", b(1, 1)),
         (MPI_WCHAR, "MPI_WCHAR", b(4, 4)),
         (MPI_INT8_T, "MPI_INT8_T", b(1, 1)),
@@ -906,8 +915,9 @@ mod tests {
             (MPI_INT, 4, 4),
             (MPI_LONG, 8, 8),
             (MPI_LONG_DOUBLE, 16, 16),
-            (MPI_INTEGER, 4, 4),
-            (MPI_LOGICAL, 4, 4),
+            (MPI_INTEGER, FINT, FINT),
+            (MPI_LOGICAL, FINT, FINT),
+            (MPI_2INTEGER, 2 * FINT, 2 * FINT),
             (MPI_REAL, 4, 4),
             (MPI_DOUBLE_PRECISION, 8, 8),
             (MPI_COMPLEX, 8, 8),

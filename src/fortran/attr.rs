@@ -7,7 +7,10 @@
 //! - When the flag comes back false nothing is written to the value argument.
 
 use crate::capi::boundary::Scope;
-use crate::consts::MPI_KEYVAL_INVALID;
+use crate::consts::{
+    MPI_COMM_NULL, MPI_DATATYPE_NULL, MPI_ERR_COMM, MPI_ERR_KEYVAL, MPI_ERR_TYPE, MPI_ERR_WIN,
+    MPI_KEYVAL_INVALID, MPI_WIN_NULL,
+};
 use crate::core::convert::AttrWord;
 use crate::core::{ObjRef, ObjectKind, Result, Runtime};
 use crate::fentry;
@@ -16,19 +19,29 @@ use crate::fortran::callbacks::{
     fortran_integer_delete_fn, MPI_Fcopy_attr_function, MPI_Fcopy_function,
     MPI_Fdelete_attr_function, MPI_Fdelete_function,
 };
-use crate::fortran::{logical, MPI_Aint, MPI_Fint, MPI_Flogical};
+use crate::fortran::{
+    fint, logical, narrow, read_narrow, scope_handle, wide, MPI_Aint, MPI_Fint, MPI_Flogical,
+};
 use crate::nonnull;
 
 fn rt() -> &'static Runtime {
     Runtime::global()
 }
 
-unsafe fn handle(p: *const MPI_Fint, null: MPI_Fint) -> MPI_Fint {
+/// Reads a handle argument passed by reference (NULL, which only C can pass, reads as `null`).
+unsafe fn handle(p: *const MPI_Fint, null: i32) -> MPI_Fint {
     if p.is_null() {
-        null
+        fint(null)
     } else {
         unsafe { *p }
     }
+}
+
+/// Reads a keyval argument (checked non-NULL by the caller): one that does not fit 32 bits is
+/// no keyval (MPI_ERR_KEYVAL).
+#[inline(always)]
+unsafe fn keyval_arg(p: *const MPI_Fint) -> Result<i32> {
+    unsafe { read_narrow(p, MPI_ERR_KEYVAL, "keyval") }
 }
 
 unsafe fn create_keyval(
@@ -46,14 +59,14 @@ unsafe fn create_keyval(
         fortran_address_delete_fn(delete_fn),
         unsafe { *extra_state } as i64,
     )?;
-    unsafe { *keyval = k };
+    unsafe { *keyval = fint(k) };
     Ok(())
 }
 
 unsafe fn free_keyval(kind: ObjectKind, keyval: *mut MPI_Fint) -> Result<()> {
     nonnull!(keyval);
-    rt().free_keyval(kind, unsafe { *keyval })?;
-    unsafe { *keyval = MPI_KEYVAL_INVALID };
+    rt().free_keyval(kind, unsafe { keyval_arg(keyval) }?)?;
+    unsafe { *keyval = fint(MPI_KEYVAL_INVALID) };
     Ok(())
 }
 
@@ -65,7 +78,7 @@ unsafe fn set_attr_address(
     nonnull!(keyval, value);
     rt().set_attr(
         obj,
-        unsafe { *keyval },
+        unsafe { keyval_arg(keyval) }?,
         AttrWord::from_fortran_address(unsafe { *value } as i64),
     )
 }
@@ -79,7 +92,7 @@ unsafe fn get_attr_address(
     flag: *mut MPI_Flogical,
 ) -> Result<()> {
     nonnull!(keyval, value, flag);
-    match rt().get_attr(obj, unsafe { *keyval })? {
+    match rt().get_attr(obj, unsafe { keyval_arg(keyval) }?)? {
         Some(read) => unsafe {
             *value = read.value.fortran_address_view() as MPI_Aint;
             *flag = logical(true);
@@ -91,7 +104,7 @@ unsafe fn get_attr_address(
 
 unsafe fn delete_attr(obj: ObjRef, keyval: *const MPI_Fint) -> Result<()> {
     nonnull!(keyval);
-    rt().delete_attr(obj, unsafe { *keyval })
+    rt().delete_attr(obj, unsafe { keyval_arg(keyval) }?)
 }
 
 /// `MPI_COMM_CREATE_KEYVAL(COMM_COPY_ATTR_FN, COMM_DELETE_ATTR_FN, COMM_KEYVAL, EXTRA_STATE,
@@ -133,10 +146,16 @@ pub unsafe extern "C" fn mpi_comm_set_attr_(
     attribute_val: *const MPI_Aint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, crate::consts::MPI_COMM_NULL) };
-    fentry!(ierror, "MPI_COMM_SET_ATTR", Scope::Comm(c), {
-        unsafe { set_attr_address(ObjRef::comm(c), comm_keyval, attribute_val) }
-    })
+    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    fentry!(
+        ierror,
+        "MPI_COMM_SET_ATTR",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            unsafe { set_attr_address(ObjRef::comm(c), comm_keyval, attribute_val) }
+        }
+    )
 }
 
 /// `MPI_COMM_GET_ATTR(COMM, COMM_KEYVAL, ATTRIBUTE_VAL, FLAG, IERROR)`.
@@ -148,10 +167,16 @@ pub unsafe extern "C" fn mpi_comm_get_attr_(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, crate::consts::MPI_COMM_NULL) };
-    fentry!(ierror, "MPI_COMM_GET_ATTR", Scope::Comm(c), {
-        unsafe { get_attr_address(ObjRef::comm(c), comm_keyval, attribute_val, flag) }
-    })
+    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    fentry!(
+        ierror,
+        "MPI_COMM_GET_ATTR",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            unsafe { get_attr_address(ObjRef::comm(c), comm_keyval, attribute_val, flag) }
+        }
+    )
 }
 
 /// `MPI_COMM_DELETE_ATTR(COMM, COMM_KEYVAL, IERROR)`.
@@ -161,10 +186,16 @@ pub unsafe extern "C" fn mpi_comm_delete_attr_(
     comm_keyval: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, crate::consts::MPI_COMM_NULL) };
-    fentry!(ierror, "MPI_COMM_DELETE_ATTR", Scope::Comm(c), {
-        unsafe { delete_attr(ObjRef::comm(c), comm_keyval) }
-    })
+    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    fentry!(
+        ierror,
+        "MPI_COMM_DELETE_ATTR",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            unsafe { delete_attr(ObjRef::comm(c), comm_keyval) }
+        }
+    )
 }
 
 /// `MPI_TYPE_CREATE_KEYVAL(TYPE_COPY_ATTR_FN, TYPE_DELETE_ATTR_FN, TYPE_KEYVAL, EXTRA_STATE,
@@ -206,8 +237,9 @@ pub unsafe extern "C" fn mpi_type_set_attr_(
     attribute_val: *const MPI_Aint,
     ierror: *mut MPI_Fint,
 ) {
-    let t = unsafe { handle(datatype, crate::consts::MPI_DATATYPE_NULL) };
+    let t = unsafe { handle(datatype, MPI_DATATYPE_NULL) };
     fentry!(ierror, "MPI_TYPE_SET_ATTR", Scope::NoObject, {
+        let t = narrow(t, MPI_ERR_TYPE, "datatype")?;
         unsafe { set_attr_address(ObjRef::datatype(t), type_keyval, attribute_val) }
     })
 }
@@ -221,8 +253,9 @@ pub unsafe extern "C" fn mpi_type_get_attr_(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
-    let t = unsafe { handle(datatype, crate::consts::MPI_DATATYPE_NULL) };
+    let t = unsafe { handle(datatype, MPI_DATATYPE_NULL) };
     fentry!(ierror, "MPI_TYPE_GET_ATTR", Scope::NoObject, {
+        let t = narrow(t, MPI_ERR_TYPE, "datatype")?;
         unsafe { get_attr_address(ObjRef::datatype(t), type_keyval, attribute_val, flag) }
     })
 }
@@ -234,8 +267,9 @@ pub unsafe extern "C" fn mpi_type_delete_attr_(
     type_keyval: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let t = unsafe { handle(datatype, crate::consts::MPI_DATATYPE_NULL) };
+    let t = unsafe { handle(datatype, MPI_DATATYPE_NULL) };
     fentry!(ierror, "MPI_TYPE_DELETE_ATTR", Scope::NoObject, {
+        let t = narrow(t, MPI_ERR_TYPE, "datatype")?;
         unsafe { delete_attr(ObjRef::datatype(t), type_keyval) }
     })
 }
@@ -279,10 +313,16 @@ pub unsafe extern "C" fn mpi_win_set_attr_(
     attribute_val: *const MPI_Aint,
     ierror: *mut MPI_Fint,
 ) {
-    let w = unsafe { handle(win, crate::consts::MPI_WIN_NULL) };
-    fentry!(ierror, "MPI_WIN_SET_ATTR", Scope::Win(w), {
-        unsafe { set_attr_address(ObjRef::win(w), win_keyval, attribute_val) }
-    })
+    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    fentry!(
+        ierror,
+        "MPI_WIN_SET_ATTR",
+        Scope::Win(scope_handle(w, MPI_WIN_NULL)),
+        {
+            let w = narrow(w, MPI_ERR_WIN, "win")?;
+            unsafe { set_attr_address(ObjRef::win(w), win_keyval, attribute_val) }
+        }
+    )
 }
 
 /// `MPI_WIN_GET_ATTR(WIN, WIN_KEYVAL, ATTRIBUTE_VAL, FLAG, IERROR)`.
@@ -294,10 +334,16 @@ pub unsafe extern "C" fn mpi_win_get_attr_(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
-    let w = unsafe { handle(win, crate::consts::MPI_WIN_NULL) };
-    fentry!(ierror, "MPI_WIN_GET_ATTR", Scope::Win(w), {
-        unsafe { get_attr_address(ObjRef::win(w), win_keyval, attribute_val, flag) }
-    })
+    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    fentry!(
+        ierror,
+        "MPI_WIN_GET_ATTR",
+        Scope::Win(scope_handle(w, MPI_WIN_NULL)),
+        {
+            let w = narrow(w, MPI_ERR_WIN, "win")?;
+            unsafe { get_attr_address(ObjRef::win(w), win_keyval, attribute_val, flag) }
+        }
+    )
 }
 
 /// `MPI_WIN_DELETE_ATTR(WIN, WIN_KEYVAL, IERROR)`.
@@ -307,10 +353,16 @@ pub unsafe extern "C" fn mpi_win_delete_attr_(
     win_keyval: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let w = unsafe { handle(win, crate::consts::MPI_WIN_NULL) };
-    fentry!(ierror, "MPI_WIN_DELETE_ATTR", Scope::Win(w), {
-        unsafe { delete_attr(ObjRef::win(w), win_keyval) }
-    })
+    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    fentry!(
+        ierror,
+        "MPI_WIN_DELETE_ATTR",
+        Scope::Win(scope_handle(w, MPI_WIN_NULL)),
+        {
+            let w = narrow(w, MPI_ERR_WIN, "win")?;
+            unsafe { delete_attr(ObjRef::win(w), win_keyval) }
+        }
+    )
 }
 
 /// Deprecated `MPI_KEYVAL_CREATE(COPY_FN, DELETE_FN, KEYVAL, EXTRA_STATE, IERROR)`: INTEGER
@@ -329,9 +381,9 @@ pub unsafe extern "C" fn mpi_keyval_create_(
             ObjectKind::Comm,
             fortran_integer_copy_fn(copy_fn),
             fortran_integer_delete_fn(delete_fn),
-            unsafe { *extra_state } as i64,
+            wide(unsafe { *extra_state }),
         )?;
-        unsafe { *keyval = k };
+        unsafe { *keyval = fint(k) };
         Ok(())
     })
 }
@@ -353,15 +405,21 @@ pub unsafe extern "C" fn mpi_attr_put_(
     attribute_val: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, crate::consts::MPI_COMM_NULL) };
-    fentry!(ierror, "MPI_ATTR_PUT", Scope::Comm(c), {
-        nonnull!(keyval, attribute_val);
-        rt().set_attr(
-            ObjRef::comm(c),
-            unsafe { *keyval },
-            AttrWord::from_fortran_integer(unsafe { *attribute_val }),
-        )
-    })
+    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    fentry!(
+        ierror,
+        "MPI_ATTR_PUT",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            nonnull!(keyval, attribute_val);
+            rt().set_attr(
+                ObjRef::comm(c),
+                unsafe { keyval_arg(keyval) }?,
+                AttrWord::from_fortran_integer(unsafe { *attribute_val }),
+            )
+        }
+    )
 }
 
 /// Deprecated `MPI_ATTR_GET(COMM, KEYVAL, ATTRIBUTE_VAL, FLAG, IERROR)`: the low part of the
@@ -374,18 +432,24 @@ pub unsafe extern "C" fn mpi_attr_get_(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, crate::consts::MPI_COMM_NULL) };
-    fentry!(ierror, "MPI_ATTR_GET", Scope::Comm(c), {
-        nonnull!(keyval, attribute_val, flag);
-        match rt().get_attr(ObjRef::comm(c), unsafe { *keyval })? {
-            Some(read) => unsafe {
-                *attribute_val = read.value.fortran_integer_view();
-                *flag = logical(true);
-            },
-            None => unsafe { *flag = logical(false) },
+    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    fentry!(
+        ierror,
+        "MPI_ATTR_GET",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            nonnull!(keyval, attribute_val, flag);
+            match rt().get_attr(ObjRef::comm(c), unsafe { keyval_arg(keyval) }?)? {
+                Some(read) => unsafe {
+                    *attribute_val = read.value.fortran_integer_view();
+                    *flag = logical(true);
+                },
+                None => unsafe { *flag = logical(false) },
+            }
+            Ok(())
         }
-        Ok(())
-    })
+    )
 }
 
 /// Deprecated `MPI_ATTR_DELETE(COMM, KEYVAL, IERROR)`.
@@ -395,8 +459,14 @@ pub unsafe extern "C" fn mpi_attr_delete_(
     keyval: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, crate::consts::MPI_COMM_NULL) };
-    fentry!(ierror, "MPI_ATTR_DELETE", Scope::Comm(c), {
-        unsafe { delete_attr(ObjRef::comm(c), keyval) }
-    })
+    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    fentry!(
+        ierror,
+        "MPI_ATTR_DELETE",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            unsafe { delete_attr(ObjRef::comm(c), keyval) }
+        }
+    )
 }

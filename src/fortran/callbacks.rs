@@ -16,7 +16,9 @@ use crate::core::callback::{
     CallbackCall, Convention, CopyCallback, CopyFn, DeleteCallback, DeleteFn,
 };
 use crate::core::convert::AttrWord;
-use crate::fortran::{MPI_Aint, MPI_Fint, MPI_Flogical, FORTRAN_FALSE, FORTRAN_TRUE};
+use crate::fortran::{
+    callback_code, fint, MPI_Aint, MPI_Fint, MPI_Flogical, FORTRAN_FALSE, FORTRAN_TRUE,
+};
 
 /// ADDRESS_KIND copy routine (`MPI_COMM_COPY_ATTR_FUNCTION` & co.).
 pub type MPI_Fcopy_attr_function = unsafe extern "C" fn(
@@ -65,12 +67,12 @@ struct FortranIntegerDelete(MPI_Fdelete_function);
 
 impl CopyCallback for FortranAddressCopy {
     fn copy(&self, call: &CallbackCall<'_>) -> Result<Option<AttrWord>, i32> {
-        let oldobj: MPI_Fint = call.object.0;
-        let keyval: MPI_Fint = call.keyval;
+        let oldobj: MPI_Fint = fint(call.object.0);
+        let keyval: MPI_Fint = fint(call.keyval);
         let value_in = call.value.value().fortran_address_view() as MPI_Aint;
         let mut value_out: MPI_Aint = 0;
         let mut flag: MPI_Flogical = FORTRAN_FALSE;
-        let mut ierror: MPI_Fint = MPI_SUCCESS;
+        let mut ierror: MPI_Fint = fint(MPI_SUCCESS);
         // SAFETY: the user registered this routine with the ADDRESS_KIND copy signature; the
         // extra_state reference is the keyval's own copy, alive for the call.
         unsafe {
@@ -84,8 +86,8 @@ impl CopyCallback for FortranAddressCopy {
                 &mut ierror,
             )
         };
-        if ierror != MPI_SUCCESS {
-            return Err(ierror);
+        if ierror != fint(MPI_SUCCESS) {
+            return Err(callback_code(ierror));
         }
         Ok((flag != FORTRAN_FALSE).then(|| AttrWord::from_fortran_address(value_out as i64)))
     }
@@ -96,10 +98,10 @@ impl CopyCallback for FortranAddressCopy {
 
 impl DeleteCallback for FortranAddressDelete {
     fn delete(&self, call: &CallbackCall<'_>) -> Result<(), i32> {
-        let obj: MPI_Fint = call.object.0;
-        let keyval: MPI_Fint = call.keyval;
+        let obj: MPI_Fint = fint(call.object.0);
+        let keyval: MPI_Fint = fint(call.keyval);
         let value = call.value.value().fortran_address_view() as MPI_Aint;
-        let mut ierror: MPI_Fint = MPI_SUCCESS;
+        let mut ierror: MPI_Fint = fint(MPI_SUCCESS);
         // SAFETY: registered with the ADDRESS_KIND delete signature.
         unsafe {
             (self.0)(
@@ -110,7 +112,7 @@ impl DeleteCallback for FortranAddressDelete {
                 &mut ierror,
             )
         };
-        match ierror {
+        match callback_code(ierror) {
             MPI_SUCCESS => Ok(()),
             code => Err(code),
         }
@@ -122,12 +124,12 @@ impl DeleteCallback for FortranAddressDelete {
 
 impl CopyCallback for FortranIntegerCopy {
     fn copy(&self, call: &CallbackCall<'_>) -> Result<Option<AttrWord>, i32> {
-        let oldobj: MPI_Fint = call.object.0;
-        let keyval: MPI_Fint = call.keyval;
+        let oldobj: MPI_Fint = fint(call.object.0);
+        let keyval: MPI_Fint = fint(call.keyval);
         let value_in: MPI_Fint = call.value.value().fortran_integer_view();
         let mut value_out: MPI_Fint = 0;
         let mut flag: MPI_Flogical = FORTRAN_FALSE;
-        let mut ierror: MPI_Fint = MPI_SUCCESS;
+        let mut ierror: MPI_Fint = fint(MPI_SUCCESS);
         // SAFETY: registered with the INTEGER copy signature (MPI_KEYVAL_CREATE).
         unsafe {
             (self.0)(
@@ -140,8 +142,8 @@ impl CopyCallback for FortranIntegerCopy {
                 &mut ierror,
             )
         };
-        if ierror != MPI_SUCCESS {
-            return Err(ierror);
+        if ierror != fint(MPI_SUCCESS) {
+            return Err(callback_code(ierror));
         }
         Ok((flag != FORTRAN_FALSE).then(|| AttrWord::from_fortran_integer(value_out)))
     }
@@ -152,10 +154,10 @@ impl CopyCallback for FortranIntegerCopy {
 
 impl DeleteCallback for FortranIntegerDelete {
     fn delete(&self, call: &CallbackCall<'_>) -> Result<(), i32> {
-        let obj: MPI_Fint = call.object.0;
-        let keyval: MPI_Fint = call.keyval;
+        let obj: MPI_Fint = fint(call.object.0);
+        let keyval: MPI_Fint = fint(call.keyval);
         let value: MPI_Fint = call.value.value().fortran_integer_view();
-        let mut ierror: MPI_Fint = MPI_SUCCESS;
+        let mut ierror: MPI_Fint = fint(MPI_SUCCESS);
         // SAFETY: registered with the INTEGER delete signature (MPI_KEYVAL_CREATE).
         unsafe {
             (self.0)(
@@ -166,7 +168,7 @@ impl DeleteCallback for FortranIntegerDelete {
                 &mut ierror,
             )
         };
-        match ierror {
+        match callback_code(ierror) {
             MPI_SUCCESS => Ok(()),
             code => Err(code),
         }
@@ -284,7 +286,7 @@ pub unsafe extern "C" fn mpi_comm_null_copy_fn_(
     );
     unsafe {
         set(flag, FORTRAN_FALSE);
-        set(ierror, MPI_SUCCESS);
+        set(ierror, fint(MPI_SUCCESS));
     }
 }
 
@@ -305,7 +307,7 @@ pub unsafe extern "C" fn mpi_comm_dup_fn_(
             *attribute_val_out = *attribute_val_in;
         }
         set(flag, FORTRAN_TRUE);
-        set(ierror, MPI_SUCCESS);
+        set(ierror, fint(MPI_SUCCESS));
     }
 }
 
@@ -319,7 +321,7 @@ pub unsafe extern "C" fn mpi_comm_null_delete_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (comm, comm_keyval, attribute_val, extra_state);
-    unsafe { set(ierror, MPI_SUCCESS) };
+    unsafe { set(ierror, fint(MPI_SUCCESS)) };
 }
 
 /// `MPI_TYPE_NULL_COPY_FN`.
@@ -380,7 +382,7 @@ pub unsafe extern "C" fn mpi_type_null_delete_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (datatype, type_keyval, attribute_val, extra_state);
-    unsafe { set(ierror, MPI_SUCCESS) };
+    unsafe { set(ierror, fint(MPI_SUCCESS)) };
 }
 
 /// `MPI_WIN_NULL_COPY_FN`.
@@ -403,7 +405,7 @@ pub unsafe extern "C" fn mpi_win_null_copy_fn_(
     );
     unsafe {
         set(flag, FORTRAN_FALSE);
-        set(ierror, MPI_SUCCESS);
+        set(ierror, fint(MPI_SUCCESS));
     }
 }
 
@@ -424,7 +426,7 @@ pub unsafe extern "C" fn mpi_win_dup_fn_(
             *attribute_val_out = *attribute_val_in;
         }
         set(flag, FORTRAN_TRUE);
-        set(ierror, MPI_SUCCESS);
+        set(ierror, fint(MPI_SUCCESS));
     }
 }
 
@@ -438,7 +440,7 @@ pub unsafe extern "C" fn mpi_win_null_delete_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (win, win_keyval, attribute_val, extra_state);
-    unsafe { set(ierror, MPI_SUCCESS) };
+    unsafe { set(ierror, fint(MPI_SUCCESS)) };
 }
 
 /// `MPI_NULL_COPY_FN` (deprecated, INTEGER): FLAG = .FALSE.
@@ -461,7 +463,7 @@ pub unsafe extern "C" fn mpi_null_copy_fn_(
     );
     unsafe {
         set(flag, FORTRAN_FALSE);
-        set(ierror, MPI_SUCCESS);
+        set(ierror, fint(MPI_SUCCESS));
     }
 }
 
@@ -482,7 +484,7 @@ pub unsafe extern "C" fn mpi_dup_fn_(
             *attribute_val_out = *attribute_val_in;
         }
         set(flag, FORTRAN_TRUE);
-        set(ierror, MPI_SUCCESS);
+        set(ierror, fint(MPI_SUCCESS));
     }
 }
 
@@ -496,5 +498,5 @@ pub unsafe extern "C" fn mpi_null_delete_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (comm, keyval, attribute_val, extra_state);
-    unsafe { set(ierror, MPI_SUCCESS) };
+    unsafe { set(ierror, fint(MPI_SUCCESS)) };
 }

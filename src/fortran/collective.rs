@@ -6,11 +6,13 @@
 
 use crate::capi::boundary::Scope;
 use crate::capi::collective::{MPI_Allreduce, MPI_Bcast, MPI_Reduce};
-use crate::consts::MPI_COMM_NULL;
+use crate::consts::{
+    MPI_COMM_NULL, MPI_ERR_COMM, MPI_ERR_COUNT, MPI_ERR_OP, MPI_ERR_ROOT, MPI_ERR_TYPE,
+};
 use crate::core::{Handle, Runtime};
 use crate::fentry;
 use crate::fortran::sentinels::{choice, choice_mut};
-use crate::fortran::MPI_Fint;
+use crate::fortran::{fint, narrow, read_narrow, scope_handle, MPI_Fint};
 use crate::nonnull;
 use std::ffi::c_void;
 
@@ -26,9 +28,9 @@ unsafe fn set_ierror(ierror: *mut MPI_Fint, rc: MPI_Fint) {
 
 /// Reads an INTEGER argument passed by reference (NULL, which only C can pass, reads as
 /// `null`).
-unsafe fn val(p: *const MPI_Fint, null: MPI_Fint) -> MPI_Fint {
+unsafe fn val(p: *const MPI_Fint, null: i32) -> MPI_Fint {
     if p.is_null() {
-        null
+        fint(null)
     } else {
         unsafe { *p }
     }
@@ -38,9 +40,12 @@ unsafe fn val(p: *const MPI_Fint, null: MPI_Fint) -> MPI_Fint {
 #[no_mangle]
 pub unsafe extern "C" fn mpi_barrier_(comm: *const MPI_Fint, ierror: *mut MPI_Fint) {
     let c = unsafe { val(comm, MPI_COMM_NULL) };
-    fentry!(ierror, "MPI_BARRIER", Scope::Comm(c), {
-        Runtime::global().barrier(Handle(c))
-    })
+    fentry!(
+        ierror,
+        "MPI_BARRIER",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        { Runtime::global().barrier(Handle(narrow(c, MPI_ERR_COMM, "comm")?)) }
+    )
 }
 
 /// `MPI_BCAST(BUFFER, COUNT, DATATYPE, ROOT, COMM, IERROR)`, BUFFER a choice buffer.
@@ -54,15 +59,31 @@ pub unsafe extern "C" fn mpi_bcast_(
     ierror: *mut MPI_Fint,
 ) {
     let c = unsafe { val(comm, MPI_COMM_NULL) };
-    if count.is_null() || datatype.is_null() || root.is_null() {
-        fentry!(ierror, "MPI_BCAST", Scope::Comm(c), {
+    // The INTEGER arguments as the C entry point's ints (checked: with 8-byte INTEGERs a value
+    // that does not fit is an error, not a truncation); the C entry point does the rest.
+    let mut args = None;
+    fentry!(
+        ierror,
+        "MPI_BCAST",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
             nonnull!(count, datatype, root);
+            args = Some(unsafe {
+                (
+                    read_narrow(count, MPI_ERR_COUNT, "count")?,
+                    read_narrow(datatype, MPI_ERR_TYPE, "datatype")?,
+                    read_narrow(root, MPI_ERR_ROOT, "root")?,
+                    narrow(c, MPI_ERR_COMM, "comm")?,
+                )
+            });
             Ok(())
-        });
+        }
+    );
+    let Some((count, datatype, root, c)) = args else {
         return;
-    }
-    let rc = unsafe { MPI_Bcast(choice_mut(buffer), *count, *datatype, *root, c) };
-    unsafe { set_ierror(ierror, rc) };
+    };
+    let rc = unsafe { MPI_Bcast(choice_mut(buffer), count, datatype, root, c) };
+    unsafe { set_ierror(ierror, fint(rc)) };
 }
 
 /// `MPI_REDUCE(SENDBUF, RECVBUF, COUNT, DATATYPE, OP, ROOT, COMM, IERROR)`, SENDBUF and RECVBUF
@@ -79,25 +100,40 @@ pub unsafe extern "C" fn mpi_reduce_(
     ierror: *mut MPI_Fint,
 ) {
     let c = unsafe { val(comm, MPI_COMM_NULL) };
-    if count.is_null() || datatype.is_null() || op.is_null() || root.is_null() {
-        fentry!(ierror, "MPI_REDUCE", Scope::Comm(c), {
+    let mut args = None;
+    fentry!(
+        ierror,
+        "MPI_REDUCE",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
             nonnull!(count, datatype, op, root);
+            args = Some(unsafe {
+                (
+                    read_narrow(count, MPI_ERR_COUNT, "count")?,
+                    read_narrow(datatype, MPI_ERR_TYPE, "datatype")?,
+                    read_narrow(op, MPI_ERR_OP, "op")?,
+                    read_narrow(root, MPI_ERR_ROOT, "root")?,
+                    narrow(c, MPI_ERR_COMM, "comm")?,
+                )
+            });
             Ok(())
-        });
+        }
+    );
+    let Some((count, datatype, op, root, c)) = args else {
         return;
-    }
+    };
     let rc = unsafe {
         MPI_Reduce(
             choice(sendbuf),
             choice_mut(recvbuf),
-            *count,
-            *datatype,
-            *op,
-            *root,
+            count,
+            datatype,
+            op,
+            root,
             c,
         )
     };
-    unsafe { set_ierror(ierror, rc) };
+    unsafe { set_ierror(ierror, fint(rc)) };
 }
 
 /// `MPI_ALLREDUCE(SENDBUF, RECVBUF, COUNT, DATATYPE, OP, COMM, IERROR)`, SENDBUF and RECVBUF
@@ -113,22 +149,27 @@ pub unsafe extern "C" fn mpi_allreduce_(
     ierror: *mut MPI_Fint,
 ) {
     let c = unsafe { val(comm, MPI_COMM_NULL) };
-    if count.is_null() || datatype.is_null() || op.is_null() {
-        fentry!(ierror, "MPI_ALLREDUCE", Scope::Comm(c), {
+    let mut args = None;
+    fentry!(
+        ierror,
+        "MPI_ALLREDUCE",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
             nonnull!(count, datatype, op);
+            args = Some(unsafe {
+                (
+                    read_narrow(count, MPI_ERR_COUNT, "count")?,
+                    read_narrow(datatype, MPI_ERR_TYPE, "datatype")?,
+                    read_narrow(op, MPI_ERR_OP, "op")?,
+                    narrow(c, MPI_ERR_COMM, "comm")?,
+                )
+            });
             Ok(())
-        });
+        }
+    );
+    let Some((count, datatype, op, c)) = args else {
         return;
-    }
-    let rc = unsafe {
-        MPI_Allreduce(
-            choice(sendbuf),
-            choice_mut(recvbuf),
-            *count,
-            *datatype,
-            *op,
-            c,
-        )
     };
-    unsafe { set_ierror(ierror, rc) };
+    let rc = unsafe { MPI_Allreduce(choice(sendbuf), choice_mut(recvbuf), count, datatype, op, c) };
+    unsafe { set_ierror(ierror, fint(rc)) };
 }

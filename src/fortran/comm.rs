@@ -5,8 +5,12 @@ use crate::consts::*;
 use crate::core::{Error, Handle, HandleKind, Runtime};
 use crate::fentry;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
-use crate::fortran::{logical, MPI_Farray, MPI_Fint, MPI_Flogical, MPI_Franges, MPI_Fstatus};
+use crate::fortran::{
+    fint, logical, narrow, read_narrow, scope_handle, MPI_Farray, MPI_Fint, MPI_Flogical,
+    MPI_Franges, MPI_Fstatus,
+};
 use crate::nonnull;
+use std::borrow::Cow;
 use std::ffi::c_char;
 
 fn rt() -> &'static Runtime {
@@ -31,13 +35,19 @@ pub unsafe extern "C" fn mpi_comm_dup_(
     ierror: *mut MPI_Fint,
 ) {
     let c = unsafe { val(comm) };
-    fentry!(ierror, "MPI_COMM_DUP", Scope::Comm(c), {
-        nonnull!(newcomm);
-        let h = rt().comm_dup(Handle(c));
-        // MPI 4.1 §7.4.2: on failure the new handle is MPI_COMM_NULL.
-        unsafe { *newcomm = h.as_ref().map_or(MPI_COMM_NULL, |h| h.0) };
-        h.map(drop)
-    })
+    fentry!(
+        ierror,
+        "MPI_COMM_DUP",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            nonnull!(newcomm);
+            let h = rt().comm_dup(Handle(c));
+            // MPI 4.1 §7.4.2: on failure the new handle is MPI_COMM_NULL.
+            unsafe { *newcomm = fint(h.as_ref().map_or(MPI_COMM_NULL, |h| h.0)) };
+            h.map(drop)
+        }
+    )
 }
 
 /// `MPI_COMM_DUP_WITH_INFO(COMM, INFO, NEWCOMM, IERROR)`.
@@ -49,13 +59,19 @@ pub unsafe extern "C" fn mpi_comm_dup_with_info_(
     ierror: *mut MPI_Fint,
 ) {
     let c = unsafe { val(comm) };
-    fentry!(ierror, "MPI_COMM_DUP_WITH_INFO", Scope::Comm(c), {
-        nonnull!(info, newcomm);
-        rt().check_handle(HandleKind::Info, Handle(unsafe { *info }))?;
-        let h = rt().comm_dup(Handle(c));
-        unsafe { *newcomm = h.as_ref().map_or(MPI_COMM_NULL, |h| h.0) };
-        h.map(drop)
-    })
+    fentry!(
+        ierror,
+        "MPI_COMM_DUP_WITH_INFO",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            nonnull!(info, newcomm);
+            rt().check_handle(HandleKind::Info, info_arg(info)?)?;
+            let h = rt().comm_dup(Handle(c));
+            unsafe { *newcomm = fint(h.as_ref().map_or(MPI_COMM_NULL, |h| h.0)) };
+            h.map(drop)
+        }
+    )
 }
 
 /// `MPI_COMM_IDUP(COMM, NEWCOMM, REQUEST, IERROR)`.
@@ -67,15 +83,21 @@ pub unsafe extern "C" fn mpi_comm_idup_(
     ierror: *mut MPI_Fint,
 ) {
     let c = unsafe { val(comm) };
-    fentry!(ierror, "MPI_COMM_IDUP", Scope::Comm(c), {
-        nonnull!(newcomm, request);
-        let r = rt().comm_idup(Handle(c));
-        unsafe {
-            *newcomm = r.as_ref().map_or(MPI_COMM_NULL, |(c, _)| c.0);
-            *request = r.as_ref().map_or(MPI_REQUEST_NULL, |(_, q)| q.0);
+    fentry!(
+        ierror,
+        "MPI_COMM_IDUP",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            nonnull!(newcomm, request);
+            let r = rt().comm_idup(Handle(c));
+            unsafe {
+                *newcomm = fint(r.as_ref().map_or(MPI_COMM_NULL, |(c, _)| c.0));
+                *request = fint(r.as_ref().map_or(MPI_REQUEST_NULL, |(_, q)| q.0));
+            }
+            r.map(drop)
         }
-        r.map(drop)
-    })
+    )
 }
 
 /// `MPI_COMM_SPLIT(COMM, COLOR, KEY, NEWCOMM, IERROR)`.
@@ -88,12 +110,20 @@ pub unsafe extern "C" fn mpi_comm_split_(
     ierror: *mut MPI_Fint,
 ) {
     let c = unsafe { val(comm) };
-    fentry!(ierror, "MPI_COMM_SPLIT", Scope::Comm(c), {
-        nonnull!(color, key, newcomm);
-        let h = rt().comm_split(Handle(c), unsafe { *color }, unsafe { *key })?;
-        unsafe { *newcomm = h.0 };
-        Ok(())
-    })
+    fentry!(
+        ierror,
+        "MPI_COMM_SPLIT",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            nonnull!(color, key, newcomm);
+            let color = unsafe { read_narrow(color, MPI_ERR_ARG, "color") }?;
+            let key = unsafe { read_narrow(key, MPI_ERR_ARG, "key") }?;
+            let h = rt().comm_split(Handle(c), color, key)?;
+            unsafe { *newcomm = fint(h.0) };
+            Ok(())
+        }
+    )
 }
 
 /// `MPI_COMM_SPLIT_TYPE(COMM, SPLIT_TYPE, KEY, INFO, NEWCOMM, IERROR)`: with one process,
@@ -109,13 +139,21 @@ pub unsafe extern "C" fn mpi_comm_split_type_(
     ierror: *mut MPI_Fint,
 ) {
     let c = unsafe { val(comm) };
-    fentry!(ierror, "MPI_COMM_SPLIT_TYPE", Scope::Comm(c), {
-        nonnull!(split_type, key, info, newcomm);
-        rt().check_handle(HandleKind::Info, Handle(unsafe { *info }))?;
-        let h = rt().comm_split_type(Handle(c), unsafe { *split_type })?;
-        unsafe { *newcomm = h.0 };
-        Ok(())
-    })
+    fentry!(
+        ierror,
+        "MPI_COMM_SPLIT_TYPE",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            nonnull!(split_type, key, info, newcomm);
+            let split_type = unsafe { read_narrow(split_type, MPI_ERR_ARG, "split_type") }?;
+            unsafe { read_narrow(key, MPI_ERR_ARG, "key") }?;
+            rt().check_handle(HandleKind::Info, info_arg(info)?)?;
+            let h = rt().comm_split_type(Handle(c), split_type)?;
+            unsafe { *newcomm = fint(h.0) };
+            Ok(())
+        }
+    )
 }
 
 /// `MPI_COMM_CREATE(COMM, GROUP, NEWCOMM, IERROR)`.
@@ -127,24 +165,36 @@ pub unsafe extern "C" fn mpi_comm_create_(
     ierror: *mut MPI_Fint,
 ) {
     let c = unsafe { val(comm) };
-    fentry!(ierror, "MPI_COMM_CREATE", Scope::Comm(c), {
-        nonnull!(group, newcomm);
-        let h = rt().comm_create(Handle(c), Handle(unsafe { *group }))?;
-        unsafe { *newcomm = h.0 };
-        Ok(())
-    })
+    fentry!(
+        ierror,
+        "MPI_COMM_CREATE",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            nonnull!(group, newcomm);
+            let h = rt().comm_create(Handle(c), group_arg(group)?)?;
+            unsafe { *newcomm = fint(h.0) };
+            Ok(())
+        }
+    )
 }
 
 /// `MPI_COMM_FREE(COMM, IERROR)`: sets COMM to MPI_COMM_NULL.
 #[no_mangle]
 pub unsafe extern "C" fn mpi_comm_free_(comm: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let c = unsafe { val(comm) };
-    fentry!(ierror, "MPI_COMM_FREE", Scope::Comm(c), {
-        nonnull!(comm);
-        rt().comm_free(Handle(c))?;
-        unsafe { *comm = MPI_COMM_NULL };
-        Ok(())
-    })
+    fentry!(
+        ierror,
+        "MPI_COMM_FREE",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            nonnull!(comm);
+            rt().comm_free(Handle(c))?;
+            unsafe { *comm = fint(MPI_COMM_NULL) };
+            Ok(())
+        }
+    )
 }
 
 /// `MPI_COMM_SIZE(COMM, SIZE, IERROR)`.
@@ -155,12 +205,18 @@ pub unsafe extern "C" fn mpi_comm_size_(
     ierror: *mut MPI_Fint,
 ) {
     let c = unsafe { val(comm) };
-    fentry!(ierror, "MPI_COMM_SIZE", Scope::Comm(c), {
-        nonnull!(size);
-        let n = rt().comm_size(Handle(c))?;
-        unsafe { *size = n };
-        Ok(())
-    })
+    fentry!(
+        ierror,
+        "MPI_COMM_SIZE",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            nonnull!(size);
+            let n = rt().comm_size(Handle(c))?;
+            unsafe { *size = fint(n) };
+            Ok(())
+        }
+    )
 }
 
 /// `MPI_COMM_RANK(COMM, RANK, IERROR)`.
@@ -171,12 +227,18 @@ pub unsafe extern "C" fn mpi_comm_rank_(
     ierror: *mut MPI_Fint,
 ) {
     let c = unsafe { val(comm) };
-    fentry!(ierror, "MPI_COMM_RANK", Scope::Comm(c), {
-        nonnull!(rank);
-        let r = rt().comm_rank(Handle(c))?;
-        unsafe { *rank = r };
-        Ok(())
-    })
+    fentry!(
+        ierror,
+        "MPI_COMM_RANK",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            nonnull!(rank);
+            let r = rt().comm_rank(Handle(c))?;
+            unsafe { *rank = fint(r) };
+            Ok(())
+        }
+    )
 }
 
 /// `MPI_COMM_COMPARE(COMM1, COMM2, RESULT, IERROR)`.
@@ -188,12 +250,19 @@ pub unsafe extern "C" fn mpi_comm_compare_(
     ierror: *mut MPI_Fint,
 ) {
     let c = unsafe { val(comm1) };
-    fentry!(ierror, "MPI_COMM_COMPARE", Scope::Comm(c), {
-        nonnull!(comm2, result);
-        let r = rt().comm_compare(Handle(c), Handle(unsafe { *comm2 }))?;
-        unsafe { *result = r };
-        Ok(())
-    })
+    fentry!(
+        ierror,
+        "MPI_COMM_COMPARE",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            nonnull!(comm2, result);
+            let comm2 = unsafe { read_narrow(comm2, MPI_ERR_COMM, "comm2") }?;
+            let r = rt().comm_compare(Handle(c), Handle(comm2))?;
+            unsafe { *result = fint(r) };
+            Ok(())
+        }
+    )
 }
 
 /// `MPI_COMM_TEST_INTER(COMM, FLAG, IERROR)`.
@@ -204,12 +273,18 @@ pub unsafe extern "C" fn mpi_comm_test_inter_(
     ierror: *mut MPI_Fint,
 ) {
     let c = unsafe { val(comm) };
-    fentry!(ierror, "MPI_COMM_TEST_INTER", Scope::Comm(c), {
-        nonnull!(flag);
-        rt().comm_size(Handle(c))?;
-        unsafe { *flag = logical(false) };
-        Ok(())
-    })
+    fentry!(
+        ierror,
+        "MPI_COMM_TEST_INTER",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            nonnull!(flag);
+            rt().comm_size(Handle(c))?;
+            unsafe { *flag = logical(false) };
+            Ok(())
+        }
+    )
 }
 
 /// `MPI_COMM_SET_NAME(COMM, COMM_NAME, IERROR)`, `CHARACTER*(*) COMM_NAME`.
@@ -221,11 +296,17 @@ pub unsafe extern "C" fn mpi_comm_set_name_(
     comm_name_len: usize,
 ) {
     let c = unsafe { val(comm) };
-    fentry!(ierror, "MPI_COMM_SET_NAME", Scope::Comm(c), {
-        nonnull!(comm_name);
-        let name = unsafe { read_fortran_string(comm_name, comm_name_len) };
-        rt().comm_set_name(Handle(c), &name)
-    })
+    fentry!(
+        ierror,
+        "MPI_COMM_SET_NAME",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            nonnull!(comm_name);
+            let name = unsafe { read_fortran_string(comm_name, comm_name_len) };
+            rt().comm_set_name(Handle(c), &name)
+        }
+    )
 }
 
 /// `MPI_COMM_GET_NAME(COMM, COMM_NAME, RESULTLEN, IERROR)`, `CHARACTER*(*) COMM_NAME`.
@@ -238,20 +319,26 @@ pub unsafe extern "C" fn mpi_comm_get_name_(
     comm_name_len: usize,
 ) {
     let c = unsafe { val(comm) };
-    fentry!(ierror, "MPI_COMM_GET_NAME", Scope::Comm(c), {
-        nonnull!(comm_name, resultlen);
-        let name = rt().comm_get_name(Handle(c))?;
-        let n = unsafe {
-            write_fortran_string(
-                comm_name,
-                comm_name_len,
-                MPI_MAX_OBJECT_NAME as usize,
-                &name,
-            )
-        };
-        unsafe { *resultlen = n };
-        Ok(())
-    })
+    fentry!(
+        ierror,
+        "MPI_COMM_GET_NAME",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            nonnull!(comm_name, resultlen);
+            let name = rt().comm_get_name(Handle(c))?;
+            let n = unsafe {
+                write_fortran_string(
+                    comm_name,
+                    comm_name_len,
+                    MPI_MAX_OBJECT_NAME as usize,
+                    &name,
+                )
+            };
+            unsafe { *resultlen = fint(n) };
+            Ok(())
+        }
+    )
 }
 
 /// `MPI_COMM_GROUP(COMM, GROUP, IERROR)`.
@@ -262,12 +349,18 @@ pub unsafe extern "C" fn mpi_comm_group_(
     ierror: *mut MPI_Fint,
 ) {
     let c = unsafe { val(comm) };
-    fentry!(ierror, "MPI_COMM_GROUP", Scope::Comm(c), {
-        nonnull!(group);
-        let g = rt().comm_group(Handle(c))?;
-        unsafe { *group = g.0 };
-        Ok(())
-    })
+    fentry!(
+        ierror,
+        "MPI_COMM_GROUP",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            nonnull!(group);
+            let g = rt().comm_group(Handle(c))?;
+            unsafe { *group = fint(g.0) };
+            Ok(())
+        }
+    )
 }
 
 /// `MPI_GROUP_FREE(GROUP, IERROR)`.
@@ -275,8 +368,8 @@ pub unsafe extern "C" fn mpi_comm_group_(
 pub unsafe extern "C" fn mpi_group_free_(group: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_GROUP_FREE", Scope::NoObject, {
         nonnull!(group);
-        rt().group_free(Handle(unsafe { *group }))?;
-        unsafe { *group = MPI_GROUP_NULL };
+        rt().group_free(group_arg(group)?)?;
+        unsafe { *group = fint(MPI_GROUP_NULL) };
         Ok(())
     })
 }
@@ -290,8 +383,8 @@ pub unsafe extern "C" fn mpi_group_size_(
 ) {
     fentry!(ierror, "MPI_GROUP_SIZE", Scope::NoObject, {
         nonnull!(group, size);
-        let n = rt().group_size(Handle(unsafe { *group }))?;
-        unsafe { *size = n };
+        let n = rt().group_size(group_arg(group)?)?;
+        unsafe { *size = fint(n) };
         Ok(())
     })
 }
@@ -305,10 +398,64 @@ pub unsafe extern "C" fn mpi_group_rank_(
 ) {
     fentry!(ierror, "MPI_GROUP_RANK", Scope::NoObject, {
         nonnull!(group, rank);
-        let r = rt().group_rank(Handle(unsafe { *group }))?;
-        unsafe { *rank = r };
+        let r = rt().group_rank(group_arg(group)?)?;
+        unsafe { *rank = fint(r) };
         Ok(())
     })
+}
+
+/// The handle of an INFO argument (checked non-NULL by the caller).
+fn info_arg(p: *const MPI_Fint) -> crate::core::Result<Handle> {
+    Ok(Handle(unsafe { read_narrow(p, MPI_ERR_INFO, "info") }?))
+}
+
+/// The handle of a GROUP argument (checked non-NULL by the caller).
+fn group_arg(p: *const MPI_Fint) -> crate::core::Result<Handle> {
+    Ok(Handle(unsafe { read_narrow(p, MPI_ERR_GROUP, "group") }?))
+}
+
+/// The handle of a REQUEST argument (checked non-NULL by the caller).
+fn request_arg(p: *const MPI_Fint) -> crate::core::Result<Handle> {
+    Ok(Handle(unsafe {
+        read_narrow(p, MPI_ERR_REQUEST, "request")
+    }?))
+}
+
+/// `INTEGER RANKS(*)` as the core's ranks (a rank that does not fit 32 bits is MPI_ERR_RANK).
+#[cfg(not(feature = "fortran-integer-8"))]
+fn ranks_arg(ranks: &[MPI_Fint]) -> crate::core::Result<Cow<'_, [i32]>> {
+    Ok(Cow::Borrowed(ranks))
+}
+/// `INTEGER RANKS(*)` as the core's ranks (a rank that does not fit 32 bits is MPI_ERR_RANK).
+#[cfg(feature = "fortran-integer-8")]
+fn ranks_arg(ranks: &[MPI_Fint]) -> crate::core::Result<Cow<'_, [i32]>> {
+    ranks
+        .iter()
+        .map(|&r| narrow(r, MPI_ERR_RANK, "ranks(i)"))
+        .collect::<crate::core::Result<Vec<i32>>>()
+        .map(Cow::Owned)
+}
+
+/// `INTEGER RANGES(3,*)` as the core's ranges.
+#[cfg(not(feature = "fortran-integer-8"))]
+fn ranges_arg(ranges: &[MPI_Franges]) -> crate::core::Result<Cow<'_, [[i32; 3]]>> {
+    Ok(Cow::Borrowed(ranges))
+}
+/// `INTEGER RANGES(3,*)` as the core's ranges (a value that does not fit 32 bits is
+/// MPI_ERR_RANK).
+#[cfg(feature = "fortran-integer-8")]
+fn ranges_arg(ranges: &[MPI_Franges]) -> crate::core::Result<Cow<'_, [[i32; 3]]>> {
+    ranges
+        .iter()
+        .map(|r| {
+            Ok([
+                narrow(r[0], MPI_ERR_RANK, "ranges(1,i)")?,
+                narrow(r[1], MPI_ERR_RANK, "ranges(2,i)")?,
+                narrow(r[2], MPI_ERR_ARG, "ranges(3,i)")?,
+            ])
+        })
+        .collect::<crate::core::Result<Vec<[i32; 3]>>>()
+        .map(Cow::Owned)
 }
 
 fn count(n: MPI_Fint) -> crate::core::Result<usize> {
@@ -333,8 +480,8 @@ pub unsafe extern "C" fn mpi_group_incl_(
             nonnull!(ranks);
             unsafe { std::slice::from_raw_parts(ranks, n) }
         };
-        let g = rt().group_incl(Handle(unsafe { *group }), ranks)?;
-        unsafe { *newgroup = g.0 };
+        let g = rt().group_incl(group_arg(group)?, &ranks_arg(ranks)?)?;
+        unsafe { *newgroup = fint(g.0) };
         Ok(())
     })
 }
@@ -357,8 +504,8 @@ pub unsafe extern "C" fn mpi_group_range_incl_(
             nonnull!(ranges);
             unsafe { std::slice::from_raw_parts(ranges, n) }
         };
-        let g = rt().group_range_incl(Handle(unsafe { *group }), ranges)?;
-        unsafe { *newgroup = g.0 };
+        let g = rt().group_range_incl(group_arg(group)?, &ranges_arg(ranges)?)?;
+        unsafe { *newgroup = fint(g.0) };
         Ok(())
     })
 }
@@ -371,9 +518,9 @@ unsafe fn set_empty_status(status: *mut MPI_Fstatus) {
     }
     let s = unsafe { std::slice::from_raw_parts_mut(status, MPI_STATUS_SIZE as usize) };
     s.fill(0);
-    s[MPI_F_SOURCE as usize] = MPI_ANY_SOURCE;
-    s[MPI_F_TAG as usize] = MPI_ANY_TAG;
-    s[MPI_F_ERROR as usize] = MPI_SUCCESS;
+    s[MPI_F_SOURCE as usize] = fint(MPI_ANY_SOURCE);
+    s[MPI_F_TAG as usize] = fint(MPI_ANY_TAG);
+    s[MPI_F_ERROR as usize] = fint(MPI_SUCCESS);
 }
 
 /// `MPI_WAIT(REQUEST, STATUS, IERROR)`, `INTEGER STATUS(MPI_STATUS_SIZE)`.
@@ -385,9 +532,9 @@ pub unsafe extern "C" fn mpi_wait_(
 ) {
     fentry!(ierror, "MPI_WAIT", Scope::NoObject, {
         nonnull!(request);
-        let r = rt().request_complete(Handle(unsafe { *request }))?;
+        let r = rt().request_complete(request_arg(request)?)?;
         unsafe {
-            *request = r.0;
+            *request = fint(r.0);
             set_empty_status(status);
         }
         Ok(())
@@ -404,9 +551,9 @@ pub unsafe extern "C" fn mpi_test_(
 ) {
     fentry!(ierror, "MPI_TEST", Scope::NoObject, {
         nonnull!(request, flag);
-        let r = rt().request_complete(Handle(unsafe { *request }))?;
+        let r = rt().request_complete(request_arg(request)?)?;
         unsafe {
-            *request = r.0;
+            *request = fint(r.0);
             *flag = logical(true);
             set_empty_status(status);
         }
@@ -419,8 +566,8 @@ pub unsafe extern "C" fn mpi_test_(
 pub unsafe extern "C" fn mpi_request_free_(request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_REQUEST_FREE", Scope::NoObject, {
         nonnull!(request);
-        rt().request_free(Handle(unsafe { *request }))?;
-        unsafe { *request = MPI_REQUEST_NULL };
+        rt().request_free(request_arg(request)?)?;
+        unsafe { *request = fint(MPI_REQUEST_NULL) };
         Ok(())
     })
 }

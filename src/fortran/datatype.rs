@@ -7,7 +7,9 @@ use crate::core::{Error, Handle, Result, Runtime};
 use crate::fentry;
 use crate::fortran::sentinels::bottom;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
-use crate::fortran::{MPI_Aint, MPI_Faint_array, MPI_Farray, MPI_Fcount, MPI_Fint};
+use crate::fortran::{
+    fint, read_narrow, wide, MPI_Aint, MPI_Faint_array, MPI_Farray, MPI_Fcount, MPI_Fint,
+};
 use crate::nonnull;
 use std::ffi::{c_char, c_void};
 
@@ -15,13 +17,19 @@ fn rt() -> &'static Runtime {
     Runtime::global()
 }
 
-/// Reads an INTEGER argument passed by reference (NULL, which only C can pass, reads as 0).
-unsafe fn val(p: *const MPI_Fint) -> MPI_Fint {
+/// Reads a datatype handle passed by reference (NULL, which only C can pass, reads as 0): one
+/// that does not fit 32 bits is no datatype (MPI_ERR_TYPE).
+unsafe fn val(p: *const MPI_Fint) -> Result<i32> {
     if p.is_null() {
-        0
+        Ok(0)
     } else {
-        unsafe { *p }
+        unsafe { read_narrow(p, MPI_ERR_TYPE, "datatype") }
     }
+}
+
+/// The handle of a datatype argument (checked non-NULL by the caller).
+unsafe fn type_arg(p: *const MPI_Fint, what: &'static str) -> Result<Handle> {
+    Ok(Handle(unsafe { read_narrow(p, MPI_ERR_TYPE, what) }?))
 }
 
 /// A COUNT argument as a length: negative is `MPI_ERR_COUNT` (MPI 4.1 §2.6.4), as in C.
@@ -43,7 +51,7 @@ unsafe fn int_array(p: *const MPI_Farray, n: usize, name: &'static str) -> Resul
     }
     Ok(unsafe { std::slice::from_raw_parts(p, n) }
         .iter()
-        .map(|&v| v.into())
+        .map(|&v| wide(v))
         .collect())
 }
 
@@ -69,7 +77,7 @@ unsafe fn aint_array(p: *const MPI_Faint_array, n: usize, name: &'static str) ->
 /// # Safety
 /// `newtype` must be writable (checked non-NULL by the caller).
 unsafe fn out(newtype: *mut MPI_Fint, h: Handle) -> Result<()> {
-    unsafe { *newtype = h.0 };
+    unsafe { *newtype = fint(h.0) };
     Ok(())
 }
 
@@ -83,7 +91,9 @@ pub unsafe extern "C" fn mpi_type_contiguous_(
 ) {
     fentry!(ierror, "MPI_TYPE_CONTIGUOUS", Scope::NoObject, {
         nonnull!(count, oldtype, newtype);
-        let h = rt().type_contiguous(unsafe { *count }.into(), Handle(unsafe { *oldtype }))?;
+        let h = rt().type_contiguous(wide(unsafe { *count }), unsafe {
+            type_arg(oldtype, "oldtype")
+        }?)?;
         unsafe { out(newtype, h) }
     })
 }
@@ -101,10 +111,10 @@ pub unsafe extern "C" fn mpi_type_vector_(
     fentry!(ierror, "MPI_TYPE_VECTOR", Scope::NoObject, {
         nonnull!(count, blocklength, stride, oldtype, newtype);
         let h = rt().type_vector(
-            unsafe { *count }.into(),
-            unsafe { *blocklength }.into(),
-            unsafe { *stride }.into(),
-            Handle(unsafe { *oldtype }),
+            wide(unsafe { *count }),
+            wide(unsafe { *blocklength }),
+            wide(unsafe { *stride }),
+            unsafe { type_arg(oldtype, "oldtype") }?,
         )?;
         unsafe { out(newtype, h) }
     })
@@ -124,10 +134,10 @@ pub unsafe extern "C" fn mpi_type_create_hvector_(
     fentry!(ierror, "MPI_TYPE_CREATE_HVECTOR", Scope::NoObject, {
         nonnull!(count, blocklength, stride, oldtype, newtype);
         let h = rt().type_create_hvector(
-            unsafe { *count }.into(),
-            unsafe { *blocklength }.into(),
+            wide(unsafe { *count }),
+            wide(unsafe { *blocklength }),
             unsafe { *stride } as i64,
-            Handle(unsafe { *oldtype }),
+            unsafe { type_arg(oldtype, "oldtype") }?,
         )?;
         unsafe { out(newtype, h) }
     })
@@ -149,7 +159,7 @@ pub unsafe extern "C" fn mpi_type_indexed_(
         let n = count_arg(unsafe { *count })?;
         let bls = unsafe { int_array(array_of_blocklengths, n, "array_of_blocklengths") }?;
         let disps = unsafe { int_array(array_of_displacements, n, "array_of_displacements") }?;
-        let h = rt().type_indexed(&bls, &disps, Handle(unsafe { *oldtype }))?;
+        let h = rt().type_indexed(&bls, &disps, unsafe { type_arg(oldtype, "oldtype") }?)?;
         unsafe { out(newtype, h) }
     })
 }
@@ -170,7 +180,8 @@ pub unsafe extern "C" fn mpi_type_create_hindexed_(
         let n = count_arg(unsafe { *count })?;
         let bls = unsafe { int_array(array_of_blocklengths, n, "array_of_blocklengths") }?;
         let disps = unsafe { aint_array(array_of_displacements, n, "array_of_displacements") }?;
-        let h = rt().type_create_hindexed(&bls, &disps, Handle(unsafe { *oldtype }))?;
+        let h =
+            rt().type_create_hindexed(&bls, &disps, unsafe { type_arg(oldtype, "oldtype") }?)?;
         unsafe { out(newtype, h) }
     })
 }
@@ -190,11 +201,9 @@ pub unsafe extern "C" fn mpi_type_create_indexed_block_(
         nonnull!(count, blocklength, oldtype, newtype);
         let n = count_arg(unsafe { *count })?;
         let disps = unsafe { int_array(array_of_displacements, n, "array_of_displacements") }?;
-        let h = rt().type_create_indexed_block(
-            unsafe { *blocklength }.into(),
-            &disps,
-            Handle(unsafe { *oldtype }),
-        )?;
+        let h = rt().type_create_indexed_block(wide(unsafe { *blocklength }), &disps, unsafe {
+            type_arg(oldtype, "oldtype")
+        }?)?;
         unsafe { out(newtype, h) }
     })
 }
@@ -214,11 +223,9 @@ pub unsafe extern "C" fn mpi_type_create_hindexed_block_(
         nonnull!(count, blocklength, oldtype, newtype);
         let n = count_arg(unsafe { *count })?;
         let disps = unsafe { aint_array(array_of_displacements, n, "array_of_displacements") }?;
-        let h = rt().type_create_hindexed_block(
-            unsafe { *blocklength }.into(),
-            &disps,
-            Handle(unsafe { *oldtype }),
-        )?;
+        let h = rt().type_create_hindexed_block(wide(unsafe { *blocklength }), &disps, unsafe {
+            type_arg(oldtype, "oldtype")
+        }?)?;
         unsafe { out(newtype, h) }
     })
 }
@@ -241,8 +248,15 @@ pub unsafe extern "C" fn mpi_type_create_struct_(
         let disps = unsafe { aint_array(array_of_displacements, n, "array_of_displacements") }?;
         let types: Vec<Handle> = unsafe { int_array(array_of_types, n, "array_of_types") }?
             .into_iter()
-            .map(|t| Handle(t as MPI_Fint))
-            .collect();
+            .map(|t| {
+                i32::try_from(t).map(Handle).map_err(|_| {
+                    Error::invalid(
+                        MPI_ERR_TYPE,
+                        format!("array_of_types(i) = {t} is no datatype"),
+                    )
+                })
+            })
+            .collect::<Result<_>>()?;
         let h = rt().type_create_struct(&bls, &disps, &types)?;
         unsafe { out(newtype, h) }
     })
@@ -265,16 +279,13 @@ pub unsafe extern "C" fn mpi_type_create_subarray_(
         nonnull!(ndims, order, oldtype, newtype);
         // ndims must be positive; the core says so with MPI_ERR_ARG (as the C entry point).
         let n = usize::try_from(unsafe { *ndims }).unwrap_or(0);
+        let order = unsafe { read_narrow(order, MPI_ERR_ARG, "order") }?;
         let sizes = unsafe { int_array(array_of_sizes, n, "array_of_sizes") }?;
         let subsizes = unsafe { int_array(array_of_subsizes, n, "array_of_subsizes") }?;
         let starts = unsafe { int_array(array_of_starts, n, "array_of_starts") }?;
-        let h = rt().type_create_subarray(
-            &sizes,
-            &subsizes,
-            &starts,
-            unsafe { *order },
-            Handle(unsafe { *oldtype }),
-        )?;
+        let h = rt().type_create_subarray(&sizes, &subsizes, &starts, order, unsafe {
+            type_arg(oldtype, "oldtype")
+        }?)?;
         unsafe { out(newtype, h) }
     })
 }
@@ -291,11 +302,11 @@ pub unsafe extern "C" fn mpi_type_create_resized_(
 ) {
     fentry!(ierror, "MPI_TYPE_CREATE_RESIZED", Scope::NoObject, {
         nonnull!(oldtype, lb, extent, newtype);
-        let h =
-            rt().type_create_resized(Handle(unsafe { *oldtype }), unsafe { *lb } as i64, unsafe {
-                *extent
-            }
-                as i64)?;
+        let h = rt().type_create_resized(
+            unsafe { type_arg(oldtype, "oldtype") }?,
+            unsafe { *lb } as i64,
+            unsafe { *extent } as i64,
+        )?;
         unsafe { out(newtype, h) }
     })
 }
@@ -307,12 +318,12 @@ pub unsafe extern "C" fn mpi_type_dup_(
     newtype: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let t = unsafe { val(oldtype) };
     fentry!(ierror, "MPI_TYPE_DUP", Scope::NoObject, {
+        let t = unsafe { val(oldtype) }?;
         nonnull!(newtype);
         let h = rt().type_dup(Handle(t));
         // As MPI_COMM_DUP: on failure the new handle is the null handle.
-        unsafe { *newtype = h.as_ref().map_or(MPI_DATATYPE_NULL, |h| h.0) };
+        unsafe { *newtype = fint(h.as_ref().map_or(MPI_DATATYPE_NULL, |h| h.0)) };
         h.map(drop)
     })
 }
@@ -322,7 +333,7 @@ pub unsafe extern "C" fn mpi_type_dup_(
 pub unsafe extern "C" fn mpi_type_commit_(datatype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_TYPE_COMMIT", Scope::NoObject, {
         nonnull!(datatype);
-        rt().type_commit(Handle(unsafe { *datatype }))
+        rt().type_commit(unsafe { type_arg(datatype, "datatype") }?)
     })
 }
 
@@ -332,8 +343,8 @@ pub unsafe extern "C" fn mpi_type_commit_(datatype: *mut MPI_Fint, ierror: *mut 
 pub unsafe extern "C" fn mpi_type_free_(datatype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_TYPE_FREE", Scope::NoObject, {
         nonnull!(datatype);
-        rt().type_free(Handle(unsafe { *datatype }))?;
-        unsafe { *datatype = MPI_DATATYPE_NULL };
+        rt().type_free(unsafe { type_arg(datatype, "datatype") }?)?;
+        unsafe { *datatype = fint(MPI_DATATYPE_NULL) };
         Ok(())
     })
 }
@@ -346,11 +357,11 @@ pub unsafe extern "C" fn mpi_type_size_(
     size: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let t = unsafe { val(datatype) };
     fentry!(ierror, "MPI_TYPE_SIZE", Scope::NoObject, {
+        let t = unsafe { val(datatype) }?;
         nonnull!(size);
         let s = rt().type_size(Handle(t))?;
-        unsafe { *size = MPI_Fint::try_from(s).unwrap_or(MPI_UNDEFINED) };
+        unsafe { *size = MPI_Fint::try_from(s).unwrap_or(fint(MPI_UNDEFINED)) };
         Ok(())
     })
 }
@@ -362,8 +373,8 @@ pub unsafe extern "C" fn mpi_type_size_x_(
     size: *mut MPI_Fcount,
     ierror: *mut MPI_Fint,
 ) {
-    let t = unsafe { val(datatype) };
     fentry!(ierror, "MPI_TYPE_SIZE_X", Scope::NoObject, {
+        let t = unsafe { val(datatype) }?;
         nonnull!(size);
         let s = rt().type_size(Handle(t))?;
         unsafe { *size = s };
@@ -380,8 +391,8 @@ pub unsafe extern "C" fn mpi_type_get_extent_(
     extent: *mut MPI_Aint,
     ierror: *mut MPI_Fint,
 ) {
-    let t = unsafe { val(datatype) };
     fentry!(ierror, "MPI_TYPE_GET_EXTENT", Scope::NoObject, {
+        let t = unsafe { val(datatype) }?;
         nonnull!(lb, extent);
         let (l, e) = rt().type_get_extent(Handle(t))?;
         unsafe {
@@ -401,8 +412,8 @@ pub unsafe extern "C" fn mpi_type_get_extent_x_(
     extent: *mut MPI_Fcount,
     ierror: *mut MPI_Fint,
 ) {
-    let t = unsafe { val(datatype) };
     fentry!(ierror, "MPI_TYPE_GET_EXTENT_X", Scope::NoObject, {
+        let t = unsafe { val(datatype) }?;
         nonnull!(lb, extent);
         let (l, e) = rt().type_get_extent(Handle(t))?;
         unsafe {
@@ -422,8 +433,8 @@ pub unsafe extern "C" fn mpi_type_get_true_extent_(
     true_extent: *mut MPI_Aint,
     ierror: *mut MPI_Fint,
 ) {
-    let t = unsafe { val(datatype) };
     fentry!(ierror, "MPI_TYPE_GET_TRUE_EXTENT", Scope::NoObject, {
+        let t = unsafe { val(datatype) }?;
         nonnull!(true_lb, true_extent);
         let (l, e) = rt().type_get_true_extent(Handle(t))?;
         unsafe {
@@ -443,8 +454,8 @@ pub unsafe extern "C" fn mpi_type_get_true_extent_x_(
     true_extent: *mut MPI_Fcount,
     ierror: *mut MPI_Fint,
 ) {
-    let t = unsafe { val(datatype) };
     fentry!(ierror, "MPI_TYPE_GET_TRUE_EXTENT_X", Scope::NoObject, {
+        let t = unsafe { val(datatype) }?;
         nonnull!(true_lb, true_extent);
         let (l, e) = rt().type_get_true_extent(Handle(t))?;
         unsafe {
@@ -463,8 +474,8 @@ pub unsafe extern "C" fn mpi_type_set_name_(
     ierror: *mut MPI_Fint,
     type_name_len: usize,
 ) {
-    let t = unsafe { val(datatype) };
     fentry!(ierror, "MPI_TYPE_SET_NAME", Scope::NoObject, {
+        let t = unsafe { val(datatype) }?;
         nonnull!(type_name);
         let name = unsafe { read_fortran_string(type_name, type_name_len) };
         rt().type_set_name(Handle(t), &name)
@@ -480,8 +491,8 @@ pub unsafe extern "C" fn mpi_type_get_name_(
     ierror: *mut MPI_Fint,
     type_name_len: usize,
 ) {
-    let t = unsafe { val(datatype) };
     fentry!(ierror, "MPI_TYPE_GET_NAME", Scope::NoObject, {
+        let t = unsafe { val(datatype) }?;
         nonnull!(type_name, resultlen);
         let name = rt().type_get_name(Handle(t))?;
         let n = unsafe {
@@ -492,7 +503,7 @@ pub unsafe extern "C" fn mpi_type_get_name_(
                 &name,
             )
         };
-        unsafe { *resultlen = n };
+        unsafe { *resultlen = fint(n) };
         Ok(())
     })
 }

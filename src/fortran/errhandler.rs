@@ -6,7 +6,7 @@ use crate::core::errhandler::UserErrhandler;
 use crate::core::{Error, Handle, ObjectKind, Runtime};
 use crate::fentry;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
-use crate::fortran::MPI_Fint;
+use crate::fortran::{fint, narrow, read_narrow, scope_handle, MPI_Fint};
 use crate::nonnull;
 use std::ffi::c_char;
 use std::sync::Arc;
@@ -23,11 +23,27 @@ struct FortranErrhandler(MPI_Fcomm_errhandler_function);
 
 impl UserErrhandler for FortranErrhandler {
     fn call(&self, object: Handle, code: i32) {
-        let mut h = object.0;
-        let mut c = code;
+        let mut h = fint(object.0);
+        let mut c = fint(code);
         // SAFETY: registered with the Fortran errhandler signature.
         unsafe { (self.0)(&mut h, &mut c) };
     }
+}
+
+/// Reads a handle argument passed by reference (NULL, which only C can pass, reads as `null`).
+unsafe fn handle(p: *const MPI_Fint, null: i32) -> MPI_Fint {
+    if p.is_null() {
+        fint(null)
+    } else {
+        unsafe { *p }
+    }
+}
+
+/// The handle of an ERRHANDLER argument (checked non-NULL by the caller).
+unsafe fn errhandler_arg(p: *const MPI_Fint) -> crate::core::Result<Handle> {
+    Ok(Handle(unsafe {
+        read_narrow(p, MPI_ERR_ERRHANDLER, "errhandler")
+    }?))
 }
 
 unsafe fn create(
@@ -40,7 +56,7 @@ unsafe fn create(
         name: "errhandler_fn",
     })?;
     let h = rt().create_errhandler(kind, Arc::new(FortranErrhandler(f)))?;
-    unsafe { *errhandler = h.0 };
+    unsafe { *errhandler = fint(h.0) };
     Ok(())
 }
 
@@ -75,15 +91,19 @@ pub unsafe extern "C" fn mpi_comm_set_errhandler_(
     errhandler: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = if comm.is_null() {
-        MPI_COMM_NULL
-    } else {
-        unsafe { *comm }
-    };
-    fentry!(ierror, "MPI_COMM_SET_ERRHANDLER", Scope::Comm(c), {
-        nonnull!(errhandler);
-        rt().set_errhandler(ObjectKind::Comm, Handle(c), Handle(unsafe { *errhandler }))
-    })
+    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    fentry!(
+        ierror,
+        "MPI_COMM_SET_ERRHANDLER",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            nonnull!(errhandler);
+            rt().set_errhandler(ObjectKind::Comm, Handle(c), unsafe {
+                errhandler_arg(errhandler)
+            }?)
+        }
+    )
 }
 
 /// `MPI_WIN_SET_ERRHANDLER(WIN, ERRHANDLER, IERROR)`.
@@ -93,15 +113,19 @@ pub unsafe extern "C" fn mpi_win_set_errhandler_(
     errhandler: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let w = if win.is_null() {
-        MPI_WIN_NULL
-    } else {
-        unsafe { *win }
-    };
-    fentry!(ierror, "MPI_WIN_SET_ERRHANDLER", Scope::Win(w), {
-        nonnull!(errhandler);
-        rt().set_errhandler(ObjectKind::Win, Handle(w), Handle(unsafe { *errhandler }))
-    })
+    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    fentry!(
+        ierror,
+        "MPI_WIN_SET_ERRHANDLER",
+        Scope::Win(scope_handle(w, MPI_WIN_NULL)),
+        {
+            let w = narrow(w, MPI_ERR_WIN, "win")?;
+            nonnull!(errhandler);
+            rt().set_errhandler(ObjectKind::Win, Handle(w), unsafe {
+                errhandler_arg(errhandler)
+            }?)
+        }
+    )
 }
 
 /// `MPI_COMM_GET_ERRHANDLER(COMM, ERRHANDLER, IERROR)`.
@@ -111,17 +135,19 @@ pub unsafe extern "C" fn mpi_comm_get_errhandler_(
     errhandler: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = if comm.is_null() {
-        MPI_COMM_NULL
-    } else {
-        unsafe { *comm }
-    };
-    fentry!(ierror, "MPI_COMM_GET_ERRHANDLER", Scope::Comm(c), {
-        nonnull!(errhandler);
-        let h = rt().get_errhandler(ObjectKind::Comm, Handle(c))?;
-        unsafe { *errhandler = h.0 };
-        Ok(())
-    })
+    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    fentry!(
+        ierror,
+        "MPI_COMM_GET_ERRHANDLER",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            nonnull!(errhandler);
+            let h = rt().get_errhandler(ObjectKind::Comm, Handle(c))?;
+            unsafe { *errhandler = fint(h.0) };
+            Ok(())
+        }
+    )
 }
 
 /// `MPI_WIN_GET_ERRHANDLER(WIN, ERRHANDLER, IERROR)`.
@@ -131,17 +157,19 @@ pub unsafe extern "C" fn mpi_win_get_errhandler_(
     errhandler: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let w = if win.is_null() {
-        MPI_WIN_NULL
-    } else {
-        unsafe { *win }
-    };
-    fentry!(ierror, "MPI_WIN_GET_ERRHANDLER", Scope::Win(w), {
-        nonnull!(errhandler);
-        let h = rt().get_errhandler(ObjectKind::Win, Handle(w))?;
-        unsafe { *errhandler = h.0 };
-        Ok(())
-    })
+    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    fentry!(
+        ierror,
+        "MPI_WIN_GET_ERRHANDLER",
+        Scope::Win(scope_handle(w, MPI_WIN_NULL)),
+        {
+            let w = narrow(w, MPI_ERR_WIN, "win")?;
+            nonnull!(errhandler);
+            let h = rt().get_errhandler(ObjectKind::Win, Handle(w))?;
+            unsafe { *errhandler = fint(h.0) };
+            Ok(())
+        }
+    )
 }
 
 /// `MPI_ERRHANDLER_FREE(ERRHANDLER, IERROR)`.
@@ -149,8 +177,8 @@ pub unsafe extern "C" fn mpi_win_get_errhandler_(
 pub unsafe extern "C" fn mpi_errhandler_free_(errhandler: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_ERRHANDLER_FREE", Scope::NoObject, {
         nonnull!(errhandler);
-        rt().errhandler_free(Handle(unsafe { *errhandler }))?;
-        unsafe { *errhandler = MPI_ERRHANDLER_NULL };
+        rt().errhandler_free(unsafe { errhandler_arg(errhandler) }?)?;
+        unsafe { *errhandler = fint(MPI_ERRHANDLER_NULL) };
         Ok(())
     })
 }
@@ -162,19 +190,25 @@ pub unsafe extern "C" fn mpi_comm_call_errhandler_(
     errorcode: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = if comm.is_null() {
-        MPI_COMM_NULL
-    } else {
-        unsafe { *comm }
-    };
-    let code = if errorcode.is_null() {
-        MPI_ERR_OTHER
-    } else {
-        unsafe { *errorcode }
-    };
+    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    let code = unsafe { handle(errorcode, MPI_ERR_OTHER) };
+    let mut args = None;
+    fentry!(
+        ierror,
+        "MPI_COMM_CALL_ERRHANDLER",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            args = Some((
+                narrow(c, MPI_ERR_COMM, "comm")?,
+                narrow(code, MPI_ERR_ARG, "errorcode")?,
+            ));
+            Ok(())
+        }
+    );
+    let Some((c, code)) = args else { return };
     let rc = unsafe { crate::capi::errhandler::MPI_Comm_call_errhandler(c, code) };
     if !ierror.is_null() {
-        unsafe { *ierror = rc };
+        unsafe { *ierror = fint(rc) };
     }
 }
 
@@ -185,19 +219,25 @@ pub unsafe extern "C" fn mpi_win_call_errhandler_(
     errorcode: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let w = if win.is_null() {
-        MPI_WIN_NULL
-    } else {
-        unsafe { *win }
-    };
-    let code = if errorcode.is_null() {
-        MPI_ERR_OTHER
-    } else {
-        unsafe { *errorcode }
-    };
+    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    let code = unsafe { handle(errorcode, MPI_ERR_OTHER) };
+    let mut args = None;
+    fentry!(
+        ierror,
+        "MPI_WIN_CALL_ERRHANDLER",
+        Scope::Win(scope_handle(w, MPI_WIN_NULL)),
+        {
+            args = Some((
+                narrow(w, MPI_ERR_WIN, "win")?,
+                narrow(code, MPI_ERR_ARG, "errorcode")?,
+            ));
+            Ok(())
+        }
+    );
+    let Some((w, code)) = args else { return };
     let rc = unsafe { crate::capi::errhandler::MPI_Win_call_errhandler(w, code) };
     if !ierror.is_null() {
-        unsafe { *ierror = rc };
+        unsafe { *ierror = fint(rc) };
     }
 }
 
@@ -210,8 +250,8 @@ pub unsafe extern "C" fn mpi_error_class_(
 ) {
     fentry!(ierror, "MPI_ERROR_CLASS", Scope::NoObject, {
         nonnull!(errorcode, errorclass);
-        let c = rt().error_class(unsafe { *errorcode })?;
-        unsafe { *errorclass = c };
+        let c = rt().error_class(unsafe { read_narrow(errorcode, MPI_ERR_ARG, "errorcode") }?)?;
+        unsafe { *errorclass = fint(c) };
         Ok(())
     })
 }
@@ -227,10 +267,10 @@ pub unsafe extern "C" fn mpi_error_string_(
 ) {
     fentry!(ierror, "MPI_ERROR_STRING", Scope::NoObject, {
         nonnull!(errorcode, string, resultlen);
-        let s = rt().error_string(unsafe { *errorcode })?;
+        let s = rt().error_string(unsafe { read_narrow(errorcode, MPI_ERR_ARG, "errorcode") }?)?;
         let n =
             unsafe { write_fortran_string(string, string_len, MPI_MAX_ERROR_STRING as usize, &s) };
-        unsafe { *resultlen = n };
+        unsafe { *resultlen = fint(n) };
         Ok(())
     })
 }
@@ -241,7 +281,7 @@ pub unsafe extern "C" fn mpi_add_error_class_(errorclass: *mut MPI_Fint, ierror:
     fentry!(ierror, "MPI_ADD_ERROR_CLASS", Scope::NoObject, {
         nonnull!(errorclass);
         let c = rt().add_error_class()?;
-        unsafe { *errorclass = c };
+        unsafe { *errorclass = fint(c) };
         Ok(())
     })
 }
@@ -255,8 +295,9 @@ pub unsafe extern "C" fn mpi_add_error_code_(
 ) {
     fentry!(ierror, "MPI_ADD_ERROR_CODE", Scope::NoObject, {
         nonnull!(errorclass, errorcode);
-        let c = rt().add_error_code(unsafe { *errorclass })?;
-        unsafe { *errorcode = c };
+        let c =
+            rt().add_error_code(unsafe { read_narrow(errorclass, MPI_ERR_ARG, "errorclass") }?)?;
+        unsafe { *errorcode = fint(c) };
         Ok(())
     })
 }
@@ -272,6 +313,9 @@ pub unsafe extern "C" fn mpi_add_error_string_(
     fentry!(ierror, "MPI_ADD_ERROR_STRING", Scope::NoObject, {
         nonnull!(errorcode, string);
         let s = unsafe { read_fortran_string(string, string_len) };
-        rt().add_error_string(unsafe { *errorcode }, &s)
+        rt().add_error_string(
+            unsafe { read_narrow(errorcode, MPI_ERR_ARG, "errorcode") }?,
+            &s,
+        )
     })
 }

@@ -6,7 +6,7 @@ use crate::core::state::Phase;
 use crate::core::Runtime;
 use crate::fentry;
 use crate::fortran::strings::write_fortran_string;
-use crate::fortran::{logical, MPI_Fint, MPI_Flogical};
+use crate::fortran::{fint, logical, read_narrow, MPI_Fint, MPI_Flogical};
 use std::ffi::c_char;
 
 fn rt() -> &'static Runtime {
@@ -35,10 +35,10 @@ pub unsafe extern "C" fn mpi_init_thread_(
     fentry!(ierror, "MPI_INIT_THREAD", Scope::NoObject, {
         crate::nonnull!(required, provided);
         let level = rt().init_with(
-            unsafe { *required },
+            unsafe { read_narrow(required, MPI_ERR_ARG, "required") }?,
             crate::capi::boundary::initial_errhandler(),
         )?;
-        unsafe { *provided = level };
+        unsafe { *provided = fint(level) };
         Ok(())
     })
 }
@@ -77,15 +77,18 @@ pub unsafe extern "C" fn mpi_abort_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = ierror;
+    // MPI_ABORT does not return: a communicator that does not fit 32 bits aborts
+    // MPI_COMM_WORLD (the only process), and an 8-byte error code that does not fit 32 bits
+    // aborts with MPI_ERR_OTHER.
     let comm = if comm.is_null() {
         MPI_COMM_WORLD
     } else {
-        unsafe { *comm }
+        crate::fortran::scope_handle(unsafe { *comm }, MPI_COMM_WORLD)
     };
     let code = if errorcode.is_null() {
         1
     } else {
-        unsafe { *errorcode }
+        crate::fortran::callback_code(unsafe { *errorcode })
     };
     unsafe { crate::capi::init::MPI_Abort(comm, code) };
 }
@@ -96,7 +99,7 @@ pub unsafe extern "C" fn mpi_query_thread_(provided: *mut MPI_Fint, ierror: *mut
     fentry!(ierror, "MPI_QUERY_THREAD", Scope::NoObject, {
         crate::nonnull!(provided);
         let level = rt().active()?.thread_level;
-        unsafe { *provided = level };
+        unsafe { *provided = fint(level) };
         Ok(())
     })
 }
@@ -134,8 +137,8 @@ pub unsafe extern "C" fn mpi_get_version_(
     fentry!(ierror, "MPI_GET_VERSION", Scope::NoObject, {
         crate::nonnull!(version, subversion);
         unsafe {
-            *version = MPI_VERSION;
-            *subversion = MPI_SUBVERSION;
+            *version = fint(MPI_VERSION);
+            *subversion = fint(MPI_SUBVERSION);
         }
         Ok(())
     })
@@ -160,7 +163,7 @@ pub unsafe extern "C" fn mpi_get_library_version_(
                 &text,
             )
         };
-        unsafe { *resultlen = n };
+        unsafe { *resultlen = fint(n) };
         Ok(())
     })
 }
@@ -179,7 +182,7 @@ pub unsafe extern "C" fn mpi_get_processor_name_(
         let text = crate::capi::init::processor_name();
         let n =
             unsafe { write_fortran_string(name, name_len, MPI_MAX_PROCESSOR_NAME as usize, &text) };
-        unsafe { *resultlen = n };
+        unsafe { *resultlen = fint(n) };
         Ok(())
     })
 }

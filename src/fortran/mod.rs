@@ -1,5 +1,5 @@
-//! Fortran entry points for gfortran: every argument by reference, `ierror` last, LOGICAL as a
-//! 4-byte integer (read true when nonzero, written 1 / 0), CHARACTER arguments with hidden
+//! Fortran entry points for gfortran: every argument by reference, `ierror` last, LOGICAL of
+//! the INTEGER's size (read true when nonzero, written 1 / 0), CHARACTER arguments with hidden
 //! `usize` lengths appended after all other arguments.
 //!
 //! Each routine is written once as `mpi_xxx_` (gfortran's spelling); build/fortran_gen.rs
@@ -34,11 +34,9 @@ pub mod sentinels;
 pub mod strings;
 pub mod win;
 
-use std::ffi::c_int;
-
 /// Fortran default INTEGER (gfortran without `-fdefault-integer-8`).
 #[cfg(not(feature = "fortran-integer-8"))]
-pub type MPI_Fint = c_int;
+pub type MPI_Fint = std::ffi::c_int;
 /// Fortran default INTEGER under `-fdefault-integer-8` (cargo feature `fortran-integer-8`).
 #[cfg(feature = "fortran-integer-8")]
 pub type MPI_Fint = i64;
@@ -73,6 +71,104 @@ pub fn logical(b: bool) -> MPI_Flogical {
     }
 }
 
+/// An INTEGER the core's `i32` fits in: handles, keyval numbers, ranks, colors, error codes,
+/// thread levels. With 4-byte INTEGERs this is the value itself; with 8-byte INTEGERs
+/// (`fortran-integer-8`) a value outside the `i32` range is an error of `class` (MPI_ERR_COMM
+/// for a communicator handle, MPI_ERR_KEYVAL for a keyval, MPI_ERR_ARG otherwise), never a
+/// silent truncation.
+#[inline(always)]
+pub fn narrow(v: MPI_Fint, class: i32, what: &'static str) -> crate::core::Result<i32> {
+    #[cfg(not(feature = "fortran-integer-8"))]
+    {
+        let _ = (class, what);
+        Ok(v)
+    }
+    #[cfg(feature = "fortran-integer-8")]
+    {
+        i32::try_from(v).map_err(|_| too_wide(v, class, what))
+    }
+}
+
+/// The error for an 8-byte INTEGER that does not fit where the library needs 32 bits.
+#[cfg(feature = "fortran-integer-8")]
+#[cold]
+#[inline(never)]
+fn too_wide(v: MPI_Fint, class: i32, what: &'static str) -> crate::core::Error {
+    crate::core::Error::invalid(
+        class,
+        format!("{what} = {v} is out of range (no such value fits 32 bits)"),
+    )
+}
+
+/// Reads a by-reference INTEGER argument (checked non-NULL by the caller) with [`narrow`].
+///
+/// # Safety
+/// `p` must point to a readable INTEGER.
+#[inline(always)]
+pub unsafe fn read_narrow(
+    p: *const MPI_Fint,
+    class: i32,
+    what: &'static str,
+) -> crate::core::Result<i32> {
+    narrow(unsafe { *p }, class, what)
+}
+
+/// A handle for the error scope of a call (whose error handler runs): the value when it fits
+/// 32 bits, `null` otherwise (the body then reports the handle with [`narrow`]).
+#[inline(always)]
+pub fn scope_handle(v: MPI_Fint, null: i32) -> i32 {
+    #[cfg(not(feature = "fortran-integer-8"))]
+    {
+        let _ = null;
+        v
+    }
+    #[cfg(feature = "fortran-integer-8")]
+    {
+        i32::try_from(v).unwrap_or(null)
+    }
+}
+
+/// An `i32` from the core as an INTEGER output (widened, sign-extended, with 8-byte INTEGERs).
+#[inline(always)]
+pub fn fint(v: i32) -> MPI_Fint {
+    #[cfg(not(feature = "fortran-integer-8"))]
+    {
+        v
+    }
+    #[cfg(feature = "fortran-integer-8")]
+    {
+        MPI_Fint::from(v)
+    }
+}
+
+/// An INTEGER argument where the core takes an `i64` (counts, block lengths, strides,
+/// displacements, extra_state): the whole value, with either INTEGER size.
+#[inline(always)]
+pub fn wide(v: MPI_Fint) -> i64 {
+    #[cfg(not(feature = "fortran-integer-8"))]
+    {
+        i64::from(v)
+    }
+    #[cfg(feature = "fortran-integer-8")]
+    {
+        v
+    }
+}
+
+/// An error code a Fortran callback returned in its IERROR, as the core's `i32`: a code that
+/// does not fit 32 bits (only possible with 8-byte INTEGERs) is reported as MPI_ERR_OTHER.
+#[inline(always)]
+pub fn callback_code(v: MPI_Fint) -> i32 {
+    #[cfg(not(feature = "fortran-integer-8"))]
+    {
+        v
+    }
+    #[cfg(feature = "fortran-integer-8")]
+    {
+        i32::try_from(v).unwrap_or(crate::consts::MPI_ERR_OTHER)
+    }
+}
+
 /// Runs a Fortran routine's body in the C boundary ([`crate::entry!`]) and stores the code it
 /// returns in `ierror`: `fentry!(ierror, "MPI_COMM_SIZE", scope, { ...; Ok(()) })`.
 #[macro_export]
@@ -82,7 +178,7 @@ macro_rules! fentry {
         let ierror: *mut $crate::fortran::MPI_Fint = $ierror;
         if !ierror.is_null() {
             // SAFETY: ierror is the caller's INTEGER, passed by reference.
-            unsafe { *ierror = $crate::fortran::MPI_Fint::from(rc) };
+            unsafe { *ierror = $crate::fortran::fint(rc) };
         }
     }};
 }

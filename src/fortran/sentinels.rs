@@ -101,8 +101,8 @@ mod tests {
         let in_place = mpifcmb2_.addr() as *const c_void;
         assert!(choice(bottom).is_null());
         assert_eq!(choice(in_place) as usize, C_IN_PLACE);
-        let x = 5i32;
-        let p = (&x as *const i32).cast::<c_void>();
+        let x: MPI_Fint = 5;
+        let p = (&x as *const MPI_Fint).cast::<c_void>();
         assert_eq!(choice(p), p);
         assert!(status_ignored(mpifcmb3_.addr() as *const MPI_Fint));
         assert!(status_ignored(mpifcmb4_.addr() as *const MPI_Fint));

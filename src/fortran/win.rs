@@ -8,7 +8,7 @@ use crate::core::{Handle, HandleKind, Runtime};
 use crate::fentry;
 use crate::fortran::sentinels::bottom;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
-use crate::fortran::{MPI_Aint, MPI_Fint};
+use crate::fortran::{fint, narrow, read_narrow, scope_handle, MPI_Aint, MPI_Fint};
 use crate::nonnull;
 use std::ffi::{c_char, c_void};
 
@@ -18,12 +18,17 @@ fn rt() -> &'static Runtime {
 
 /// Reads an INTEGER argument passed by reference (NULL, which only C can pass, reads as
 /// `null`).
-unsafe fn handle(p: *const MPI_Fint, null: MPI_Fint) -> MPI_Fint {
+unsafe fn handle(p: *const MPI_Fint, null: i32) -> MPI_Fint {
     if p.is_null() {
-        null
+        fint(null)
     } else {
         unsafe { *p }
     }
+}
+
+/// The handle of an INFO argument (checked non-NULL by the caller).
+unsafe fn info_arg(p: *const MPI_Fint) -> crate::core::Result<Handle> {
+    Ok(Handle(unsafe { read_narrow(p, MPI_ERR_INFO, "info") }?))
 }
 
 /// `MPI_WIN_CREATE(BASE, SIZE, DISP_UNIT, INFO, COMM, WIN, IERROR)`: BASE is a choice buffer
@@ -40,19 +45,21 @@ pub unsafe extern "C" fn mpi_win_create_(
     ierror: *mut MPI_Fint,
 ) {
     let c = unsafe { handle(comm, MPI_COMM_NULL) };
-    fentry!(ierror, "MPI_WIN_CREATE", Scope::Comm(c), {
-        nonnull!(size, disp_unit, info, win);
-        rt().check_handle(HandleKind::Info, Handle(unsafe { *info }))?;
-        let base = bottom(base.cast_const()) as usize;
-        let h = rt().win_create(
-            base,
-            unsafe { *size } as i64,
-            unsafe { *disp_unit },
-            Handle(c),
-        );
-        unsafe { *win = h.as_ref().map_or(MPI_WIN_NULL, |h| h.0) };
-        h.map(drop)
-    })
+    fentry!(
+        ierror,
+        "MPI_WIN_CREATE",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            nonnull!(size, disp_unit, info, win);
+            rt().check_handle(HandleKind::Info, unsafe { info_arg(info) }?)?;
+            let disp_unit = unsafe { read_narrow(disp_unit, MPI_ERR_DISP, "disp_unit") }?;
+            let base = bottom(base.cast_const()) as usize;
+            let h = rt().win_create(base, unsafe { *size } as i64, disp_unit, Handle(c));
+            unsafe { *win = fint(h.as_ref().map_or(MPI_WIN_NULL, |h| h.0)) };
+            h.map(drop)
+        }
+    )
 }
 
 /// `MPI_WIN_ALLOCATE(SIZE, DISP_UNIT, INFO, COMM, BASEPTR, WIN, IERROR)`,
@@ -69,18 +76,25 @@ pub unsafe extern "C" fn mpi_win_allocate_(
     ierror: *mut MPI_Fint,
 ) {
     let c = unsafe { handle(comm, MPI_COMM_NULL) };
-    fentry!(ierror, "MPI_WIN_ALLOCATE", Scope::Comm(c), {
-        nonnull!(size, disp_unit, info, baseptr, win);
-        rt().check_handle(HandleKind::Info, Handle(unsafe { *info }))?;
-        let r = rt().win_allocate(unsafe { *size } as i64, unsafe { *disp_unit }, Handle(c));
-        unsafe {
-            *win = r.as_ref().map_or(MPI_WIN_NULL, |(h, _)| h.0);
-            if let Ok((_, base)) = &r {
-                *baseptr = *base as MPI_Aint;
+    fentry!(
+        ierror,
+        "MPI_WIN_ALLOCATE",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            nonnull!(size, disp_unit, info, baseptr, win);
+            rt().check_handle(HandleKind::Info, unsafe { info_arg(info) }?)?;
+            let disp_unit = unsafe { read_narrow(disp_unit, MPI_ERR_DISP, "disp_unit") }?;
+            let r = rt().win_allocate(unsafe { *size } as i64, disp_unit, Handle(c));
+            unsafe {
+                *win = fint(r.as_ref().map_or(MPI_WIN_NULL, |(h, _)| h.0));
+                if let Ok((_, base)) = &r {
+                    *baseptr = *base as MPI_Aint;
+                }
             }
+            r.map(drop)
         }
-        r.map(drop)
-    })
+    )
 }
 
 /// `MPI_WIN_CREATE_DYNAMIC(INFO, COMM, WIN, IERROR)`.
@@ -92,25 +106,37 @@ pub unsafe extern "C" fn mpi_win_create_dynamic_(
     ierror: *mut MPI_Fint,
 ) {
     let c = unsafe { handle(comm, MPI_COMM_NULL) };
-    fentry!(ierror, "MPI_WIN_CREATE_DYNAMIC", Scope::Comm(c), {
-        nonnull!(info, win);
-        rt().check_handle(HandleKind::Info, Handle(unsafe { *info }))?;
-        let h = rt().win_create_dynamic(Handle(c));
-        unsafe { *win = h.as_ref().map_or(MPI_WIN_NULL, |h| h.0) };
-        h.map(drop)
-    })
+    fentry!(
+        ierror,
+        "MPI_WIN_CREATE_DYNAMIC",
+        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        {
+            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            nonnull!(info, win);
+            rt().check_handle(HandleKind::Info, unsafe { info_arg(info) }?)?;
+            let h = rt().win_create_dynamic(Handle(c));
+            unsafe { *win = fint(h.as_ref().map_or(MPI_WIN_NULL, |h| h.0)) };
+            h.map(drop)
+        }
+    )
 }
 
 /// `MPI_WIN_FREE(WIN, IERROR)`: runs the delete callbacks, then sets WIN to MPI_WIN_NULL.
 #[no_mangle]
 pub unsafe extern "C" fn mpi_win_free_(win: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let w = unsafe { handle(win, MPI_WIN_NULL) };
-    fentry!(ierror, "MPI_WIN_FREE", Scope::Win(w), {
-        nonnull!(win);
-        rt().win_free(Handle(w))?;
-        unsafe { *win = MPI_WIN_NULL };
-        Ok(())
-    })
+    fentry!(
+        ierror,
+        "MPI_WIN_FREE",
+        Scope::Win(scope_handle(w, MPI_WIN_NULL)),
+        {
+            let w = narrow(w, MPI_ERR_WIN, "win")?;
+            nonnull!(win);
+            rt().win_free(Handle(w))?;
+            unsafe { *win = fint(MPI_WIN_NULL) };
+            Ok(())
+        }
+    )
 }
 
 /// `MPI_WIN_SET_NAME(WIN, WIN_NAME, IERROR)`, `CHARACTER*(*) WIN_NAME`.
@@ -122,11 +148,17 @@ pub unsafe extern "C" fn mpi_win_set_name_(
     win_name_len: usize,
 ) {
     let w = unsafe { handle(win, MPI_WIN_NULL) };
-    fentry!(ierror, "MPI_WIN_SET_NAME", Scope::Win(w), {
-        nonnull!(win_name);
-        let name = unsafe { read_fortran_string(win_name, win_name_len) };
-        rt().win_set_name(Handle(w), &name)
-    })
+    fentry!(
+        ierror,
+        "MPI_WIN_SET_NAME",
+        Scope::Win(scope_handle(w, MPI_WIN_NULL)),
+        {
+            let w = narrow(w, MPI_ERR_WIN, "win")?;
+            nonnull!(win_name);
+            let name = unsafe { read_fortran_string(win_name, win_name_len) };
+            rt().win_set_name(Handle(w), &name)
+        }
+    )
 }
 
 /// `MPI_WIN_GET_NAME(WIN, WIN_NAME, RESULTLEN, IERROR)`, `CHARACTER*(*) WIN_NAME`.
@@ -139,15 +171,21 @@ pub unsafe extern "C" fn mpi_win_get_name_(
     win_name_len: usize,
 ) {
     let w = unsafe { handle(win, MPI_WIN_NULL) };
-    fentry!(ierror, "MPI_WIN_GET_NAME", Scope::Win(w), {
-        nonnull!(win_name, resultlen);
-        let name = rt().win_get_name(Handle(w))?;
-        let n = unsafe {
-            write_fortran_string(win_name, win_name_len, MPI_MAX_OBJECT_NAME as usize, &name)
-        };
-        unsafe { *resultlen = n };
-        Ok(())
-    })
+    fentry!(
+        ierror,
+        "MPI_WIN_GET_NAME",
+        Scope::Win(scope_handle(w, MPI_WIN_NULL)),
+        {
+            let w = narrow(w, MPI_ERR_WIN, "win")?;
+            nonnull!(win_name, resultlen);
+            let name = rt().win_get_name(Handle(w))?;
+            let n = unsafe {
+                write_fortran_string(win_name, win_name_len, MPI_MAX_OBJECT_NAME as usize, &name)
+            };
+            unsafe { *resultlen = fint(n) };
+            Ok(())
+        }
+    )
 }
 
 /// `MPI_WIN_GET_GROUP(WIN, GROUP, IERROR)`.
@@ -158,12 +196,18 @@ pub unsafe extern "C" fn mpi_win_get_group_(
     ierror: *mut MPI_Fint,
 ) {
     let w = unsafe { handle(win, MPI_WIN_NULL) };
-    fentry!(ierror, "MPI_WIN_GET_GROUP", Scope::Win(w), {
-        nonnull!(group);
-        let g = rt().win_group(Handle(w))?;
-        unsafe { *group = g.0 };
-        Ok(())
-    })
+    fentry!(
+        ierror,
+        "MPI_WIN_GET_GROUP",
+        Scope::Win(scope_handle(w, MPI_WIN_NULL)),
+        {
+            let w = narrow(w, MPI_ERR_WIN, "win")?;
+            nonnull!(group);
+            let g = rt().win_group(Handle(w))?;
+            unsafe { *group = fint(g.0) };
+            Ok(())
+        }
+    )
 }
 
 /// `MPI_WIN_FENCE(ASSERT, WIN, IERROR)`: with one process every epoch is local, so the fence
@@ -175,10 +219,17 @@ pub unsafe extern "C" fn mpi_win_fence_(
     ierror: *mut MPI_Fint,
 ) {
     let w = unsafe { handle(win, MPI_WIN_NULL) };
-    fentry!(ierror, "MPI_WIN_FENCE", Scope::Win(w), {
-        nonnull!(assert);
-        rt().win_check(Handle(w))
-    })
+    fentry!(
+        ierror,
+        "MPI_WIN_FENCE",
+        Scope::Win(scope_handle(w, MPI_WIN_NULL)),
+        {
+            let w = narrow(w, MPI_ERR_WIN, "win")?;
+            nonnull!(assert);
+            unsafe { read_narrow(assert, MPI_ERR_ASSERT, "assert") }?;
+            rt().win_check(Handle(w))
+        }
+    )
 }
 
 /// `MPI_ALLOC_MEM(SIZE, INFO, BASEPTR, IERROR)`, `INTEGER(KIND=MPI_ADDRESS_KIND) SIZE,
@@ -193,7 +244,7 @@ pub unsafe extern "C" fn mpi_alloc_mem_(
 ) {
     fentry!(ierror, "MPI_ALLOC_MEM", Scope::NoObject, {
         nonnull!(size, info, baseptr);
-        rt().check_handle(HandleKind::Info, Handle(unsafe { *info }))?;
+        rt().check_handle(HandleKind::Info, unsafe { info_arg(info) }?)?;
         let base = rt().alloc_mem(unsafe { *size } as i64)?;
         unsafe { *baseptr = base as MPI_Aint };
         Ok(())

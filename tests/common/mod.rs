@@ -150,6 +150,9 @@ pub fn run(exe: &Path, valgrind: bool) -> Option<Run> {
     } else {
         Command::new(exe)
     };
+    // Programs find their library through the rpath the wrapper gave them; cargo's own
+    // LD_LIBRARY_PATH (target/release/...) must not slip another build in ahead of it.
+    cmd.env_remove("LD_LIBRARY_PATH");
     let command = format!("{cmd:?}");
     let mut child = cmd
         .stdin(Stdio::null())
