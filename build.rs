@@ -1,6 +1,9 @@
 //! Writes the `PMPI_*` twins of the C entry points (see build/pmpi_gen.rs) and the other
 //! spellings and profiling forms of the Fortran entry points (see build/fortran_gen.rs).
 
+#[path = "build/signatures.rs"]
+mod signatures;
+
 #[path = "build/pmpi_gen.rs"]
 mod pmpi_gen;
 

@@ -14,123 +14,34 @@
 
 use std::path::Path;
 
-/// One parsed Fortran entry point.
-pub struct FortranEntry {
-    pub module: String,
-    /// The gfortran spelling, e.g. `mpi_comm_get_attr_`.
-    pub name: String,
-    pub params: Vec<(String, String)>,
-    pub ret: String,
+use super::signatures::{self, Signature};
+
+/// One parsed Fortran entry point (`name` is the gfortran spelling, e.g. `mpi_comm_get_attr_`).
+pub type FortranEntry = Signature;
+
+/// What a Fortran entry point's name says.
+pub trait FortranName {
+    fn stem(&self) -> &str;
+    fn is_callback(&self) -> bool;
 }
 
-impl FortranEntry {
+impl FortranName for FortranEntry {
     /// `mpi_comm_get_attr` (no trailing underscore).
-    pub fn stem(&self) -> &str {
+    fn stem(&self) -> &str {
         self.name.strip_suffix('_').unwrap_or(&self.name)
     }
     /// A predefined callback (`mpi_comm_dup_fn_`), not a routine.
-    pub fn is_callback(&self) -> bool {
+    fn is_callback(&self) -> bool {
         self.stem().ends_with("_fn")
     }
 }
 
-fn split_top_level(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut cur = String::new();
-    for c in s.chars() {
-        match c {
-            '(' | '<' | '[' => depth += 1,
-            ')' | '>' | ']' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(cur.trim().to_owned());
-                cur.clear();
-                continue;
-            }
-            _ => {}
-        }
-        cur.push(c);
-    }
-    if !cur.trim().is_empty() {
-        out.push(cur.trim().to_owned());
-    }
-    out
-}
-
-/// Reads every `pub [unsafe] extern "C" fn mpi_*_` signature of one source file.
-pub fn parse_file(module: &str, source: &str) -> Vec<FortranEntry> {
-    let mut out = Vec::new();
-    let mut rest = source;
-    while let Some(pos) = rest.find("extern \"C\" fn mpi_") {
-        let after = &rest[pos + "extern \"C\" fn ".len()..];
-        let open = after.find('(').expect("parameter list");
-        let name = after[..open].trim().to_owned();
-        let mut depth = 0;
-        let mut close = open;
-        for (i, c) in after[open..].char_indices() {
-            match c {
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        close = open + i;
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        let params_src = &after[open + 1..close];
-        let tail = &after[close + 1..];
-        let body = tail.find('{').expect("function body");
-        let ret = tail[..body]
-            .trim()
-            .trim_start_matches("->")
-            .trim()
-            .to_owned();
-        rest = &after[close..];
-        if !name.ends_with('_') || name.ends_with("__") {
-            continue;
-        }
-        let params = split_top_level(params_src)
-            .into_iter()
-            .map(|p| {
-                let (n, t) = p.split_once(':').expect("name: type");
-                (n.trim().to_owned(), t.trim().to_owned())
-            })
-            .collect();
-        out.push(FortranEntry {
-            module: module.to_owned(),
-            name,
-            params,
-            ret,
-        });
-    }
-    out
-}
-
-/// Reads the entry points of every file in `dir` (`src/fortran`), sorted by name.
+/// Reads the entry points of every file in `dir` (`src/fortran`) but `mod.rs`, sorted by name:
+/// each routine's one body, `mpi_xxx_` (the other spellings are generated).
 pub fn parse_dir(dir: &Path, module_prefix: &str) -> Vec<FortranEntry> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .expect("fortran directory")
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
-        .collect();
-    files.sort();
-    let mut all = Vec::new();
-    for f in files {
-        let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
-        if stem == "mod" {
-            continue;
-        }
-        let module = format!("{module_prefix}::{stem}");
-        all.extend(parse_file(
-            &module,
-            &std::fs::read_to_string(&f).expect("source file"),
-        ));
-    }
-    all.sort_by(|a, b| a.name.cmp(&b.name));
-    all
+    signatures::parse_dir(dir, module_prefix, "mpi_", &|name| {
+        name.ends_with('_') && !name.ends_with("__")
+    })
 }
 
 /// The spellings generated for an entry point (all but its own `mpi_xxx_`).

@@ -7,14 +7,10 @@
 
 use std::path::Path;
 
-/// One parsed entry point.
-pub struct EntryPoint {
-    pub module: String,
-    pub name: String,
-    pub params: Vec<(String, String)>,
-    pub ret: String,
-    pub is_unsafe: bool,
-}
+use super::signatures::{self, Signature};
+
+/// One parsed C entry point.
+pub type EntryPoint = Signature;
 
 /// Whether `name` is an MPI routine (`MPI_Comm_dup`), not a constant-like symbol
 /// (`MPI_COMM_DUP_FN`).
@@ -28,103 +24,9 @@ fn is_routine(name: &str) -> bool {
         && rest.chars().any(|c| c.is_ascii_lowercase())
 }
 
-fn split_top_level(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut cur = String::new();
-    for c in s.chars() {
-        match c {
-            '(' | '<' | '[' => depth += 1,
-            ')' | '>' | ']' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(cur.trim().to_owned());
-                cur.clear();
-                continue;
-            }
-            _ => {}
-        }
-        cur.push(c);
-    }
-    if !cur.trim().is_empty() {
-        out.push(cur.trim().to_owned());
-    }
-    out
-}
-
-/// Reads every `pub [unsafe] extern "C" fn MPI_*` signature of one source file.
-pub fn parse_file(module: &str, source: &str) -> Vec<EntryPoint> {
-    let mut out = Vec::new();
-    let mut rest = source;
-    while let Some(pos) = rest.find("extern \"C\" fn MPI_") {
-        let is_unsafe = rest[..pos].trim_end().ends_with("unsafe");
-        let after = &rest[pos + "extern \"C\" fn ".len()..];
-        let open = after.find('(').expect("parameter list");
-        let name = after[..open].trim().to_owned();
-        // Match the parameter list's closing parenthesis.
-        let mut depth = 0;
-        let mut close = open;
-        for (i, c) in after[open..].char_indices() {
-            match c {
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        close = open + i;
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        let params_src = &after[open + 1..close];
-        let tail = &after[close + 1..];
-        let body = tail.find('{').expect("function body");
-        let ret = tail[..body]
-            .trim()
-            .trim_start_matches("->")
-            .trim()
-            .to_owned();
-        rest = &after[close..];
-        if !is_routine(&name) {
-            continue;
-        }
-        let params = split_top_level(params_src)
-            .into_iter()
-            .map(|p| {
-                let (n, t) = p.split_once(':').expect("name: type");
-                (n.trim().to_owned(), t.trim().to_owned())
-            })
-            .collect();
-        out.push(EntryPoint {
-            module: module.to_owned(),
-            name,
-            params,
-            ret,
-            is_unsafe,
-        });
-    }
-    out
-}
-
 /// Reads the entry points of every file in `dir` (`src/capi`), sorted by name.
 pub fn parse_dir(dir: &Path, module_prefix: &str) -> Vec<EntryPoint> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .expect("capi directory")
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
-        .collect();
-    files.sort();
-    let mut all = Vec::new();
-    for f in files {
-        let stem = f.file_stem().unwrap().to_string_lossy().into_owned();
-        let module = format!("{module_prefix}::{stem}");
-        all.extend(parse_file(
-            &module,
-            &std::fs::read_to_string(&f).expect("source file"),
-        ));
-    }
-    all.sort_by(|a, b| a.name.cmp(&b.name));
-    all
+    signatures::parse_dir(dir, module_prefix, "MPI_", &is_routine)
 }
 
 /// The Rust source of the `PMPI_*` twins.

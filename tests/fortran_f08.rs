@@ -7,10 +7,15 @@
 
 mod common;
 
+#[path = "../build/signatures.rs"]
+#[allow(dead_code)]
+mod signatures;
+
 #[path = "../build/fortran_gen.rs"]
 #[allow(dead_code)]
 mod fortran_gen;
 
+use fortran_gen::FortranName;
 use std::path::Path;
 
 fn root() -> &'static Path {

@@ -6,6 +6,10 @@
 
 mod common;
 
+#[path = "../build/signatures.rs"]
+#[allow(dead_code)]
+mod signatures;
+
 #[path = "../build/fortran_gen.rs"]
 #[allow(dead_code)]
 mod fortran_gen;

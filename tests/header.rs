@@ -2,6 +2,10 @@
 //! src/consts.rs, src/capi and the generated PMPI twins must give the checked-in file.
 //! Regenerate with `MPICACHE_BLESS=1 cargo test --test header`.
 
+#[path = "../build/signatures.rs"]
+#[allow(dead_code)]
+mod signatures;
+
 #[path = "../build/pmpi_gen.rs"]
 #[allow(dead_code)]
 mod pmpi_gen;
