@@ -231,12 +231,15 @@ pub fn render_mpif_h(consts: &[(String, i64)]) -> String {
 }
 
 /// The Fortran declaration of one dummy argument, or `None` when the routine gets no interface
-/// (choice buffers, or a type this generator does not know).
+/// (a type this generator does not know). A choice buffer takes any type, kind and rank, as
+/// gfortran's NO_ARG_CHECK allows, so one file may pass INTEGER and REAL buffers to MPI_BCAST.
 fn dummy_decl(name: &str, ty: &str) -> Option<String> {
     let n = name.to_ascii_uppercase();
     let t = ty.replace(' ', "");
     if t.contains("c_void") {
-        return None;
+        return Some(format!(
+            "!GCC$ ATTRIBUTES NO_ARG_CHECK :: {n}\n      TYPE(*), DIMENSION(*) :: {n}"
+        ));
     }
     if t.starts_with("Option<") {
         return Some(format!("EXTERNAL :: {n}"));
