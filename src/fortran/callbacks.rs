@@ -266,6 +266,38 @@ unsafe fn set(p: *mut MPI_Fint, v: MPI_Fint) {
     }
 }
 
+// The bodies the predefined routines share when a program calls them directly.
+
+/// `*_NULL_COPY_FN`: FLAG = .FALSE., IERROR = MPI_SUCCESS.
+unsafe fn null_copy(flag: *mut MPI_Flogical, ierror: *mut MPI_Fint) {
+    unsafe {
+        set(flag, FORTRAN_FALSE);
+        set(ierror, fint(MPI_SUCCESS));
+    }
+}
+
+/// `*_DUP_FN`: ATTRIBUTE_VAL_OUT = ATTRIBUTE_VAL_IN, FLAG = .TRUE., IERROR = MPI_SUCCESS, for
+/// either generation's value type.
+unsafe fn dup_copy<T: Copy>(
+    value_in: *const T,
+    value_out: *mut T,
+    flag: *mut MPI_Flogical,
+    ierror: *mut MPI_Fint,
+) {
+    unsafe {
+        if !value_in.is_null() && !value_out.is_null() {
+            *value_out = *value_in;
+        }
+        set(flag, FORTRAN_TRUE);
+        set(ierror, fint(MPI_SUCCESS));
+    }
+}
+
+/// `*_NULL_DELETE_FN`: IERROR = MPI_SUCCESS.
+unsafe fn null_delete(ierror: *mut MPI_Fint) {
+    unsafe { set(ierror, fint(MPI_SUCCESS)) };
+}
+
 /// `MPI_COMM_NULL_COPY_FN`: FLAG = .FALSE.
 #[no_mangle]
 pub unsafe extern "C" fn mpi_comm_null_copy_fn_(
@@ -284,10 +316,7 @@ pub unsafe extern "C" fn mpi_comm_null_copy_fn_(
         attribute_val_in,
         attribute_val_out,
     );
-    unsafe {
-        set(flag, FORTRAN_FALSE);
-        set(ierror, fint(MPI_SUCCESS));
-    }
+    unsafe { null_copy(flag, ierror) }
 }
 
 /// `MPI_COMM_DUP_FN`: ATTRIBUTE_VAL_OUT = ATTRIBUTE_VAL_IN, FLAG = .TRUE.
@@ -302,13 +331,7 @@ pub unsafe extern "C" fn mpi_comm_dup_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (oldcomm, comm_keyval, extra_state);
-    unsafe {
-        if !attribute_val_in.is_null() && !attribute_val_out.is_null() {
-            *attribute_val_out = *attribute_val_in;
-        }
-        set(flag, FORTRAN_TRUE);
-        set(ierror, fint(MPI_SUCCESS));
-    }
+    unsafe { dup_copy(attribute_val_in, attribute_val_out, flag, ierror) }
 }
 
 /// `MPI_COMM_NULL_DELETE_FN`: does nothing.
@@ -321,7 +344,7 @@ pub unsafe extern "C" fn mpi_comm_null_delete_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (comm, comm_keyval, attribute_val, extra_state);
-    unsafe { set(ierror, fint(MPI_SUCCESS)) };
+    unsafe { null_delete(ierror) };
 }
 
 /// `MPI_TYPE_NULL_COPY_FN`.
@@ -382,7 +405,7 @@ pub unsafe extern "C" fn mpi_type_null_delete_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (datatype, type_keyval, attribute_val, extra_state);
-    unsafe { set(ierror, fint(MPI_SUCCESS)) };
+    unsafe { null_delete(ierror) };
 }
 
 /// `MPI_WIN_NULL_COPY_FN`.
@@ -403,10 +426,7 @@ pub unsafe extern "C" fn mpi_win_null_copy_fn_(
         attribute_val_in,
         attribute_val_out,
     );
-    unsafe {
-        set(flag, FORTRAN_FALSE);
-        set(ierror, fint(MPI_SUCCESS));
-    }
+    unsafe { null_copy(flag, ierror) }
 }
 
 /// `MPI_WIN_DUP_FN`.
@@ -421,13 +441,7 @@ pub unsafe extern "C" fn mpi_win_dup_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (oldwin, win_keyval, extra_state);
-    unsafe {
-        if !attribute_val_in.is_null() && !attribute_val_out.is_null() {
-            *attribute_val_out = *attribute_val_in;
-        }
-        set(flag, FORTRAN_TRUE);
-        set(ierror, fint(MPI_SUCCESS));
-    }
+    unsafe { dup_copy(attribute_val_in, attribute_val_out, flag, ierror) }
 }
 
 /// `MPI_WIN_NULL_DELETE_FN`.
@@ -440,7 +454,7 @@ pub unsafe extern "C" fn mpi_win_null_delete_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (win, win_keyval, attribute_val, extra_state);
-    unsafe { set(ierror, fint(MPI_SUCCESS)) };
+    unsafe { null_delete(ierror) };
 }
 
 /// `MPI_NULL_COPY_FN` (deprecated, INTEGER): FLAG = .FALSE.
@@ -461,10 +475,7 @@ pub unsafe extern "C" fn mpi_null_copy_fn_(
         attribute_val_in,
         attribute_val_out,
     );
-    unsafe {
-        set(flag, FORTRAN_FALSE);
-        set(ierror, fint(MPI_SUCCESS));
-    }
+    unsafe { null_copy(flag, ierror) }
 }
 
 /// `MPI_DUP_FN` (deprecated, INTEGER): ATTRIBUTE_VAL_OUT = ATTRIBUTE_VAL_IN, FLAG = .TRUE.
@@ -479,13 +490,7 @@ pub unsafe extern "C" fn mpi_dup_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (oldcomm, keyval, extra_state);
-    unsafe {
-        if !attribute_val_in.is_null() && !attribute_val_out.is_null() {
-            *attribute_val_out = *attribute_val_in;
-        }
-        set(flag, FORTRAN_TRUE);
-        set(ierror, fint(MPI_SUCCESS));
-    }
+    unsafe { dup_copy(attribute_val_in, attribute_val_out, flag, ierror) }
 }
 
 /// `MPI_NULL_DELETE_FN` (deprecated, INTEGER).
@@ -498,5 +503,5 @@ pub unsafe extern "C" fn mpi_null_delete_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (comm, keyval, attribute_val, extra_state);
-    unsafe { set(ierror, fint(MPI_SUCCESS)) };
+    unsafe { null_delete(ierror) };
 }
