@@ -49,9 +49,9 @@ unsafe fn get_attr(
     flag: *mut c_int,
 ) -> Result<()> {
     nonnull!(attribute_val, flag);
-    match rt().get_attr(obj, keyval)? {
-        Some(read) => unsafe {
-            *attribute_val.cast::<*mut c_void>() = read.c_view as *mut c_void;
+    match rt().get_attr_c_view(obj, keyval)? {
+        Some(c_view) => unsafe {
+            *attribute_val.cast::<*mut c_void>() = c_view as *mut c_void;
             *flag = 1;
         },
         None => unsafe { *flag = 0 },

@@ -72,7 +72,7 @@ impl Runtime {
     pub fn get_attr(&self, obj: ObjRef, keyval: i32) -> Result<Option<AttrRead>> {
         if let Some(m) = self.mirrors() {
             match m.get(obj, keyval) {
-                Fast::Hit(value, c_view) => return Ok(Some(AttrRead { value, c_view })),
+                Fast::Hit((value, c_view)) => return Ok(Some(AttrRead { value, c_view })),
                 Fast::Miss => return Ok(None),
                 Fast::Slow => {}
             }
@@ -80,8 +80,37 @@ impl Runtime {
         self.get_attr_locked(obj, keyval)
     }
 
+    /// `MPI_*_get_attr` for a C reader: only the C view (the pointer, or the address of the
+    /// internal `MPI_Aint` / `int`).
+    #[inline(always)]
+    pub fn get_attr_c_view(&self, obj: ObjRef, keyval: i32) -> Result<Option<usize>> {
+        if let Some(m) = self.mirrors() {
+            match m.get_c_view(obj, keyval) {
+                Fast::Hit(c_view) => return Ok(Some(c_view)),
+                Fast::Miss => return Ok(None),
+                Fast::Slow => {}
+            }
+        }
+        Ok(self.get_attr_locked(obj, keyval)?.map(|r| r.c_view))
+    }
+
+    /// `MPI_*_GET_ATTR` / `MPI_ATTR_GET` for a Fortran reader: only the word, of which both
+    /// Fortran views are cuts whatever the provenance (convert.rs).
+    #[inline(always)]
+    pub fn get_attr_word(&self, obj: ObjRef, keyval: i32) -> Result<Option<i64>> {
+        if let Some(m) = self.mirrors() {
+            match m.get_word(obj, keyval) {
+                Fast::Hit(word) => return Ok(Some(word)),
+                Fast::Miss => return Ok(None),
+                Fast::Slow => {}
+            }
+        }
+        Ok(self.get_attr_locked(obj, keyval)?.map(|r| r.value.word))
+    }
+
     /// The precise answer, under the lock: predefined keyvals, errors, unpublished objects.
     #[cold]
+    #[inline(never)]
     fn get_attr_locked(&self, obj: ObjRef, keyval: i32) -> Result<Option<AttrRead>> {
         let st = self.active()?;
         let table = st.attr_table(obj)?;

@@ -76,13 +76,13 @@ impl AttrWord {
     /// Column "Fortran `*_GET_ATTR`": every provenance reads as the whole word — the address as
     /// an integer, the value, or the sign-extended INTEGER value.
     pub fn fortran_address_view(self) -> i64 {
-        self.word
+        fortran_address_view(self.word)
     }
 
     /// Column "Fortran `MPI_ATTR_GET`": the least significant part of the word (a pointer or
     /// 2**40 is truncated; an INTEGER value comes back as it was put).
     pub fn fortran_integer_view(self) -> FortranInteger {
-        self.word as FortranInteger
+        fortran_integer_view(self.word)
     }
 
     /// Column "C `*_get_attr`": the pointer for `CPointer`; otherwise the address of the
@@ -94,6 +94,18 @@ impl AttrWord {
             Provenance::FortranInteger => internal_int,
         }
     }
+}
+
+/// Column "Fortran `*_GET_ATTR`" from the word alone: the provenance does not change it.
+#[inline(always)]
+pub fn fortran_address_view(word: i64) -> i64 {
+    word
+}
+
+/// Column "Fortran `MPI_ATTR_GET`" from the word alone: its least significant part.
+#[inline(always)]
+pub fn fortran_integer_view(word: i64) -> FortranInteger {
+    word as FortranInteger
 }
 
 #[cfg(test)]

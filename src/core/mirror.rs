@@ -56,9 +56,9 @@ pub struct ObjMirror {
 
 /// What the mirror says about a read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fast {
-    /// Set: its value and C view.
-    Hit(AttrWord, usize),
+pub enum Fast<T> {
+    /// Set: what the reader asked for.
+    Hit(T),
     /// Valid object and keyval, attribute not set.
     Miss,
     /// The mirror cannot tell; ask the locked tables.
@@ -129,27 +129,20 @@ impl ObjMirror {
         }
     }
 
+    /// Reads what `take` picks out of an attribute, consistently (seqlock).
     #[inline(always)]
-    fn read(&self, slot: usize, keyval: i32) -> Fast {
+    fn read<T>(&self, slot: usize, keyval: i32, take: impl Fn(&MirrorSlot) -> T) -> Fast<T> {
         let Some(s) = self.slot(slot) else {
             return Fast::Miss;
         };
         loop {
             let before = s.seq.load(Ordering::Acquire);
             let k = s.keyval.load(Ordering::Relaxed);
-            let word = s.word.load(Ordering::Relaxed);
-            let provenance = s.provenance.load(Ordering::Relaxed);
-            let c_view = s.c_view.load(Ordering::Relaxed);
+            let value = take(s);
             fence(Ordering::Acquire);
             if before & 1 == 0 && s.seq.load(Ordering::Relaxed) == before {
                 return if k == keyval {
-                    Fast::Hit(
-                        AttrWord {
-                            word,
-                            provenance: provenance_of(provenance),
-                        },
-                        c_view,
-                    )
+                    Fast::Hit(value)
                 } else {
                     Fast::Miss
                 };
@@ -245,9 +238,9 @@ impl Mirrors {
         }
     }
 
-    /// The read path: no lock, no shared write.
+    /// The read path: no lock, no shared write. `take` picks what the reader needs.
     #[inline(always)]
-    pub fn get(&self, obj: ObjRef, keyval: i32) -> Fast {
+    fn get_with<T>(&self, obj: ObjRef, keyval: i32, take: impl Fn(&MirrorSlot) -> T) -> Fast<T> {
         let Some(m) = self.mirror_of(obj.kind, obj.handle) else {
             return Fast::Slow;
         };
@@ -260,8 +253,33 @@ impl Mirrors {
         }
         let slot = keyval::slot_of(keyval);
         match self.keyvals.get(slot) {
-            Some(k) if k.load(Ordering::Acquire) == keyval => m.read(slot, keyval),
+            Some(k) if k.load(Ordering::Acquire) == keyval => m.read(slot, keyval, take),
             _ => Fast::Slow,
         }
+    }
+
+    /// The value and what a C reader gets.
+    #[inline(always)]
+    pub fn get(&self, obj: ObjRef, keyval: i32) -> Fast<(AttrWord, usize)> {
+        self.get_with(obj, keyval, |s| {
+            let word = s.word.load(Ordering::Relaxed);
+            let provenance = provenance_of(s.provenance.load(Ordering::Relaxed));
+            (
+                AttrWord { word, provenance },
+                s.c_view.load(Ordering::Relaxed),
+            )
+        })
+    }
+
+    /// Only what a C reader gets.
+    #[inline(always)]
+    pub fn get_c_view(&self, obj: ObjRef, keyval: i32) -> Fast<usize> {
+        self.get_with(obj, keyval, |s| s.c_view.load(Ordering::Relaxed))
+    }
+
+    /// Only the word (all a Fortran reader needs: both views are cuts of it).
+    #[inline(always)]
+    pub fn get_word(&self, obj: ObjRef, keyval: i32) -> Fast<i64> {
+        self.get_with(obj, keyval, |s| s.word.load(Ordering::Relaxed))
     }
 }

@@ -11,7 +11,7 @@ use crate::consts::{
     MPI_COMM_NULL, MPI_DATATYPE_NULL, MPI_ERR_COMM, MPI_ERR_KEYVAL, MPI_ERR_TYPE, MPI_ERR_WIN,
     MPI_KEYVAL_INVALID, MPI_WIN_NULL,
 };
-use crate::core::convert::AttrWord;
+use crate::core::convert::{fortran_address_view, fortran_integer_view, AttrWord};
 use crate::core::{ObjRef, ObjectKind, Result, Runtime};
 use crate::fentry;
 use crate::fortran::callbacks::{
@@ -92,9 +92,9 @@ unsafe fn get_attr_address(
     flag: *mut MPI_Flogical,
 ) -> Result<()> {
     nonnull!(keyval, value, flag);
-    match rt().get_attr(obj, unsafe { keyval_arg(keyval) }?)? {
-        Some(read) => unsafe {
-            *value = read.value.fortran_address_view() as MPI_Aint;
+    match rt().get_attr_word(obj, unsafe { keyval_arg(keyval) }?)? {
+        Some(word) => unsafe {
+            *value = fortran_address_view(word) as MPI_Aint;
             *flag = logical(true);
         },
         None => unsafe { *flag = logical(false) },
@@ -440,9 +440,9 @@ pub unsafe extern "C" fn mpi_attr_get_(
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
             nonnull!(keyval, attribute_val, flag);
-            match rt().get_attr(ObjRef::comm(c), unsafe { keyval_arg(keyval) }?)? {
-                Some(read) => unsafe {
-                    *attribute_val = read.value.fortran_integer_view();
+            match rt().get_attr_word(ObjRef::comm(c), unsafe { keyval_arg(keyval) }?)? {
+                Some(word) => unsafe {
+                    *attribute_val = fortran_integer_view(word);
                     *flag = logical(true);
                 },
                 None => unsafe { *flag = logical(false) },
