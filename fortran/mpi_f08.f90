@@ -797,6 +797,74 @@ module mpi_f08
       INTEGER, INTENT(OUT) :: size
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_group_size
+    subroutine pmpi_info_create(info, ierror)
+      import
+      implicit none
+      TYPE(MPI_Info), INTENT(OUT) :: info
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_info_create
+    subroutine pmpi_info_delete(info, key, ierror)
+      import
+      implicit none
+      TYPE(MPI_Info), INTENT(IN) :: info
+      CHARACTER(LEN=*), INTENT(IN) :: key
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_info_delete
+    subroutine pmpi_info_dup(info, newinfo, ierror)
+      import
+      implicit none
+      TYPE(MPI_Info), INTENT(IN) :: info
+      INTEGER, INTENT(OUT) :: newinfo
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_info_dup
+    subroutine pmpi_info_free(info, ierror)
+      import
+      implicit none
+      TYPE(MPI_Info), INTENT(INOUT) :: info
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_info_free
+    subroutine pmpi_info_get(info, key, valuelen, value, flag, ierror)
+      import
+      implicit none
+      TYPE(MPI_Info), INTENT(IN) :: info
+      CHARACTER(LEN=*), INTENT(IN) :: key
+      INTEGER, INTENT(IN) :: valuelen
+      CHARACTER(LEN=*), INTENT(OUT) :: value
+      LOGICAL, INTENT(OUT) :: flag
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_info_get
+    subroutine pmpi_info_get_nkeys(info, nkeys, ierror)
+      import
+      implicit none
+      TYPE(MPI_Info), INTENT(IN) :: info
+      INTEGER, INTENT(OUT) :: nkeys
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_info_get_nkeys
+    subroutine pmpi_info_get_nthkey(info, n, key, ierror)
+      import
+      implicit none
+      TYPE(MPI_Info), INTENT(IN) :: info
+      INTEGER, INTENT(IN) :: n
+      CHARACTER(LEN=*), INTENT(OUT) :: key
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_info_get_nthkey
+    subroutine pmpi_info_get_valuelen(info, key, valuelen, flag, ierror)
+      import
+      implicit none
+      TYPE(MPI_Info), INTENT(IN) :: info
+      CHARACTER(LEN=*), INTENT(IN) :: key
+      INTEGER, INTENT(OUT) :: valuelen
+      LOGICAL, INTENT(OUT) :: flag
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_info_get_valuelen
+    subroutine pmpi_info_set(info, key, value, ierror)
+      import
+      implicit none
+      TYPE(MPI_Info), INTENT(IN) :: info
+      CHARACTER(LEN=*), INTENT(IN) :: key
+      CHARACTER(LEN=*), INTENT(IN) :: value
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_info_set
     subroutine pmpi_init(ierror)
       import
       implicit none
@@ -1276,6 +1344,15 @@ module mpi_f08
   private :: pmpi_group_range_incl
   private :: pmpi_group_rank
   private :: pmpi_group_size
+  private :: pmpi_info_create
+  private :: pmpi_info_delete
+  private :: pmpi_info_dup
+  private :: pmpi_info_free
+  private :: pmpi_info_get
+  private :: pmpi_info_get_nkeys
+  private :: pmpi_info_get_nthkey
+  private :: pmpi_info_get_valuelen
+  private :: pmpi_info_set
   private :: pmpi_init
   private :: pmpi_init_thread
   private :: pmpi_initialized
@@ -1882,6 +1959,101 @@ contains
     call pmpi_group_size(group, size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Group_size
+
+  subroutine MPI_Info_create(info, ierror)
+    implicit none
+    TYPE(MPI_Info), INTENT(OUT) :: info
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_info_create(info, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Info_create
+
+  subroutine MPI_Info_delete(info, key, ierror)
+    implicit none
+    TYPE(MPI_Info), INTENT(IN) :: info
+    CHARACTER(LEN=*), INTENT(IN) :: key
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_info_delete(info, key, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Info_delete
+
+  subroutine MPI_Info_dup(info, newinfo, ierror)
+    implicit none
+    TYPE(MPI_Info), INTENT(IN) :: info
+    INTEGER, INTENT(OUT) :: newinfo
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_info_dup(info, newinfo, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Info_dup
+
+  subroutine MPI_Info_free(info, ierror)
+    implicit none
+    TYPE(MPI_Info), INTENT(INOUT) :: info
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_info_free(info, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Info_free
+
+  subroutine MPI_Info_get(info, key, valuelen, value, flag, ierror)
+    implicit none
+    TYPE(MPI_Info), INTENT(IN) :: info
+    CHARACTER(LEN=*), INTENT(IN) :: key
+    INTEGER, INTENT(IN) :: valuelen
+    CHARACTER(LEN=*), INTENT(OUT) :: value
+    LOGICAL, INTENT(OUT) :: flag
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_info_get(info, key, valuelen, value, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Info_get
+
+  subroutine MPI_Info_get_nkeys(info, nkeys, ierror)
+    implicit none
+    TYPE(MPI_Info), INTENT(IN) :: info
+    INTEGER, INTENT(OUT) :: nkeys
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_info_get_nkeys(info, nkeys, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Info_get_nkeys
+
+  subroutine MPI_Info_get_nthkey(info, n, key, ierror)
+    implicit none
+    TYPE(MPI_Info), INTENT(IN) :: info
+    INTEGER, INTENT(IN) :: n
+    CHARACTER(LEN=*), INTENT(OUT) :: key
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_info_get_nthkey(info, n, key, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Info_get_nthkey
+
+  subroutine MPI_Info_get_valuelen(info, key, valuelen, flag, ierror)
+    implicit none
+    TYPE(MPI_Info), INTENT(IN) :: info
+    CHARACTER(LEN=*), INTENT(IN) :: key
+    INTEGER, INTENT(OUT) :: valuelen
+    LOGICAL, INTENT(OUT) :: flag
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_info_get_valuelen(info, key, valuelen, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Info_get_valuelen
+
+  subroutine MPI_Info_set(info, key, value, ierror)
+    implicit none
+    TYPE(MPI_Info), INTENT(IN) :: info
+    CHARACTER(LEN=*), INTENT(IN) :: key
+    CHARACTER(LEN=*), INTENT(IN) :: value
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_info_set(info, key, value, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Info_set
 
   subroutine MPI_Init(ierror)
     implicit none

@@ -586,6 +586,8 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *
 
 int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
 
+int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
+
 int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
 
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
@@ -599,6 +601,8 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank);
 int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
 
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
+
+int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
 
 int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
 
@@ -659,7 +663,27 @@ int MPI_Group_size(MPI_Group group, int *size);
 
 MPI_Fint MPI_Info_c2f(MPI_Info info);
 
+int MPI_Info_create(MPI_Info *info);
+
+int MPI_Info_delete(MPI_Info info, const char *key);
+
+int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+
 MPI_Info MPI_Info_f2c(MPI_Fint info);
+
+int MPI_Info_free(MPI_Info *info);
+
+int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+
+int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+
+int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+
+int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag);
+
+int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+
+int MPI_Info_set(MPI_Info info, const char *key, const char *value);
 
 int MPI_Init(int *argc, char ***argv);
 
@@ -957,6 +981,8 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int 
 
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
 
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
+
 int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
 
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group);
@@ -970,6 +996,8 @@ int PMPI_Comm_rank(MPI_Comm comm, int *rank);
 int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
 
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
+
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
 
 int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
 
@@ -1023,7 +1051,27 @@ int PMPI_Group_size(MPI_Group group, int *size);
 
 MPI_Fint PMPI_Info_c2f(MPI_Info info);
 
+int PMPI_Info_create(MPI_Info *info);
+
+int PMPI_Info_delete(MPI_Info info, const char *key);
+
+int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+
 MPI_Info PMPI_Info_f2c(MPI_Fint info);
+
+int PMPI_Info_free(MPI_Info *info);
+
+int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+
+int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+
+int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+
+int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag);
+
+int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+
+int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
 
 int PMPI_Init(int *argc, char ***argv);
 

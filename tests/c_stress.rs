@@ -75,6 +75,14 @@ fn run_with_watchdog(mut cmd: Command, limit: Duration) -> (Option<i32>, String,
     )
 }
 
+/// The thread stress program, built once for the tests that run it (two tests building the
+/// same executable at once would race: one writing it while the other starts it).
+fn threads_stress_exe() -> PathBuf {
+    static EXE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    EXE.get_or_init(|| common::compile("mpicc", &source("threads_stress"), THREAD_CFLAGS))
+        .clone()
+}
+
 fn tempfile_path(tag: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c_stress");
     std::fs::create_dir_all(&dir).unwrap();
@@ -83,7 +91,7 @@ fn tempfile_path(tag: &str) -> PathBuf {
 
 #[test]
 fn threads_stress_8_threads_2_seconds() {
-    let exe = common::compile("mpicc", &source("threads_stress"), THREAD_CFLAGS);
+    let exe = threads_stress_exe();
     let mut cmd = Command::new(&exe);
     cmd.args(["8", "2", "2000000"]);
     let (status, out, err) = run_with_watchdog(cmd, Duration::from_secs(60));
@@ -97,7 +105,7 @@ fn threads_stress_8_threads_2_seconds() {
 /// The same program, smaller, under valgrind's DRD (data races, lock order) and memcheck.
 #[test]
 fn threads_stress_under_drd() {
-    let exe = common::compile("mpicc", &source("threads_stress"), THREAD_CFLAGS);
+    let exe = threads_stress_exe();
     if Command::new("valgrind").arg("--version").output().is_err() {
         assert!(
             std::env::var_os("MPICACHE_REQUIRE_VALGRIND").is_none(),

@@ -247,3 +247,10 @@ fn sentinels() {
 fn type_win_callbacks() {
     build_and_run("type_win_callbacks");
 }
+
+/// MPI 4.1 §10: info objects from Fortran (CHARACTER keys and values), and a created info
+/// passed to MPI_COMM_DUP_WITH_INFO.
+#[test]
+fn info() {
+    build_and_run("info");
+}

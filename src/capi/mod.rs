@@ -20,6 +20,7 @@ pub mod comm;
 pub mod datatype;
 pub mod errhandler;
 pub mod handles;
+pub mod info;
 pub mod init;
 pub mod memory;
 pub mod types;

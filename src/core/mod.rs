@@ -11,6 +11,7 @@ pub mod datatype;
 pub mod errhandler;
 pub mod error;
 pub mod handle;
+pub mod info;
 pub mod keyval;
 pub mod mirror;
 pub mod reduce;

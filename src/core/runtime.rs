@@ -122,6 +122,8 @@ impl Runtime {
                 members: Vec::new(),
             },
         );
+        st.infos
+            .insert_predefined(Handle(MPI_INFO_ENV), crate::core::info::Info::default());
         datatype::install_predefined(&mut st.types);
         // MPI 4.1 §20.3.7: integer-valued predefined attributes behave as if put by the
         // deprecated Fortran MPI_ATTR_PUT, so C readers get a pointer to an int.
@@ -242,14 +244,9 @@ impl Runtime {
             HandleKind::Win => st.wins.get(h).map(drop),
             HandleKind::Errhandler => st.errhandlers.get(h).map(drop),
             HandleKind::Request => st.requests.get(h).map(drop),
-            HandleKind::Info => match h.0 {
-                MPI_INFO_NULL | MPI_INFO_ENV => Ok(()),
-                _ => Err(Error::BadHandle {
-                    kind,
-                    handle: h.0,
-                    reason: crate::core::error::BadHandleReason::Forged,
-                }),
-            },
+            // MPI_INFO_NULL is a valid info argument wherever an info is taken.
+            HandleKind::Info if h.0 == MPI_INFO_NULL => Ok(()),
+            HandleKind::Info => st.infos.get(h).map(drop),
             HandleKind::Op => crate::core::datatype::check_op(h),
         }
     }

@@ -6,6 +6,7 @@ use crate::core::datatype::Datatype;
 use crate::core::errhandler::{Errhandler, ErrorRegistry};
 use crate::core::error::{Error, Result};
 use crate::core::handle::{HandleKind, Slab};
+use crate::core::info::Info;
 use crate::core::keyval::KeyvalRegistry;
 use crate::core::mirror::Mirrors;
 use crate::core::request::Request;
@@ -33,6 +34,7 @@ pub struct State {
     pub wins: Slab<Window>,
     pub errhandlers: Slab<Errhandler>,
     pub requests: Slab<Request>,
+    pub infos: Slab<Info>,
     pub keyvals: KeyvalRegistry,
     pub errors: ErrorRegistry,
     /// Predefined communicator attributes, by keyval (`MPI_TAG_UB` ...), shared by every comm.
@@ -58,6 +60,7 @@ impl State {
             wins: Slab::new(HandleKind::Win),
             errhandlers: Slab::new(HandleKind::Errhandler),
             requests: Slab::new(HandleKind::Request),
+            infos: Slab::new(HandleKind::Info),
             keyvals: KeyvalRegistry::new(),
             errors: ErrorRegistry::new(),
             comm_predefined: Vec::new(),

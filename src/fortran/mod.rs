@@ -29,6 +29,7 @@ pub mod collective;
 pub mod comm;
 pub mod datatype;
 pub mod errhandler;
+pub mod info;
 pub mod init;
 pub mod sentinels;
 pub mod strings;
