@@ -759,6 +759,23 @@ module mpi_f08
       INTEGER, INTENT(OUT) :: subversion
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_get_version
+    subroutine pmpi_group_difference(group1, group2, newgroup, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: group1
+      INTEGER, INTENT(IN) :: group2
+      TYPE(MPI_Group), INTENT(OUT) :: newgroup
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_group_difference
+    subroutine pmpi_group_excl(group, n, ranks, newgroup, ierror)
+      import
+      implicit none
+      TYPE(MPI_Group), INTENT(IN) :: group
+      INTEGER, INTENT(IN) :: n
+      INTEGER, INTENT(IN) :: ranks(*)
+      TYPE(MPI_Group), INTENT(OUT) :: newgroup
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_group_excl
     subroutine pmpi_group_free(group, ierror)
       import
       implicit none
@@ -774,6 +791,23 @@ module mpi_f08
       TYPE(MPI_Group), INTENT(OUT) :: newgroup
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_group_incl
+    subroutine pmpi_group_intersection(group1, group2, newgroup, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: group1
+      INTEGER, INTENT(IN) :: group2
+      TYPE(MPI_Group), INTENT(OUT) :: newgroup
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_group_intersection
+    subroutine pmpi_group_range_excl(group, n, ranges, newgroup, ierror)
+      import
+      implicit none
+      TYPE(MPI_Group), INTENT(IN) :: group
+      INTEGER, INTENT(IN) :: n
+      INTEGER, INTENT(IN) :: ranges(3,*)
+      TYPE(MPI_Group), INTENT(OUT) :: newgroup
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_group_range_excl
     subroutine pmpi_group_range_incl(group, n, ranges, newgroup, ierror)
       import
       implicit none
@@ -797,6 +831,24 @@ module mpi_f08
       INTEGER, INTENT(OUT) :: size
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_group_size
+    subroutine pmpi_group_translate_ranks(group1, n, ranks1, group2, ranks2, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: group1
+      INTEGER, INTENT(IN) :: n
+      INTEGER, INTENT(IN) :: ranks1(*)
+      INTEGER, INTENT(IN) :: group2
+      INTEGER, INTENT(OUT) :: ranks2(*)
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_group_translate_ranks
+    subroutine pmpi_group_union(group1, group2, newgroup, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: group1
+      INTEGER, INTENT(IN) :: group2
+      TYPE(MPI_Group), INTENT(OUT) :: newgroup
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_group_union
     subroutine pmpi_info_create(info, ierror)
       import
       implicit none
@@ -1339,11 +1391,17 @@ module mpi_f08
   private :: pmpi_get_library_version
   private :: pmpi_get_processor_name
   private :: pmpi_get_version
+  private :: pmpi_group_difference
+  private :: pmpi_group_excl
   private :: pmpi_group_free
   private :: pmpi_group_incl
+  private :: pmpi_group_intersection
+  private :: pmpi_group_range_excl
   private :: pmpi_group_range_incl
   private :: pmpi_group_rank
   private :: pmpi_group_size
+  private :: pmpi_group_translate_ranks
+  private :: pmpi_group_union
   private :: pmpi_info_create
   private :: pmpi_info_delete
   private :: pmpi_info_dup
@@ -1907,6 +1965,29 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Get_version
 
+  subroutine MPI_Group_difference(group1, group2, newgroup, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: group1
+    INTEGER, INTENT(IN) :: group2
+    TYPE(MPI_Group), INTENT(OUT) :: newgroup
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_group_difference(group1, group2, newgroup, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Group_difference
+
+  subroutine MPI_Group_excl(group, n, ranks, newgroup, ierror)
+    implicit none
+    TYPE(MPI_Group), INTENT(IN) :: group
+    INTEGER, INTENT(IN) :: n
+    INTEGER, INTENT(IN) :: ranks(*)
+    TYPE(MPI_Group), INTENT(OUT) :: newgroup
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_group_excl(group, n, ranks, newgroup, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Group_excl
+
   subroutine MPI_Group_free(group, ierror)
     implicit none
     TYPE(MPI_Group), INTENT(INOUT) :: group
@@ -1927,6 +2008,29 @@ contains
     call pmpi_group_incl(group, n, ranks, newgroup, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Group_incl
+
+  subroutine MPI_Group_intersection(group1, group2, newgroup, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: group1
+    INTEGER, INTENT(IN) :: group2
+    TYPE(MPI_Group), INTENT(OUT) :: newgroup
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_group_intersection(group1, group2, newgroup, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Group_intersection
+
+  subroutine MPI_Group_range_excl(group, n, ranges, newgroup, ierror)
+    implicit none
+    TYPE(MPI_Group), INTENT(IN) :: group
+    INTEGER, INTENT(IN) :: n
+    INTEGER, INTENT(IN) :: ranges(3,*)
+    TYPE(MPI_Group), INTENT(OUT) :: newgroup
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_group_range_excl(group, n, ranges, newgroup, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Group_range_excl
 
   subroutine MPI_Group_range_incl(group, n, ranges, newgroup, ierror)
     implicit none
@@ -1959,6 +2063,30 @@ contains
     call pmpi_group_size(group, size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Group_size
+
+  subroutine MPI_Group_translate_ranks(group1, n, ranks1, group2, ranks2, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: group1
+    INTEGER, INTENT(IN) :: n
+    INTEGER, INTENT(IN) :: ranks1(*)
+    INTEGER, INTENT(IN) :: group2
+    INTEGER, INTENT(OUT) :: ranks2(*)
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_group_translate_ranks(group1, n, ranks1, group2, ranks2, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Group_translate_ranks
+
+  subroutine MPI_Group_union(group1, group2, newgroup, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: group1
+    INTEGER, INTENT(IN) :: group2
+    TYPE(MPI_Group), INTENT(OUT) :: newgroup
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_group_union(group1, group2, newgroup, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Group_union
 
   subroutine MPI_Info_create(info, ierror)
     implicit none

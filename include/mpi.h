@@ -649,17 +649,33 @@ MPI_Fint MPI_Group_c2f(MPI_Group group);
 
 int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
 
+int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+
+int MPI_Group_excl(MPI_Group group, int n, const int *ranks, MPI_Group *newgroup);
+
 MPI_Group MPI_Group_f2c(MPI_Fint group);
 
 int MPI_Group_free(MPI_Group *group);
 
 int MPI_Group_incl(MPI_Group group, int n, const int *ranks, MPI_Group *newgroup);
 
+int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+
+int MPI_Group_range_excl(MPI_Group group, int n, int (*ranges)[3], MPI_Group *newgroup);
+
 int MPI_Group_range_incl(MPI_Group group, int n, int (*ranges)[3], MPI_Group *newgroup);
 
 int MPI_Group_rank(MPI_Group group, int *rank);
 
 int MPI_Group_size(MPI_Group group, int *size);
+
+int MPI_Group_translate_ranks(MPI_Group group1,
+                              int n,
+                              const int *ranks1,
+                              MPI_Group group2,
+                              int *ranks2);
+
+int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
 
 MPI_Fint MPI_Info_c2f(MPI_Info info);
 
@@ -1037,17 +1053,33 @@ MPI_Fint PMPI_Group_c2f(MPI_Group group);
 
 int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
 
+int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+
+int PMPI_Group_excl(MPI_Group group, int n, const int *ranks, MPI_Group *newgroup);
+
 MPI_Group PMPI_Group_f2c(MPI_Fint group);
 
 int PMPI_Group_free(MPI_Group *group);
 
 int PMPI_Group_incl(MPI_Group group, int n, const int *ranks, MPI_Group *newgroup);
 
+int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+
+int PMPI_Group_range_excl(MPI_Group group, int n, int (*ranges)[3], MPI_Group *newgroup);
+
 int PMPI_Group_range_incl(MPI_Group group, int n, int (*ranges)[3], MPI_Group *newgroup);
 
 int PMPI_Group_rank(MPI_Group group, int *rank);
 
 int PMPI_Group_size(MPI_Group group, int *size);
+
+int PMPI_Group_translate_ranks(MPI_Group group1,
+                               int n,
+                               const int *ranks1,
+                               MPI_Group group2,
+                               int *ranks2);
+
+int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
 
 MPI_Fint PMPI_Info_c2f(MPI_Info info);
 

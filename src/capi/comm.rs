@@ -3,6 +3,7 @@
 use crate::capi::boundary::{read_c_string, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
+use crate::core::comm::GroupOp;
 use crate::core::{Error, Handle, HandleKind, Runtime};
 use crate::{entry, nonnull};
 use std::ffi::{c_char, c_int};
@@ -286,17 +287,7 @@ pub unsafe extern "C" fn MPI_Group_incl(
 ) -> c_int {
     entry!("MPI_Group_incl", Scope::NoObject, {
         nonnull!(newgroup);
-        let n = usize::try_from(n)
-            .map_err(|_| Error::invalid(MPI_ERR_ARG, format!("n = {n} is negative")))?;
-        if n > 0 {
-            nonnull!(ranks);
-        }
-        let ranks = if n == 0 {
-            &[][..]
-        } else {
-            unsafe { std::slice::from_raw_parts(ranks, n) }
-        };
-        let g = rt().group_incl(Handle(group), ranks)?;
+        let g = rt().group_incl(Handle(group), unsafe { array(ranks, n, "ranks") }?)?;
         unsafe { *newgroup = g.0 };
         Ok(())
     })
@@ -311,17 +302,117 @@ pub unsafe extern "C" fn MPI_Group_range_incl(
 ) -> c_int {
     entry!("MPI_Group_range_incl", Scope::NoObject, {
         nonnull!(newgroup);
-        let n = usize::try_from(n)
-            .map_err(|_| Error::invalid(MPI_ERR_ARG, format!("n = {n} is negative")))?;
-        if n > 0 {
-            nonnull!(ranges);
+        let g = rt().group_range_incl(Handle(group), unsafe {
+            array(ranges.cast_const(), n, "ranges")
+        }?)?;
+        unsafe { *newgroup = g.0 };
+        Ok(())
+    })
+}
+
+/// A C array argument of `n` entries (NULL allowed when `n` is 0).
+unsafe fn array<'a, T>(p: *const T, n: c_int, name: &'static str) -> crate::core::Result<&'a [T]> {
+    let n = usize::try_from(n)
+        .map_err(|_| Error::invalid(MPI_ERR_ARG, format!("n = {n} is negative")))?;
+    if n == 0 {
+        return Ok(&[]);
+    }
+    if p.is_null() {
+        return Err(Error::NullArgument { name });
+    }
+    Ok(unsafe { std::slice::from_raw_parts(p, n) })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Group_excl(
+    group: MPI_Group,
+    n: c_int,
+    ranks: *const c_int,
+    newgroup: *mut MPI_Group,
+) -> c_int {
+    entry!("MPI_Group_excl", Scope::NoObject, {
+        nonnull!(newgroup);
+        let g = rt().group_excl(Handle(group), unsafe { array(ranks, n, "ranks") }?)?;
+        unsafe { *newgroup = g.0 };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Group_range_excl(
+    group: MPI_Group,
+    n: c_int,
+    ranges: *mut [c_int; 3],
+    newgroup: *mut MPI_Group,
+) -> c_int {
+    entry!("MPI_Group_range_excl", Scope::NoObject, {
+        nonnull!(newgroup);
+        let g = rt().group_range_excl(Handle(group), unsafe {
+            array(ranges.cast_const(), n, "ranges")
+        }?)?;
+        unsafe { *newgroup = g.0 };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Group_translate_ranks(
+    group1: MPI_Group,
+    n: c_int,
+    ranks1: *const c_int,
+    group2: MPI_Group,
+    ranks2: *mut c_int,
+) -> c_int {
+    entry!("MPI_Group_translate_ranks", Scope::NoObject, {
+        let from = unsafe { array(ranks1, n, "ranks1") }?;
+        if !from.is_empty() {
+            nonnull!(ranks2);
         }
-        let ranges = if n == 0 {
-            &[][..]
-        } else {
-            unsafe { std::slice::from_raw_parts(ranges, n) }
-        };
-        let g = rt().group_range_incl(Handle(group), ranges)?;
+        let out = rt().group_translate_ranks(Handle(group1), from, Handle(group2))?;
+        for (i, r) in out.into_iter().enumerate() {
+            unsafe { *ranks2.add(i) = r };
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Group_union(
+    group1: MPI_Group,
+    group2: MPI_Group,
+    newgroup: *mut MPI_Group,
+) -> c_int {
+    entry!("MPI_Group_union", Scope::NoObject, {
+        nonnull!(newgroup);
+        let g = rt().group_set_op(Handle(group1), Handle(group2), GroupOp::Union)?;
+        unsafe { *newgroup = g.0 };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Group_intersection(
+    group1: MPI_Group,
+    group2: MPI_Group,
+    newgroup: *mut MPI_Group,
+) -> c_int {
+    entry!("MPI_Group_intersection", Scope::NoObject, {
+        nonnull!(newgroup);
+        let g = rt().group_set_op(Handle(group1), Handle(group2), GroupOp::Intersection)?;
+        unsafe { *newgroup = g.0 };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Group_difference(
+    group1: MPI_Group,
+    group2: MPI_Group,
+    newgroup: *mut MPI_Group,
+) -> c_int {
+    entry!("MPI_Group_difference", Scope::NoObject, {
+        nonnull!(newgroup);
+        let g = rt().group_set_op(Handle(group1), Handle(group2), GroupOp::Difference)?;
         unsafe { *newgroup = g.0 };
         Ok(())
     })

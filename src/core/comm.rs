@@ -233,6 +233,18 @@ impl Runtime {
     pub fn group_incl(&self, group: Handle, ranks: &[i32]) -> Result<Handle> {
         let mut st = self.active()?;
         let members = st.groups.get(group)?.members.clone();
+        let picked = Self::picked(&members, ranks)?;
+        Self::group_of(&mut st, picked)
+    }
+
+    /// `MPI_Group_range_incl`: each triplet is (first, last, stride).
+    pub fn group_range_incl(&self, group: Handle, ranges: &[[i32; 3]]) -> Result<Handle> {
+        let ranks = expand_ranges(ranges)?;
+        self.group_incl(group, &ranks)
+    }
+
+    /// The members of `group` listed by `ranks`, checked (valid, distinct).
+    fn picked(members: &[i32], ranks: &[i32]) -> Result<Vec<i32>> {
         let mut out = Vec::with_capacity(ranks.len());
         for &r in ranks {
             let m = *members
@@ -251,32 +263,76 @@ impl Runtime {
             }
             out.push(m);
         }
-        if out.is_empty() {
-            return Ok(Handle(MPI_GROUP_EMPTY));
-        }
-        st.groups.insert(Group { members: out })
+        Ok(out)
     }
 
-    /// `MPI_Group_range_incl`: each triplet is (first, last, stride).
-    pub fn group_range_incl(&self, group: Handle, ranges: &[[i32; 3]]) -> Result<Handle> {
-        let mut ranks = Vec::new();
-        for &[first, last, stride] in ranges {
-            if stride == 0 {
-                return Err(Error::invalid(MPI_ERR_ARG, "stride 0 in a rank range"));
-            }
-            let mut r = first;
-            while (stride > 0 && r <= last) || (stride < 0 && r >= last) {
-                ranks.push(r);
-                if ranks.len() > 1 << 20 {
-                    return Err(Error::invalid(MPI_ERR_RANK, "rank range too long"));
-                }
-                r = match r.checked_add(stride) {
-                    Some(n) => n,
-                    None => break,
-                };
-            }
+    /// A group of `members`, or `MPI_GROUP_EMPTY` when there are none.
+    fn group_of(st: &mut State, members: Vec<i32>) -> Result<Handle> {
+        if members.is_empty() {
+            return Ok(Handle(MPI_GROUP_EMPTY));
         }
-        self.group_incl(group, &ranks)
+        st.groups.insert(Group { members })
+    }
+
+    /// `MPI_Group_excl`: the members not listed, in their order (MPI 4.1 §7.3.2).
+    pub fn group_excl(&self, group: Handle, ranks: &[i32]) -> Result<Handle> {
+        let mut st = self.active()?;
+        let members = st.groups.get(group)?.members.clone();
+        let gone = Self::picked(&members, ranks)?;
+        let kept = members.into_iter().filter(|m| !gone.contains(m)).collect();
+        Self::group_of(&mut st, kept)
+    }
+
+    /// `MPI_Group_range_excl`.
+    pub fn group_range_excl(&self, group: Handle, ranges: &[[i32; 3]]) -> Result<Handle> {
+        let ranks = expand_ranges(ranges)?;
+        self.group_excl(group, &ranks)
+    }
+
+    /// `MPI_Group_translate_ranks`: each rank of `a` as a rank of `b`, `MPI_UNDEFINED` if absent;
+    /// `MPI_PROC_NULL` stays `MPI_PROC_NULL`.
+    pub fn group_translate_ranks(&self, a: Handle, ranks: &[i32], b: Handle) -> Result<Vec<i32>> {
+        let st = self.active()?;
+        let ma = &st.groups.get(a)?.members;
+        let mb = &st.groups.get(b)?.members;
+        ranks
+            .iter()
+            .map(|&r| {
+                if r == MPI_PROC_NULL {
+                    return Ok(MPI_PROC_NULL);
+                }
+                let m = ma
+                    .get(usize::try_from(r).unwrap_or(usize::MAX))
+                    .ok_or_else(|| {
+                        Error::invalid(
+                            MPI_ERR_RANK,
+                            format!("rank {r} is not in a group of {}", ma.len()),
+                        )
+                    })?;
+                Ok(mb
+                    .iter()
+                    .position(|x| x == m)
+                    .map_or(MPI_UNDEFINED, |p| p as i32))
+            })
+            .collect()
+    }
+
+    /// `MPI_Group_union`, `MPI_Group_intersection`, `MPI_Group_difference` (MPI 4.1 §7.3.2):
+    /// the members of `a` in their order, then (union) those of `b` not in `a`.
+    pub fn group_set_op(&self, a: Handle, b: Handle, op: GroupOp) -> Result<Handle> {
+        let mut st = self.active()?;
+        let ma = st.groups.get(a)?.members.clone();
+        let mb = st.groups.get(b)?.members.clone();
+        let members = match op {
+            GroupOp::Union => {
+                let mut m = ma.clone();
+                m.extend(mb.iter().filter(|x| !ma.contains(x)));
+                m
+            }
+            GroupOp::Intersection => ma.into_iter().filter(|x| mb.contains(x)).collect(),
+            GroupOp::Difference => ma.into_iter().filter(|x| !mb.contains(x)).collect(),
+        };
+        Self::group_of(&mut st, members)
     }
 
     /// `MPI_Group_compare`.
@@ -287,6 +343,36 @@ impl Runtime {
             &st.groups.get(b)?.members,
         ))
     }
+}
+
+/// Which set operation `group_set_op` makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GroupOp {
+    Union,
+    Intersection,
+    Difference,
+}
+
+/// The ranks named by (first, last, stride) triplets (MPI 4.1 §7.3.2).
+fn expand_ranges(ranges: &[[i32; 3]]) -> Result<Vec<i32>> {
+    let mut ranks = Vec::new();
+    for &[first, last, stride] in ranges {
+        if stride == 0 {
+            return Err(Error::invalid(MPI_ERR_ARG, "stride 0 in a rank range"));
+        }
+        let mut r = first;
+        while (stride > 0 && r <= last) || (stride < 0 && r >= last) {
+            ranks.push(r);
+            if ranks.len() > 1 << 20 {
+                return Err(Error::invalid(MPI_ERR_RANK, "rank range too long"));
+            }
+            r = match r.checked_add(stride) {
+                Some(n) => n,
+                None => break,
+            };
+        }
+    }
+    Ok(ranks)
 }
 
 /// IDENT for the same members in the same order, SIMILAR for the same set, else UNEQUAL.

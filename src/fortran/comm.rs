@@ -2,6 +2,7 @@
 
 use crate::capi::boundary::Scope;
 use crate::consts::*;
+use crate::core::comm::GroupOp;
 use crate::core::{Error, Handle, HandleKind, Runtime};
 use crate::fentry;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
@@ -473,13 +474,7 @@ pub unsafe extern "C" fn mpi_group_incl_(
 ) {
     fentry!(ierror, "MPI_GROUP_INCL", Scope::NoObject, {
         nonnull!(group, n, newgroup);
-        let n = count(unsafe { *n })?;
-        let ranks = if n == 0 {
-            &[][..]
-        } else {
-            nonnull!(ranks);
-            unsafe { std::slice::from_raw_parts(ranks, n) }
-        };
+        let ranks = unsafe { farray(ranks, count(*n)?) }?;
         let g = rt().group_incl(group_arg(group)?, &ranks_arg(ranks)?)?;
         unsafe { *newgroup = fint(g.0) };
         Ok(())
@@ -497,16 +492,132 @@ pub unsafe extern "C" fn mpi_group_range_incl_(
 ) {
     fentry!(ierror, "MPI_GROUP_RANGE_INCL", Scope::NoObject, {
         nonnull!(group, n, newgroup);
-        let n = count(unsafe { *n })?;
-        let ranges = if n == 0 {
-            &[][..]
-        } else {
-            nonnull!(ranges);
-            unsafe { std::slice::from_raw_parts(ranges, n) }
-        };
+        let ranges = unsafe { farray(ranges, count(*n)?) }?;
         let g = rt().group_range_incl(group_arg(group)?, &ranges_arg(ranges)?)?;
         unsafe { *newgroup = fint(g.0) };
         Ok(())
+    })
+}
+
+/// An `INTEGER X(*)`-style array argument of `n` entries (not read when `n` is 0).
+unsafe fn farray<'a, T>(p: *const T, n: usize) -> crate::core::Result<&'a [T]> {
+    if n == 0 {
+        return Ok(&[]);
+    }
+    nonnull!(p);
+    Ok(unsafe { std::slice::from_raw_parts(p, n) })
+}
+
+/// `MPI_GROUP_EXCL(GROUP, N, RANKS, NEWGROUP, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_group_excl_(
+    group: *const MPI_Fint,
+    n: *const MPI_Fint,
+    ranks: *const MPI_Farray,
+    newgroup: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_GROUP_EXCL", Scope::NoObject, {
+        nonnull!(group, n, newgroup);
+        let ranks = unsafe { farray(ranks, count(*n)?) }?;
+        let g = rt().group_excl(group_arg(group)?, &ranks_arg(ranks)?)?;
+        unsafe { *newgroup = fint(g.0) };
+        Ok(())
+    })
+}
+
+/// `MPI_GROUP_RANGE_EXCL(GROUP, N, RANGES, NEWGROUP, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_group_range_excl_(
+    group: *const MPI_Fint,
+    n: *const MPI_Fint,
+    ranges: *const MPI_Franges,
+    newgroup: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_GROUP_RANGE_EXCL", Scope::NoObject, {
+        nonnull!(group, n, newgroup);
+        let ranges = unsafe { farray(ranges, count(*n)?) }?;
+        let g = rt().group_range_excl(group_arg(group)?, &ranges_arg(ranges)?)?;
+        unsafe { *newgroup = fint(g.0) };
+        Ok(())
+    })
+}
+
+/// `MPI_GROUP_TRANSLATE_RANKS(GROUP1, N, RANKS1, GROUP2, RANKS2, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_group_translate_ranks_(
+    group1: *const MPI_Fint,
+    n: *const MPI_Fint,
+    ranks1: *const MPI_Farray,
+    group2: *const MPI_Fint,
+    ranks2: *mut MPI_Farray,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_GROUP_TRANSLATE_RANKS", Scope::NoObject, {
+        nonnull!(group1, n, group2);
+        let from = unsafe { farray(ranks1, count(*n)?) }?;
+        let out =
+            rt().group_translate_ranks(group_arg(group1)?, &ranks_arg(from)?, group_arg(group2)?)?;
+        if !out.is_empty() {
+            nonnull!(ranks2);
+        }
+        for (i, r) in out.into_iter().enumerate() {
+            unsafe { *ranks2.add(i) = fint(r) };
+        }
+        Ok(())
+    })
+}
+
+/// The three set operations on groups, from Fortran.
+unsafe fn group_set_op(
+    group1: *const MPI_Fint,
+    group2: *const MPI_Fint,
+    newgroup: *mut MPI_Fint,
+    op: GroupOp,
+) -> crate::core::Result<()> {
+    nonnull!(group1, group2, newgroup);
+    let g = rt().group_set_op(group_arg(group1)?, group_arg(group2)?, op)?;
+    unsafe { *newgroup = fint(g.0) };
+    Ok(())
+}
+
+/// `MPI_GROUP_UNION(GROUP1, GROUP2, NEWGROUP, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_group_union_(
+    group1: *const MPI_Fint,
+    group2: *const MPI_Fint,
+    newgroup: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_GROUP_UNION", Scope::NoObject, {
+        unsafe { group_set_op(group1, group2, newgroup, GroupOp::Union) }
+    })
+}
+
+/// `MPI_GROUP_INTERSECTION(GROUP1, GROUP2, NEWGROUP, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_group_intersection_(
+    group1: *const MPI_Fint,
+    group2: *const MPI_Fint,
+    newgroup: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_GROUP_INTERSECTION", Scope::NoObject, {
+        unsafe { group_set_op(group1, group2, newgroup, GroupOp::Intersection) }
+    })
+}
+
+/// `MPI_GROUP_DIFFERENCE(GROUP1, GROUP2, NEWGROUP, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_group_difference_(
+    group1: *const MPI_Fint,
+    group2: *const MPI_Fint,
+    newgroup: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_GROUP_DIFFERENCE", Scope::NoObject, {
+        unsafe { group_set_op(group1, group2, newgroup, GroupOp::Difference) }
     })
 }
 
