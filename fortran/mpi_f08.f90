@@ -478,6 +478,21 @@ module mpi_f08
       CHARACTER(LEN=*), INTENT(IN) :: string
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_add_error_string
+    subroutine pmpi_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+        ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      INTEGER, INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      INTEGER, INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_allgather
     subroutine pmpi_alloc_mem(size, info, baseptr, ierror)
       import
       implicit none
@@ -499,6 +514,21 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_allreduce
+    subroutine pmpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+        ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      INTEGER, INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      INTEGER, INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_alltoall
     subroutine pmpi_barrier(comm, ierror)
       import
       implicit none
@@ -730,6 +760,22 @@ module mpi_f08
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_free_mem
+    subroutine pmpi_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+        ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      INTEGER, INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      INTEGER, INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_gather
     subroutine pmpi_get_address(location, address, ierror)
       import
       implicit none
@@ -967,6 +1013,22 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(INOUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_request_free
+    subroutine pmpi_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+        ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      INTEGER, INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      INTEGER, INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_scatter
     subroutine pmpi_test(request, flag, status, ierror)
       import
       implicit none
@@ -1354,8 +1416,10 @@ module mpi_f08
   private :: pmpi_add_error_class
   private :: pmpi_add_error_code
   private :: pmpi_add_error_string
+  private :: pmpi_allgather
   private :: pmpi_alloc_mem
   private :: pmpi_allreduce
+  private :: pmpi_alltoall
   private :: pmpi_barrier
   private :: pmpi_bcast
   private :: pmpi_comm_call_errhandler
@@ -1387,6 +1451,7 @@ module mpi_f08
   private :: pmpi_finalize
   private :: pmpi_finalized
   private :: pmpi_free_mem
+  private :: pmpi_gather
   private :: pmpi_get_address
   private :: pmpi_get_library_version
   private :: pmpi_get_processor_name
@@ -1418,6 +1483,7 @@ module mpi_f08
   private :: pmpi_query_thread
   private :: pmpi_reduce
   private :: pmpi_request_free
+  private :: pmpi_scatter
   private :: pmpi_test
   private :: pmpi_type_commit
   private :: pmpi_type_contiguous
@@ -1572,6 +1638,23 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Add_error_string
 
+  subroutine MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Allgather
+
   subroutine MPI_Alloc_mem(size, info, baseptr, ierror)
     implicit none
     INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
@@ -1598,6 +1681,23 @@ contains
     call pmpi_allreduce(sendbuf, recvbuf, count, datatype, op, comm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Allreduce
+
+  subroutine MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Alltoall
 
   subroutine MPI_Barrier(comm, ierror)
     implicit none
@@ -1923,6 +2023,26 @@ contains
     call pmpi_free_mem(base, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Free_mem
+
+  subroutine MPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+      ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Gather
 
   subroutine MPI_Get_address(location, address, ierror)
     implicit none
@@ -2253,6 +2373,26 @@ contains
     call pmpi_request_free(request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Request_free
+
+  subroutine MPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+      ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    INTEGER, INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    INTEGER, INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Scatter
 
   subroutine MPI_Test(request, flag, status, ierror)
     implicit none

@@ -517,6 +517,14 @@ int MPI_Add_error_code(int errorclass, int *errorcode);
 
 int MPI_Add_error_string(int errorcode, const char *string);
 
+int MPI_Allgather(const void *sendbuf,
+                  int sendcount,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  int recvcount,
+                  MPI_Datatype recvtype,
+                  MPI_Comm comm);
+
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 
 int MPI_Allreduce(const void *sendbuf,
@@ -525,6 +533,14 @@ int MPI_Allreduce(const void *sendbuf,
                   MPI_Datatype datatype,
                   MPI_Op op,
                   MPI_Comm comm);
+
+int MPI_Alltoall(const void *sendbuf,
+                 int sendcount,
+                 MPI_Datatype sendtype,
+                 void *recvbuf,
+                 int recvcount,
+                 MPI_Datatype recvtype,
+                 MPI_Comm comm);
 
 int MPI_Attr_delete(MPI_Comm comm, int keyval);
 
@@ -631,11 +647,27 @@ int MPI_Error_class(int errorcode, int *errorclass);
 
 int MPI_Error_string(int errorcode, char *string, int *resultlen);
 
+int MPI_Exscan(const void *sendbuf,
+               void *recvbuf,
+               int count,
+               MPI_Datatype datatype,
+               MPI_Op op,
+               MPI_Comm comm);
+
 int MPI_Finalize(void);
 
 int MPI_Finalized(int *flag);
 
 int MPI_Free_mem(void *base);
+
+int MPI_Gather(const void *sendbuf,
+               int sendcount,
+               MPI_Datatype sendtype,
+               void *recvbuf,
+               int recvcount,
+               MPI_Datatype recvtype,
+               int root,
+               MPI_Comm comm);
 
 int MPI_Get_address(const void *location, MPI_Aint *address);
 
@@ -744,6 +776,22 @@ MPI_Fint MPI_Request_c2f(MPI_Request request);
 MPI_Request MPI_Request_f2c(MPI_Fint request);
 
 int MPI_Request_free(MPI_Request *request);
+
+int MPI_Scan(const void *sendbuf,
+             void *recvbuf,
+             int count,
+             MPI_Datatype datatype,
+             MPI_Op op,
+             MPI_Comm comm);
+
+int MPI_Scatter(const void *sendbuf,
+                int sendcount,
+                MPI_Datatype sendtype,
+                void *recvbuf,
+                int recvcount,
+                MPI_Datatype recvtype,
+                int root,
+                MPI_Comm comm);
 
 int MPI_TYPE_DUP_FN(MPI_Datatype oldtype,
                     int type_keyval,
@@ -944,6 +992,14 @@ int PMPI_Add_error_code(int errorclass, int *errorcode);
 
 int PMPI_Add_error_string(int errorcode, const char *string);
 
+int PMPI_Allgather(const void *sendbuf,
+                   int sendcount,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   int recvcount,
+                   MPI_Datatype recvtype,
+                   MPI_Comm comm);
+
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 
 int PMPI_Allreduce(const void *sendbuf,
@@ -952,6 +1008,14 @@ int PMPI_Allreduce(const void *sendbuf,
                    MPI_Datatype datatype,
                    MPI_Op op,
                    MPI_Comm comm);
+
+int PMPI_Alltoall(const void *sendbuf,
+                  int sendcount,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  int recvcount,
+                  MPI_Datatype recvtype,
+                  MPI_Comm comm);
 
 int PMPI_Attr_delete(MPI_Comm comm, int keyval);
 
@@ -1035,11 +1099,27 @@ int PMPI_Error_class(int errorcode, int *errorclass);
 
 int PMPI_Error_string(int errorcode, char *string, int *resultlen);
 
+int PMPI_Exscan(const void *sendbuf,
+                void *recvbuf,
+                int count,
+                MPI_Datatype datatype,
+                MPI_Op op,
+                MPI_Comm comm);
+
 int PMPI_Finalize(void);
 
 int PMPI_Finalized(int *flag);
 
 int PMPI_Free_mem(void *base);
+
+int PMPI_Gather(const void *sendbuf,
+                int sendcount,
+                MPI_Datatype sendtype,
+                void *recvbuf,
+                int recvcount,
+                MPI_Datatype recvtype,
+                int root,
+                MPI_Comm comm);
 
 int PMPI_Get_address(const void *location, MPI_Aint *address);
 
@@ -1139,6 +1219,22 @@ MPI_Fint PMPI_Request_c2f(MPI_Request request);
 MPI_Request PMPI_Request_f2c(MPI_Fint request);
 
 int PMPI_Request_free(MPI_Request *request);
+
+int PMPI_Scan(const void *sendbuf,
+              void *recvbuf,
+              int count,
+              MPI_Datatype datatype,
+              MPI_Op op,
+              MPI_Comm comm);
+
+int PMPI_Scatter(const void *sendbuf,
+                 int sendcount,
+                 MPI_Datatype sendtype,
+                 void *recvbuf,
+                 int recvcount,
+                 MPI_Datatype recvtype,
+                 int root,
+                 MPI_Comm comm);
 
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 

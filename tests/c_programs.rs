@@ -132,6 +132,7 @@ c_programs! {
         attr_finalize,
         attr_reentrant,
         attr_type_win,
+        collectives,
         groups,
         info,
         pmpi;

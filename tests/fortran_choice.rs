@@ -13,7 +13,7 @@ fn use_mpi_choice_buffers_of_several_types_compile_cleanly() {
             continue;
         };
         assert!(
-            run.status == Some(0) && run.stdout.contains("5 passed, 0 failed"),
+            run.status == Some(0) && run.stdout.contains("7 passed, 0 failed"),
             "{}",
             run.report()
         );

@@ -20,7 +20,7 @@ pub enum Scope {
 /// Runs an entry point's body: `entry!("MPI_X", scope, { ...; Ok(()) })`.
 #[macro_export]
 macro_rules! entry {
-    ($name:literal, $scope:expr, $body:block) => {{
+    ($name:expr, $scope:expr, $body:block) => {{
         let result = ::std::panic::catch_unwind(::std::panic::AssertUnwindSafe(
             || -> $crate::core::Result<()> { $body },
         ));

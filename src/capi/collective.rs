@@ -159,3 +159,203 @@ pub unsafe extern "C" fn MPI_Allreduce(
         }
     })
 }
+
+/// One process's part of a data-moving collective (gather, scatter, allgather, alltoall): the
+/// send side's bytes, in typemap order, land in the receive side's typemap (MPI 4.1 §6.5). The
+/// signatures must agree: more data sent than the receive side holds is `MPI_ERR_TRUNCATE`.
+///
+/// # Safety
+/// Both buffers must hold their typemaps, as the MPI caller promises.
+unsafe fn transfer(
+    comm: MPI_Comm,
+    root: Option<c_int>,
+    send: (*const c_void, c_int, MPI_Datatype),
+    recv: (*mut c_void, c_int, MPI_Datatype),
+) -> Result<()> {
+    let args = |count: c_int, datatype: MPI_Datatype| CollArgs {
+        comm: Handle(comm),
+        count: count.into(),
+        datatype: Handle(datatype),
+        op: None,
+        root,
+    };
+    let (sendbuf, recvbuf) = (send.0, recv.0);
+    if is_in_place(recvbuf) {
+        // Only the root of a scatter may pass MPI_IN_PLACE as recvbuf: its part stays in place.
+        rt().collective_blocks(args(send.1, send.2))?;
+        return Ok(());
+    }
+    let rblocks = rt().collective_blocks(args(recv.1, recv.2))?;
+    check_buffer(recvbuf, &rblocks, "recvbuf")?;
+    if is_in_place(sendbuf) {
+        // MPI 4.1 §6.5, §6.7: the process's own part is already in the receive buffer.
+        return Ok(());
+    }
+    let sblocks = rt().collective_blocks(args(send.1, send.2))?;
+    check_buffer(sendbuf, &sblocks, "sendbuf")?;
+    let sent: i64 = sblocks.iter().map(|&(_, len)| len).sum();
+    let room: i64 = rblocks.iter().map(|&(_, len)| len).sum();
+    if sent > room {
+        return Err(Error::invalid(
+            MPI_ERR_TRUNCATE,
+            format!("{sent} bytes sent but the receive buffer holds {room}"),
+        ));
+    }
+    // Pack the send side, then unpack into the receive side (the two typemaps may differ).
+    let mut packed = Vec::with_capacity(sent as usize);
+    for &(off, len) in &sblocks {
+        let s = sendbuf.cast::<u8>().wrapping_offset(off as isize);
+        packed.extend_from_slice(unsafe { std::slice::from_raw_parts(s, len as usize) });
+    }
+    let mut at = 0usize;
+    for &(off, len) in &rblocks {
+        if at >= packed.len() {
+            break;
+        }
+        let n = (len as usize).min(packed.len() - at);
+        let d = recvbuf.cast::<u8>().wrapping_offset(off as isize);
+        unsafe { std::ptr::copy_nonoverlapping(packed.as_ptr().add(at), d, n) };
+        at += n;
+    }
+    Ok(())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Gather(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    entry!("MPI_Gather", Scope::Comm(comm), {
+        unsafe {
+            transfer(
+                comm,
+                Some(root),
+                (sendbuf, sendcount, sendtype),
+                (recvbuf, recvcount, recvtype),
+            )
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Scatter(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+) -> c_int {
+    entry!("MPI_Scatter", Scope::Comm(comm), {
+        unsafe {
+            transfer(
+                comm,
+                Some(root),
+                (sendbuf, sendcount, sendtype),
+                (recvbuf, recvcount, recvtype),
+            )
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Allgather(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    entry!("MPI_Allgather", Scope::Comm(comm), {
+        unsafe {
+            transfer(
+                comm,
+                None,
+                (sendbuf, sendcount, sendtype),
+                (recvbuf, recvcount, recvtype),
+            )
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Alltoall(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+) -> c_int {
+    entry!("MPI_Alltoall", Scope::Comm(comm), {
+        unsafe {
+            transfer(
+                comm,
+                None,
+                (sendbuf, sendcount, sendtype),
+                (recvbuf, recvcount, recvtype),
+            )
+        }
+    })
+}
+
+/// `MPI_Scan`: the prefix reduction over one process is its own contribution.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Scan(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> c_int {
+    entry!("MPI_Scan", Scope::Comm(comm), {
+        unsafe {
+            reduce_local(
+                sendbuf,
+                recvbuf,
+                CollArgs {
+                    comm: Handle(comm),
+                    count: count.into(),
+                    datatype: Handle(datatype),
+                    op: Some(Handle(op)),
+                    root: None,
+                },
+            )
+        }
+    })
+}
+
+/// `MPI_Exscan`: rank 0's receive buffer is undefined (MPI 4.1 §6.11.2), so nothing moves.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Exscan(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+) -> c_int {
+    let _ = (sendbuf, recvbuf);
+    entry!("MPI_Exscan", Scope::Comm(comm), {
+        rt().collective_blocks(CollArgs {
+            comm: Handle(comm),
+            count: count.into(),
+            datatype: Handle(datatype),
+            op: Some(Handle(op)),
+            root: None,
+        })
+        .map(drop)
+    })
+}

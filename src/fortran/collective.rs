@@ -5,7 +5,9 @@
 //! under the C name of the call).
 
 use crate::capi::boundary::Scope;
-use crate::capi::collective::{MPI_Allreduce, MPI_Bcast, MPI_Reduce};
+use crate::capi::collective::{
+    MPI_Allgather, MPI_Allreduce, MPI_Alltoall, MPI_Bcast, MPI_Gather, MPI_Reduce, MPI_Scatter,
+};
 use crate::consts::{
     MPI_COMM_NULL, MPI_ERR_COMM, MPI_ERR_COUNT, MPI_ERR_OP, MPI_ERR_ROOT, MPI_ERR_TYPE,
 };
@@ -172,4 +174,193 @@ pub unsafe extern "C" fn mpi_allreduce_(
     };
     let rc = unsafe { MPI_Allreduce(choice(sendbuf), choice_mut(recvbuf), count, datatype, op, c) };
     unsafe { set_ierror(ierror, fint(rc)) };
+}
+
+/// The INTEGER arguments of a data-moving collective, checked: (sendcount, sendtype,
+/// recvcount, recvtype, root, comm). `None` after an error, which is already in IERROR.
+///
+/// # Safety
+/// The pointers are the caller's INTEGERs.
+#[allow(clippy::too_many_arguments)]
+unsafe fn transfer_args(
+    name: &'static str,
+    sendcount: *const MPI_Fint,
+    sendtype: *const MPI_Fint,
+    recvcount: *const MPI_Fint,
+    recvtype: *const MPI_Fint,
+    root: Option<*const MPI_Fint>,
+    comm: *const MPI_Fint,
+    ierror: *mut MPI_Fint,
+) -> Option<(i32, i32, i32, i32, i32, i32)> {
+    let c = unsafe { val(comm, MPI_COMM_NULL) };
+    let mut args = None;
+    let rc = crate::entry!(name, Scope::Comm(scope_handle(c, MPI_COMM_NULL)), {
+        nonnull!(sendcount, sendtype, recvcount, recvtype);
+        let root = match root {
+            Some(p) => {
+                nonnull!(p);
+                unsafe { read_narrow(p, MPI_ERR_ROOT, "root") }?
+            }
+            None => 0,
+        };
+        args = Some(unsafe {
+            (
+                read_narrow(sendcount, MPI_ERR_COUNT, "sendcount")?,
+                read_narrow(sendtype, MPI_ERR_TYPE, "sendtype")?,
+                read_narrow(recvcount, MPI_ERR_COUNT, "recvcount")?,
+                read_narrow(recvtype, MPI_ERR_TYPE, "recvtype")?,
+                root,
+                narrow(c, MPI_ERR_COMM, "comm")?,
+            )
+        });
+        Ok(())
+    });
+    if args.is_none() {
+        unsafe { set_ierror(ierror, fint(rc)) };
+    }
+    args
+}
+
+/// `MPI_GATHER(SENDBUF, SENDCOUNT, SENDTYPE, RECVBUF, RECVCOUNT, RECVTYPE, ROOT, COMM, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_gather_(
+    sendbuf: *const c_void,
+    sendcount: *const MPI_Fint,
+    sendtype: *const MPI_Fint,
+    recvbuf: *mut c_void,
+    recvcount: *const MPI_Fint,
+    recvtype: *const MPI_Fint,
+    root: *const MPI_Fint,
+    comm: *const MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let Some((sc, st, rc, rt, root, c)) = (unsafe {
+        transfer_args(
+            "MPI_GATHER",
+            sendcount,
+            sendtype,
+            recvcount,
+            recvtype,
+            Some(root),
+            comm,
+            ierror,
+        )
+    }) else {
+        return;
+    };
+    let code = unsafe {
+        MPI_Gather(
+            choice(sendbuf),
+            sc,
+            st,
+            choice_mut(recvbuf),
+            rc,
+            rt,
+            root,
+            c,
+        )
+    };
+    unsafe { set_ierror(ierror, fint(code)) };
+}
+
+/// `MPI_SCATTER(SENDBUF, SENDCOUNT, SENDTYPE, RECVBUF, RECVCOUNT, RECVTYPE, ROOT, COMM, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_scatter_(
+    sendbuf: *const c_void,
+    sendcount: *const MPI_Fint,
+    sendtype: *const MPI_Fint,
+    recvbuf: *mut c_void,
+    recvcount: *const MPI_Fint,
+    recvtype: *const MPI_Fint,
+    root: *const MPI_Fint,
+    comm: *const MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let Some((sc, st, rc, rt, root, c)) = (unsafe {
+        transfer_args(
+            "MPI_SCATTER",
+            sendcount,
+            sendtype,
+            recvcount,
+            recvtype,
+            Some(root),
+            comm,
+            ierror,
+        )
+    }) else {
+        return;
+    };
+    let code = unsafe {
+        MPI_Scatter(
+            choice(sendbuf),
+            sc,
+            st,
+            choice_mut(recvbuf),
+            rc,
+            rt,
+            root,
+            c,
+        )
+    };
+    unsafe { set_ierror(ierror, fint(code)) };
+}
+
+/// `MPI_ALLGATHER(SENDBUF, SENDCOUNT, SENDTYPE, RECVBUF, RECVCOUNT, RECVTYPE, COMM, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_allgather_(
+    sendbuf: *const c_void,
+    sendcount: *const MPI_Fint,
+    sendtype: *const MPI_Fint,
+    recvbuf: *mut c_void,
+    recvcount: *const MPI_Fint,
+    recvtype: *const MPI_Fint,
+    comm: *const MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let Some((sc, st, rc, rt, _, c)) = (unsafe {
+        transfer_args(
+            "MPI_ALLGATHER",
+            sendcount,
+            sendtype,
+            recvcount,
+            recvtype,
+            None,
+            comm,
+            ierror,
+        )
+    }) else {
+        return;
+    };
+    let code = unsafe { MPI_Allgather(choice(sendbuf), sc, st, choice_mut(recvbuf), rc, rt, c) };
+    unsafe { set_ierror(ierror, fint(code)) };
+}
+
+/// `MPI_ALLTOALL(SENDBUF, SENDCOUNT, SENDTYPE, RECVBUF, RECVCOUNT, RECVTYPE, COMM, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_alltoall_(
+    sendbuf: *const c_void,
+    sendcount: *const MPI_Fint,
+    sendtype: *const MPI_Fint,
+    recvbuf: *mut c_void,
+    recvcount: *const MPI_Fint,
+    recvtype: *const MPI_Fint,
+    comm: *const MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    let Some((sc, st, rc, rt, _, c)) = (unsafe {
+        transfer_args(
+            "MPI_ALLTOALL",
+            sendcount,
+            sendtype,
+            recvcount,
+            recvtype,
+            None,
+            comm,
+            ierror,
+        )
+    }) else {
+        return;
+    };
+    let code = unsafe { MPI_Alltoall(choice(sendbuf), sc, st, choice_mut(recvbuf), rc, rt, c) };
+    unsafe { set_ierror(ierror, fint(code)) };
 }

@@ -24,7 +24,14 @@ program mixed_buffers
   if (ierr /= MPI_SUCCESS .or. iscalar /= 7) failures = failures + 1
   call MPI_BCAST(r, 1, MPI_REAL, 0, MPI_COMM_WORLD, ierr)
   if (ierr /= MPI_SUCCESS .or. r /= 2.5) failures = failures + 1
+  ! MPI 4.1 §6.5, §6.7: gather and allgather move the process's own part.
+  isum = 0
+  call MPI_GATHER(ibuf, 4, MPI_INTEGER, isum, 4, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+  if (ierr /= MPI_SUCCESS .or. any(isum /= 3)) failures = failures + 1
+  dsum = 0
+  call MPI_ALLGATHER(dbuf, 4, MPI_DOUBLE_PRECISION, dsum, 4, MPI_DOUBLE_PRECISION, MPI_COMM_WORLD, ierr)
+  if (ierr /= MPI_SUCCESS .or. any(dsum /= 1.5d0)) failures = failures + 1
   call MPI_FINALIZE(ierr)
-  print '(I0, A, I0, A)', 5 - failures, ' passed, ', failures, ' failed'
+  print '(I0, A, I0, A)', 7 - failures, ' passed, ', failures, ' failed'
   if (failures /= 0) stop 1
 end program mixed_buffers
