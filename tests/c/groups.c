@@ -14,7 +14,10 @@ int main(int argc, char **argv)
     void *v;
 
     MPI_Init(&argc, &argv);
+    /* Errors tied to no communicator go to MPI_COMM_SELF's handler (MPI 4.1 §9.3); older
+     * implementations use MPI_COMM_WORLD's: set both, so the program is portable. */
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_group(MPI_COMM_WORLD, &world);
 
     CHECK_EQ(MPI_Group_excl(world, 1, &zero, &empty_excl), MPI_SUCCESS, "MPI 4.1 §7.3.2 MPI_Group_excl");

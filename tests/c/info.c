@@ -13,7 +13,10 @@ int main(int argc, char **argv)
     char value[MPI_MAX_INFO_VAL], key[MPI_MAX_INFO_KEY];
 
     MPI_Init(&argc, &argv);
+    /* Errors tied to no communicator go to MPI_COMM_SELF's handler (MPI 4.1 §9.3); older
+     * implementations use MPI_COMM_WORLD's: set both, so the program is portable. */
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 
     CHECK_EQ(MPI_Info_create(&info), MPI_SUCCESS, "MPI 4.1 §10.3 MPI_Info_create");
     CHECK_EQ(MPI_Info_get_nkeys(info, &nkeys), MPI_SUCCESS, "MPI 4.1 §10.3 MPI_Info_get_nkeys");
@@ -69,7 +72,9 @@ int main(int argc, char **argv)
     MPI_Info_free(&dup);
     rc = MPI_Info_set(dup, "k", "v");
     MPI_Error_class(rc, &cls);
-    CHECK_EQ(cls, MPI_ERR_INFO, "MPI 4.1 §10: MPI_INFO_NULL is not an info to set");
+    /* The standard names no class for this; MPI_ERR_INFO ("invalid info object") or
+     * MPI_ERR_ARG both say it. */
+    CHECK(cls == MPI_ERR_INFO || cls == MPI_ERR_ARG, "MPI 4.1 §10: MPI_INFO_NULL is not an info to set");
 
     MPI_Finalize();
     return check_summary("info");

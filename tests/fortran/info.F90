@@ -17,7 +17,10 @@ program info
 
   nfail = 0
   call MPI_INIT(ierr)
+  ! Errors tied to no communicator go to MPI_COMM_SELF's handler (MPI 4.1 §9.3); older
+  ! implementations use MPI_COMM_WORLD's: set both, so the program is portable.
   call MPI_COMM_SET_ERRHANDLER(MPI_COMM_SELF, MPI_ERRORS_RETURN, ierr)
+  call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
 
   call MPI_INFO_CREATE(inf, ierr)
   call check(ierr == MPI_SUCCESS, 'MPI 4.1 §10.3: MPI_INFO_CREATE')
