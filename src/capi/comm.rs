@@ -12,14 +12,33 @@ fn rt() -> &'static Runtime {
     Runtime::global()
 }
 
+/// The dup shared by `MPI_Comm_dup` and `MPI_Comm_dup_with_info`: on failure the new handle is
+/// `MPI_COMM_NULL` (MPI 4.1 §7.4.2).
+unsafe fn dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> crate::core::Result<()> {
+    let h = rt().comm_dup(Handle(comm));
+    unsafe { *newcomm = h.as_ref().map_or(MPI_COMM_NULL, |h| h.0) };
+    h.map(drop)
+}
+
+/// The idup shared by `MPI_Comm_idup` and `MPI_Comm_idup_with_info`.
+unsafe fn idup(
+    comm: MPI_Comm,
+    newcomm: *mut MPI_Comm,
+    request: *mut MPI_Request,
+) -> crate::core::Result<()> {
+    let r = rt().comm_idup(Handle(comm));
+    unsafe {
+        *newcomm = r.as_ref().map_or(MPI_COMM_NULL, |(c, _)| c.0);
+        *request = r.as_ref().map_or(MPI_REQUEST_NULL, |(_, q)| q.0);
+    }
+    r.map(drop)
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> c_int {
     entry!("MPI_Comm_dup", Scope::Comm(comm), {
         nonnull!(newcomm);
-        let h = rt().comm_dup(Handle(comm));
-        // MPI 4.1 §7.4.2: on failure the new handle is MPI_COMM_NULL.
-        unsafe { *newcomm = h.as_ref().map_or(MPI_COMM_NULL, |h| h.0) };
-        h.map(drop)
+        unsafe { dup(comm, newcomm) }
     })
 }
 
@@ -32,9 +51,7 @@ pub unsafe extern "C" fn MPI_Comm_dup_with_info(
     entry!("MPI_Comm_dup_with_info", Scope::Comm(comm), {
         nonnull!(newcomm);
         rt().check_handle(HandleKind::Info, Handle(info))?;
-        let h = rt().comm_dup(Handle(comm));
-        unsafe { *newcomm = h.as_ref().map_or(MPI_COMM_NULL, |h| h.0) };
-        h.map(drop)
+        unsafe { dup(comm, newcomm) }
     })
 }
 
@@ -46,12 +63,7 @@ pub unsafe extern "C" fn MPI_Comm_idup(
 ) -> c_int {
     entry!("MPI_Comm_idup", Scope::Comm(comm), {
         nonnull!(newcomm, request);
-        let r = rt().comm_idup(Handle(comm));
-        unsafe {
-            *newcomm = r.as_ref().map_or(MPI_COMM_NULL, |(c, _)| c.0);
-            *request = r.as_ref().map_or(MPI_REQUEST_NULL, |(_, q)| q.0);
-        }
-        r.map(drop)
+        unsafe { idup(comm, newcomm, request) }
     })
 }
 
@@ -65,12 +77,7 @@ pub unsafe extern "C" fn MPI_Comm_idup_with_info(
     entry!("MPI_Comm_idup_with_info", Scope::Comm(comm), {
         nonnull!(newcomm, request);
         rt().check_handle(HandleKind::Info, Handle(info))?;
-        let r = rt().comm_idup(Handle(comm));
-        unsafe {
-            *newcomm = r.as_ref().map_or(MPI_COMM_NULL, |(c, _)| c.0);
-            *request = r.as_ref().map_or(MPI_REQUEST_NULL, |(_, q)| q.0);
-        }
-        r.map(drop)
+        unsafe { idup(comm, newcomm, request) }
     })
 }
 

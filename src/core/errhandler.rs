@@ -2,7 +2,7 @@
 
 use crate::consts::*;
 use crate::core::error::{Error, Result};
-use crate::core::handle::{Handle, HandleKind};
+use crate::core::handle::Handle;
 use crate::core::runtime::Runtime;
 use crate::core::state::State;
 use crate::core::ObjectKind;
@@ -305,16 +305,6 @@ pub fn class_string(class: i32) -> Option<&'static str> {
         .iter()
         .find(|(c, _, _)| *c == class)
         .map(|(_, _, s)| *s)
-}
-
-/// Whether an errhandler kind matches a handle kind (for `MPI_Comm_call_errhandler` & co.).
-pub fn object_kind_of(kind: HandleKind) -> Option<ObjectKind> {
-    match kind {
-        HandleKind::Comm => Some(ObjectKind::Comm),
-        HandleKind::Win => Some(ObjectKind::Win),
-        HandleKind::Datatype => Some(ObjectKind::Datatype),
-        _ => None,
-    }
 }
 
 const CLASSES: &[(i32, &str, &str)] = &[
