@@ -28,7 +28,7 @@ impl CopyCallback for CCopy {
                 call.object.0,
                 call.keyval,
                 call.extra_state.word() as *mut c_void,
-                call.value.c_view() as *mut c_void,
+                call.value.c_view as *mut c_void,
                 (&mut out as *mut *mut c_void).cast(),
                 &mut flag,
             )
@@ -50,7 +50,7 @@ impl DeleteCallback for CDelete {
             (self.0)(
                 call.object.0,
                 call.keyval,
-                call.value.c_view() as *mut c_void,
+                call.value.c_view as *mut c_void,
                 call.extra_state.word() as *mut c_void,
             )
         };

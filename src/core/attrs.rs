@@ -6,33 +6,21 @@
 //!   nested delete or free never runs the same callback twice;
 //! - a failing delete callback leaves the attribute in place and its code is the call's result;
 //! - a copy callback's failure fails the dup, and the caller deletes what was already copied.
+//!
+//! Where no user code runs, the order of setting cannot be observed and whole tables move at
+//! once: a dup whose attributes all copy natively (`*_DUP_FN`, `*_NULL_COPY_FN`) copies the
+//! pages in one pass, and a free with no delete callback to run empties them in one pass.
 
-use crate::core::attr_table::{AttrCell, Entry};
 use crate::core::callback::{CallbackCall, CopyFn, DeleteFn};
 use crate::core::convert::{AttrWord, Provenance};
 use crate::core::error::{Error, Result};
 use crate::core::keyval::{predefined_kind, KeyvalInfo};
-use crate::core::mirror::Fast;
 use crate::core::runtime::Runtime;
 use crate::core::state::State;
+pub use crate::core::store::AttrRead;
+use crate::core::store::{Entry, Fast};
 use crate::core::{ObjRef, ObjectKind};
 use std::sync::{Arc, MutexGuard};
-
-/// An attribute as read: its value and what a C reader is given.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AttrRead {
-    pub value: AttrWord,
-    pub c_view: usize,
-}
-
-impl AttrRead {
-    fn of(cell: &AttrCell) -> AttrRead {
-        AttrRead {
-            value: cell.value(),
-            c_view: cell.c_view(),
-        }
-    }
-}
 
 impl Runtime {
     /// `MPI_*_create_keyval`, `MPI_Keyval_create` and their Fortran forms.
@@ -43,10 +31,11 @@ impl Runtime {
         delete: DeleteFn,
         extra_state: i64,
     ) -> Result<i32> {
+        let has_delete = !matches!(delete, DeleteFn::Null);
         let mut st = self.active()?;
         let number = st.keyvals.create(kind, copy, delete, extra_state)?;
-        if let Some(m) = st.mirrors {
-            m.keyval_created(number);
+        if let Some(s) = st.store {
+            s.keyval_created(number, has_delete);
         }
         Ok(number)
     }
@@ -61,8 +50,8 @@ impl Runtime {
             });
         }
         st.keyvals.free(keyval, kind)?;
-        if let Some(m) = st.mirrors {
-            m.keyval_freed(keyval);
+        if let Some(s) = st.store {
+            s.keyval_freed(keyval);
         }
         Ok(())
     }
@@ -70,9 +59,9 @@ impl Runtime {
     /// `MPI_*_get_attr`: `None` when the attribute is not set (flag = false).
     #[inline(always)]
     pub fn get_attr(&self, obj: ObjRef, keyval: i32) -> Result<Option<AttrRead>> {
-        if let Some(m) = self.mirrors() {
-            match m.get(obj, keyval) {
-                Fast::Hit((value, c_view)) => return Ok(Some(AttrRead { value, c_view })),
+        if let Some(s) = self.store() {
+            match s.get(obj, keyval) {
+                Fast::Hit(read) => return Ok(Some(read)),
                 Fast::Miss => return Ok(None),
                 Fast::Slow => {}
             }
@@ -84,8 +73,8 @@ impl Runtime {
     /// internal `MPI_Aint` / `int`).
     #[inline(always)]
     pub fn get_attr_c_view(&self, obj: ObjRef, keyval: i32) -> Result<Option<usize>> {
-        if let Some(m) = self.mirrors() {
-            match m.get_c_view(obj, keyval) {
+        if let Some(s) = self.store() {
+            match s.get_c_view(obj, keyval) {
                 Fast::Hit(c_view) => return Ok(Some(c_view)),
                 Fast::Miss => return Ok(None),
                 Fast::Slow => {}
@@ -98,8 +87,8 @@ impl Runtime {
     /// Fortran views are cuts whatever the provenance (convert.rs).
     #[inline(always)]
     pub fn get_attr_word(&self, obj: ObjRef, keyval: i32) -> Result<Option<i64>> {
-        if let Some(m) = self.mirrors() {
-            match m.get_word(obj, keyval) {
+        if let Some(s) = self.store() {
+            match s.get_word(obj, keyval) {
                 Fast::Hit(word) => return Ok(Some(word)),
                 Fast::Miss => return Ok(None),
                 Fast::Slow => {}
@@ -108,25 +97,35 @@ impl Runtime {
         Ok(self.get_attr_locked(obj, keyval)?.map(|r| r.value.word))
     }
 
-    /// The precise answer, under the lock: predefined keyvals, errors, unpublished objects.
+    /// The precise answer, under the lock: predefined keyvals, errors, unbound objects.
     #[cold]
     #[inline(never)]
     fn get_attr_locked(&self, obj: ObjRef, keyval: i32) -> Result<Option<AttrRead>> {
         let st = self.active()?;
-        let table = st.attr_table(obj)?;
+        let attrs = st.obj_attrs(obj)?;
         if let Some(cell) = st.predefined_attr(obj, keyval) {
             let cell = cell?;
-            return Ok(Some(AttrRead::of(&cell)));
+            return Ok(Some(AttrRead {
+                value: cell.value(),
+                c_view: cell.c_view(),
+            }));
         }
         let info = st.keyvals.lookup(keyval, obj.kind)?;
-        Ok(table.get(info.slot()).map(|e| AttrRead::of(&e.cell)))
+        Ok(attrs.and_then(|a| a.read(info.slot())))
     }
 
     /// `MPI_*_set_attr`: sets or overwrites (the old value's delete callback runs first).
     pub fn set_attr(&self, obj: ObjRef, keyval: i32, value: AttrWord) -> Result<()> {
+        // Overwriting under a live keyval without delete callback runs no user code.
+        if self
+            .store()
+            .is_some_and(|s| s.try_overwrite(obj, keyval, value))
+        {
+            return Ok(());
+        }
         let info = {
-            let mut st = self.active()?;
-            st.attr_table(obj)?;
+            let st = self.active()?;
+            let attrs = st.obj_attrs(obj)?;
             if predefined_kind(keyval).is_some() {
                 return Err(Error::KeyvalPredefined {
                     keyval,
@@ -134,21 +133,13 @@ impl Runtime {
                 });
             }
             let info = st.keyvals.lookup(keyval, obj.kind)?.clone();
-            // Overwriting under a keyval without delete callback runs no user code: change the
-            // value in place, as a new setting (it moves to the end of the order of setting).
-            if matches!(info.delete, DeleteFn::Null) {
+            // The same under the lock (the fast path may have declined a racing case): the
+            // value changes in place, as a new setting.
+            if let (DeleteFn::Null, Some(a)) = (&info.delete, attrs) {
                 let slot = info.slot();
-                let seq = st.next_seq();
-                let mirrors = st.mirrors;
-                if let Some(e) = st.attr_table_mut(obj)?.get_mut(slot) {
-                    if !e.dying {
-                        e.cell.overwrite(value);
-                        e.seq = seq;
-                        if let Some(m) = mirrors.and_then(|m| m.mirror_of(obj.kind, obj.handle)) {
-                            m.publish(slot, &e.cell);
-                        }
-                        return Ok(());
-                    }
+                if a.entry(slot).is_some_and(|e| !e.dying) {
+                    a.insert(slot, keyval, value, info.callbacks());
+                    return Ok(());
                 }
             }
             info
@@ -158,35 +149,35 @@ impl Runtime {
 
     /// `MPI_*_delete_attr`: deleting an attribute that is not set is not an error.
     pub fn delete_attr(&self, obj: ObjRef, keyval: i32) -> Result<()> {
-        let (slot, old) = {
+        let (info, slot, old, read) = {
             let mut st = self.active()?;
-            st.attr_table(obj)?;
+            let attrs = st.obj_attrs(obj)?;
             if predefined_kind(keyval).is_some() {
                 return Err(Error::KeyvalPredefined {
                     keyval,
                     action: "deleted by users",
                 });
             }
-            let info = st.keyvals.lookup(keyval, obj.kind)?;
+            let info = st.keyvals.lookup(keyval, obj.kind)?.clone();
             let slot = info.slot();
-            let null_delete = matches!(info.delete, DeleteFn::Null);
-            match st.attr_table_mut(obj)?.get_mut(slot) {
+            let Some(a) = attrs else { return Ok(()) };
+            match a.entry(slot) {
                 None => return Ok(()),
                 // Its deletion is already under way in an outer call.
                 Some(e) if e.dying => return Ok(()),
-                Some(_) if null_delete => {
+                Some(_) if matches!(info.delete, DeleteFn::Null) => {
                     st.attr_remove(obj, slot);
                     return Ok(());
                 }
                 Some(e) => {
-                    e.dying = true;
-                    (slot, e.cell.clone())
+                    a.set_dying(slot, true);
+                    (info, slot, e, a.read_of(slot, &e))
                 }
             }
         };
-        let outcome = run_delete(obj, &old);
+        let outcome = run_delete(obj, &info, read);
         let mut st = self.lock();
-        finish_delete(&mut st, obj, slot, &old, outcome)
+        finish_delete(&mut st, obj, slot, old.order, outcome)
     }
 
     /// Stores a value under a keyval record (which may already be freed: dup copies attributes
@@ -199,105 +190,85 @@ impl Runtime {
     ) -> Result<()> {
         let slot = info.slot();
         let null_delete = matches!(info.delete, DeleteFn::Null);
-        let cell = Arc::new(AttrCell::new(value, info));
         loop {
-            let old = {
+            let (old, read) = {
                 let mut st = self.active()?;
-                let seq = st.next_seq();
-                let entry = Entry {
-                    cell: cell.clone(),
-                    seq,
-                    dying: false,
-                };
-                match st.attr_table_mut(obj)?.get_mut(slot) {
-                    // Nothing there; or a dying value whose delete callback is already running
-                    // in an outer call; or a null delete callback, with nothing to run.
+                let a = st.bind_attrs(obj)?;
+                match a.entry(slot) {
                     None => {
-                        st.attr_insert(obj, slot, entry)?;
+                        st.attr_insert(obj, &info, value)?;
                         return Ok(());
                     }
+                    // A dying value whose delete callback is already running in an outer
+                    // call; or a null delete callback, with nothing to run.
                     Some(e) if e.dying || null_delete => {
-                        st.attr_insert(obj, slot, entry)?;
+                        a.insert(slot, info.number, value, info.callbacks());
                         return Ok(());
                     }
                     Some(e) => {
-                        e.dying = true;
-                        e.cell.clone()
+                        a.set_dying(slot, true);
+                        (e, a.read_of(slot, &e))
                     }
                 }
             };
             // MPI 4.1 §7.7.2: overwriting runs the delete callback on the old value first.
-            let outcome = run_delete(obj, &old);
+            let outcome = run_delete(obj, &info, read);
             let mut st = self.lock();
             if outcome.is_ok() {
-                let seq = st.next_seq();
-                if st.attr_table(obj)?.holds(slot, &old) {
-                    st.attr_insert(
-                        obj,
-                        slot,
-                        Entry {
-                            cell,
-                            seq,
-                            dying: false,
-                        },
-                    )?;
-                    return Ok(());
+                if let Ok(Some(a)) = st.obj_attrs(obj) {
+                    if a.holds(slot, old.order) {
+                        a.insert(slot, info.number, value, info.callbacks());
+                        return Ok(());
+                    }
                 }
                 // A nested call replaced the old value meanwhile: overwrite what is there now.
                 continue;
             }
-            return finish_delete(&mut st, obj, slot, &old, outcome);
+            return finish_delete(&mut st, obj, slot, old.order, outcome);
         }
     }
 
     /// Runs the copy callbacks of `from`'s attributes in order of setting and stores their
     /// results on `to` (MPI 4.1 §7.7.2). Stops at the first failing callback; the caller then
-    /// deletes what was copied and frees `to`. Native copies (`*_DUP_FN`, `*_NULL_COPY_FN`) are
-    /// made under one hold of the lock; it is let go only around user callbacks.
+    /// deletes what was copied and frees `to`.
     pub(crate) fn copy_attrs(&self, from: ObjRef, to: ObjRef) -> Result<()> {
-        let mut st = Some(self.active()?);
-        let snapshot = st
-            .as_ref()
-            .expect("held")
-            .attr_table(from)?
-            .in_setting_order();
-        for (slot, entry) in snapshot {
-            let cell = entry.cell;
-            let guard = match &mut st {
+        let mut st = self.active()?;
+        let Some(src) = st.obj_attrs(from)? else {
+            return Ok(());
+        };
+        if st.copy_attrs_natively(from, to)? {
+            return Ok(());
+        }
+        let dst = st.bind_attrs(to)?;
+        let mut guard = Some(st);
+        for (slot, first) in src.in_setting_order() {
+            let st = match &mut guard {
                 Some(g) => g,
                 none => none.insert(self.active()?),
             };
             // An earlier callback may have deleted or replaced it.
-            if !guard.attr_table(from)?.holds(slot, &cell) {
+            let Some(read) = src.read(slot).filter(|_| src.holds(slot, first.order)) else {
                 continue;
-            }
-            let info = cell.keyval.clone();
+            };
+            let Some(info) = st.keyvals.info_at(slot).cloned() else {
+                continue;
+            };
             let mut value = match &info.copy {
                 CopyFn::Null => continue,
                 CopyFn::Dup => {
-                    if guard.attr_table(to)?.get(slot).is_none() {
-                        let seq = guard.next_seq();
-                        let copy = Arc::new(AttrCell::new(cell.value(), info));
-                        guard.attr_insert(
-                            to,
-                            slot,
-                            Entry {
-                                cell: copy,
-                                seq,
-                                dying: false,
-                            },
-                        )?;
+                    if dst.entry(slot).is_none() {
+                        st.attr_insert(to, &info, read.value)?;
                         continue;
                     }
-                    cell.value()
+                    read.value
                 }
                 CopyFn::User(cb) => {
-                    st = None;
+                    guard = None;
                     let call = CallbackCall {
                         object: from.handle,
                         keyval: info.number,
                         extra_state: &info.extra_state,
-                        value: &cell,
+                        value: read,
                     };
                     match cb.copy(&call) {
                         Ok(Some(value)) => value,
@@ -315,63 +286,55 @@ impl Runtime {
             // A C callback that hands back, unchanged, the pointer to the internal MPI_Aint or
             // int it was given copies the value and its provenance, never a pointer into the old
             // object's storage.
-            let old = cell.value();
             if value.provenance == Provenance::CPointer
-                && old.provenance != Provenance::CPointer
-                && value.word as usize == cell.c_view()
+                && read.value.provenance != Provenance::CPointer
+                && value.word as usize == read.c_view
             {
-                value = old;
+                value = read.value;
             }
-            st = None;
+            guard = None;
             self.store_attr(to, info, value)?;
         }
         Ok(())
     }
 
     /// The attributes of `obj` whose deletion is not under way, last set first.
-    fn deletion_order(st: &State, obj: ObjRef) -> Result<Vec<(u32, Arc<AttrCell>)>> {
-        let mut order = st.attr_table(obj)?.in_setting_order();
+    fn deletion_order(st: &State, obj: ObjRef) -> Result<Vec<(u32, Entry)>> {
+        let Some(a) = st.obj_attrs(obj)? else {
+            return Ok(Vec::new());
+        };
+        let mut order = a.in_setting_order();
         order.retain(|(_, e)| !e.dying);
-        Ok(order
-            .into_iter()
-            .rev()
-            .map(|(slot, e)| (slot, e.cell))
-            .collect())
+        order.reverse();
+        Ok(order)
     }
 
     /// Deletes every attribute of `obj`, last set first, stopping at the first failing delete
     /// callback (the object then stays valid with the attributes not yet deleted). On success
-    /// returns the lock, with the table empty, so the caller can drop the object atomically.
+    /// returns the lock, with no attribute left, so the caller can drop the object atomically.
     pub(crate) fn delete_all_attrs(&self, obj: ObjRef) -> Result<MutexGuard<'_, State>> {
         let mut st = self.active()?;
         loop {
+            if st.remove_attrs_silently(obj)? {
+                return Ok(st);
+            }
             let order = Self::deletion_order(&st, obj)?;
             if order.is_empty() {
-                if !st.attr_table(obj)?.is_empty() {
-                    return Err(Error::invalid(
-                        crate::consts::MPI_ERR_OTHER,
-                        format!("{} has an attribute deletion under way", obj.kind),
-                    ));
-                }
-                return Ok(st);
+                return Err(Error::invalid(
+                    crate::consts::MPI_ERR_OTHER,
+                    format!("{} has an attribute deletion under way", obj.kind),
+                ));
             }
             // Callbacks may delete or replace later entries, or add new ones (caught by the
             // next round): each entry is checked again just before its turn.
-            for (slot, cell) in order {
-                match st.attr_table_mut(obj)?.get_mut(slot) {
-                    Some(e) if Arc::ptr_eq(&e.cell, &cell) && !e.dying => {
-                        if matches!(cell.keyval.delete, DeleteFn::Null) {
-                            st.attr_remove(obj, slot);
-                            continue;
-                        }
-                        e.dying = true;
-                    }
-                    _ => continue,
-                }
+            for (slot, e) in order {
+                let Some((info, read)) = st.start_delete(obj, slot, e.order) else {
+                    continue;
+                };
                 drop(st);
-                let outcome = run_delete(obj, &cell);
+                let outcome = run_delete(obj, &info, read);
                 st = self.lock();
-                finish_delete(&mut st, obj, slot, &cell, outcome)?;
+                finish_delete(&mut st, obj, slot, e.order, outcome)?;
             }
         }
     }
@@ -382,24 +345,25 @@ impl Runtime {
     pub(crate) fn delete_all_attrs_forced(&self, obj: ObjRef) -> Result<()> {
         let mut first_error = None;
         let mut st = self.lock();
-        while let Ok(order) = Self::deletion_order(&st, obj) {
+        loop {
+            if st.remove_attrs_silently(obj).unwrap_or(true) {
+                break;
+            }
+            let order = Self::deletion_order(&st, obj).unwrap_or_default();
             if order.is_empty() {
                 break;
             }
-            for (slot, cell) in order {
-                match st.attr_table_mut(obj).map(|t| t.get_mut(slot)) {
-                    Ok(Some(e)) if Arc::ptr_eq(&e.cell, &cell) && !e.dying => e.dying = true,
-                    _ => continue,
-                }
-                let outcome = if matches!(cell.keyval.delete, DeleteFn::Null) {
-                    Ok(())
-                } else {
-                    drop(st);
-                    let outcome = run_delete(obj, &cell);
-                    st = self.lock();
-                    outcome
+            for (slot, e) in order {
+                let Some((info, read)) = st.start_delete(obj, slot, e.order) else {
+                    continue;
                 };
-                if st.attr_table(obj).is_ok_and(|t| t.holds(slot, &cell)) {
+                drop(st);
+                let outcome = run_delete(obj, &info, read);
+                st = self.lock();
+                if st
+                    .obj_attrs(obj)
+                    .is_ok_and(|a| a.is_some_and(|a| a.holds(slot, e.order)))
+                {
                     st.attr_remove(obj, slot);
                 }
                 if let Err(e) = outcome {
@@ -408,9 +372,7 @@ impl Runtime {
             }
         }
         // The object goes next: readers must stop finding it.
-        if let Some(m) = st.mirrors {
-            m.unbind(obj);
-        }
+        st.unbind_attrs(obj);
         first_error.map_or(Ok(()), Err)
     }
 
@@ -436,12 +398,10 @@ impl Runtime {
                     action: "freed",
                 });
             }
-            // Nothing to delete: the object goes at once, under this one hold of the lock.
-            if st.attr_table(obj)?.is_empty() {
+            // No delete callback to run: the object goes at once, under this one hold.
+            if st.remove_attrs_silently(obj)? {
                 remove(&mut st)?;
-                if let Some(m) = st.mirrors {
-                    m.unbind(obj);
-                }
+                st.unbind_attrs(obj);
                 return Ok(());
             }
             st.set_freeing(obj, true)?;
@@ -449,9 +409,7 @@ impl Runtime {
         match self.delete_all_attrs(obj) {
             Ok(mut st) => {
                 remove(&mut st)?;
-                if let Some(m) = st.mirrors {
-                    m.unbind(obj);
-                }
+                st.unbind_attrs(obj);
                 Ok(())
             }
             Err(e) => {
@@ -462,8 +420,7 @@ impl Runtime {
     }
 }
 
-fn run_delete(obj: ObjRef, cell: &AttrCell) -> Result<()> {
-    let info = &cell.keyval;
+fn run_delete(obj: ObjRef, info: &KeyvalInfo, value: AttrRead) -> Result<()> {
     match &info.delete {
         DeleteFn::Null => Ok(()),
         DeleteFn::User(cb) => cb
@@ -471,7 +428,7 @@ fn run_delete(obj: ObjRef, cell: &AttrCell) -> Result<()> {
                 object: obj.handle,
                 keyval: info.number,
                 extra_state: &info.extra_state,
-                value: cell,
+                value,
             })
             .map_err(|code| Error::Callback {
                 code,
@@ -487,14 +444,16 @@ fn finish_delete(
     st: &mut State,
     obj: ObjRef,
     slot: u32,
-    old: &Arc<AttrCell>,
+    order: u64,
     outcome: Result<()>,
 ) -> Result<()> {
-    if st.attr_table(obj).is_ok_and(|t| t.holds(slot, old)) {
-        if outcome.is_ok() {
-            st.attr_remove(obj, slot);
-        } else if let Ok(Some(e)) = st.attr_table_mut(obj).map(|t| t.get_mut(slot)) {
-            e.dying = false;
+    if let Ok(Some(a)) = st.obj_attrs(obj) {
+        if a.holds(slot, order) {
+            if outcome.is_ok() {
+                st.attr_remove(obj, slot);
+            } else {
+                a.set_dying(slot, false);
+            }
         }
     }
     outcome

@@ -4,10 +4,10 @@
 //! predefined `*_NULL_COPY_FN`, `*_DUP_FN` and `*_NULL_DELETE_FN` are not callbacks at all but the
 //! [`CopyFn::Null`], [`CopyFn::Dup`] and [`DeleteFn::Null`] variants, handled natively.
 
-use crate::core::attr_table::AttrCell;
 use crate::core::convert::AttrWord;
 use crate::core::handle::Handle;
 use crate::core::keyval::ExtraState;
+use crate::core::store::AttrRead;
 
 /// The calling convention a keyval's callbacks were registered with (MPI 4.1 §20.3.7: the
 /// language and call that created the keyval decide it).
@@ -27,7 +27,8 @@ pub struct CallbackCall<'a> {
     pub object: Handle,
     pub keyval: i32,
     pub extra_state: &'a ExtraState,
-    pub value: &'a AttrCell,
+    /// The attribute's value and what a C callback is handed.
+    pub value: AttrRead,
 }
 
 /// A user copy callback. `Ok(None)` means flag = false (do not copy); `Err(code)` is a failure.

@@ -5,7 +5,6 @@
 //! them, and communicators made by split or create start with none.
 
 use crate::consts::*;
-use crate::core::attr_table::AttrTable;
 use crate::core::error::{Error, Result};
 use crate::core::handle::Handle;
 use crate::core::request::Request;
@@ -19,7 +18,6 @@ pub struct Comm {
     pub members: Vec<i32>,
     pub name: String,
     pub errhandler: Handle,
-    pub attrs: AttrTable,
     pub freeing: bool,
 }
 
@@ -29,7 +27,6 @@ impl Comm {
             members,
             name: name.to_owned(),
             errhandler,
-            attrs: AttrTable::new(),
             freeing: false,
         }
     }
@@ -72,7 +69,7 @@ impl Runtime {
             let h = st.comms.insert(nc)?;
             st.errhandler_add_ref(errh);
             // No attributes: nothing to copy, no callback to run.
-            if st.attr_table(ObjRef::comm(comm.0))?.is_empty() {
+            if st.attr_count(ObjRef::comm(comm.0))? == 0 {
                 return Ok(h);
             }
             h

@@ -17,7 +17,7 @@
 //! | Fortran `MPI_ATTR_GET` (INTEGER) | low bits of address   | low bits (2**40 reads as 0)       | the value                      |
 //!
 //! The internal `MPI_Aint` / `int` a C reader is pointed at lives in the attribute's
-//! [`AttrCell`](crate::core::attr_table::AttrCell) and does not move while the attribute exists.
+//! its slot in the attribute store (store.rs) and does not move while the attribute exists.
 //! Each function below names the cells of the tables it implements.
 
 /// The Fortran default INTEGER of the deprecated routines: 4 bytes, or 8 with the

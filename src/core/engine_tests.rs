@@ -23,7 +23,7 @@ struct Copy {
 }
 impl CopyCallback for Copy {
     fn copy(&self, c: &CallbackCall<'_>) -> Result<Option<AttrWord>, i32> {
-        let v = c.value.value().word;
+        let v = c.value.value.word;
         self.log.lock().unwrap().push(format!("copy {v}"));
         if Some(v) == self.fail_on {
             return Err(MPI_ERR_OTHER);
@@ -42,7 +42,7 @@ struct Delete {
 }
 impl DeleteCallback for Delete {
     fn delete(&self, c: &CallbackCall<'_>) -> Result<(), i32> {
-        let v = c.value.value().word;
+        let v = c.value.value.word;
         self.log.lock().unwrap().push(format!(
             "delete {v} on {:#x} extra {}",
             c.object.0,
@@ -369,7 +369,7 @@ impl DeleteCallback for DeleteOther {
         self.log
             .lock()
             .unwrap()
-            .push(format!("outer {}", c.value.value().word));
+            .push(format!("outer {}", c.value.value.word));
         let other = *self.other.lock().unwrap();
         self.rt
             .delete_attr(ObjRef::comm(c.object.0), other)
@@ -426,8 +426,7 @@ fn finalize_deletes_self_first_in_reverse_order() {
             let finalized = self.1.phase() == Phase::Finalized;
             self.0.lock().unwrap().push(format!(
                 "{:#x}:{}:{finalized}",
-                c.object.0,
-                c.value.value().word
+                c.object.0, c.value.value.word
             ));
             Ok(())
         }
@@ -471,7 +470,7 @@ fn c_callback_returning_internal_pointer_copies_value() {
     struct PassThrough;
     impl CopyCallback for PassThrough {
         fn copy(&self, c: &CallbackCall<'_>) -> Result<Option<AttrWord>, i32> {
-            Ok(Some(AttrWord::from_c_pointer(c.value.c_view())))
+            Ok(Some(AttrWord::from_c_pointer(c.value.c_view)))
         }
         fn convention(&self) -> Convention {
             Convention::C

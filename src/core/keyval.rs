@@ -15,6 +15,7 @@
 use crate::consts::MPI_KEYVAL_INVALID;
 use crate::core::callback::{CopyFn, DeleteFn};
 use crate::core::error::{Error, Result};
+use crate::core::store::Callbacks;
 use crate::core::ObjectKind;
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -72,6 +73,19 @@ pub struct KeyvalInfo {
 impl KeyvalInfo {
     pub fn slot(&self) -> u32 {
         self.number as u32 & SLOT_MASK
+    }
+
+    /// What its attributes carry of it in the store.
+    pub fn callbacks(&self) -> Callbacks {
+        let copy = match self.copy {
+            CopyFn::Null => Callbacks::default(),
+            CopyFn::Dup => Callbacks::COPY_DUP,
+            CopyFn::User(_) => Callbacks::COPY_USER,
+        };
+        match self.delete {
+            DeleteFn::Null => copy,
+            DeleteFn::User(_) => copy.union(Callbacks::DELETE_USER),
+        }
     }
 }
 
@@ -208,6 +222,11 @@ impl KeyvalRegistry {
         Ok(info)
     }
 
+    /// The record in `slot`, freed by the user or not, while anything holds it.
+    pub fn info_at(&self, slot: u32) -> Option<&Arc<KeyvalInfo>> {
+        self.slots.get(slot as usize)?.info.as_ref()
+    }
+
     /// The user frees the number: it is invalid from now on.
     pub fn free(&mut self, number: i32, expected: ObjectKind) -> Result<()> {
         let slot = self.lookup(number, expected)?.slot();
@@ -218,18 +237,23 @@ impl KeyvalRegistry {
     }
 
     /// An attribute now uses the keyval in `slot`.
+    #[inline]
     pub fn add_attr(&mut self, slot: u32) {
         self.slots[slot as usize].attrs += 1;
     }
 
     /// An attribute that used the keyval in `slot` is gone.
+    #[inline]
     pub fn remove_attr(&mut self, slot: u32) {
         let s = &mut self.slots[slot as usize];
         debug_assert!(s.attrs > 0, "attribute count underflow");
         s.attrs = s.attrs.saturating_sub(1);
-        self.release_if_unused(slot);
+        if s.attrs == 0 && !s.live {
+            self.release_if_unused(slot);
+        }
     }
 
+    #[cold]
     fn release_if_unused(&mut self, slot: u32) {
         let s = &mut self.slots[slot as usize];
         if !s.live && s.attrs == 0 && s.info.is_some() {

@@ -2,7 +2,7 @@
 //! the single-process world around them. Nothing here knows C or Fortran; callbacks arrive as
 //! the traits of [`callback`], values as [`convert::AttrWord`].
 
-pub mod attr_table;
+pub mod attr_cell;
 pub mod attrs;
 pub mod callback;
 pub mod comm;
@@ -13,11 +13,11 @@ pub mod error;
 pub mod handle;
 pub mod info;
 pub mod keyval;
-pub mod mirror;
 pub mod reduce;
 pub mod request;
 pub mod runtime;
 pub mod state;
+pub mod store;
 pub mod window;
 
 #[cfg(test)]

@@ -4,20 +4,21 @@
 //! needs under the lock, lets go, calls, and takes the lock again to apply the result.
 
 use crate::consts::*;
-use crate::core::attr_table::AttrCell;
+use crate::core::attr_cell::AttrCell;
 use crate::core::comm::{Comm, Group};
 use crate::core::error::{Error, Result};
 use crate::core::handle::{Handle, HandleKind};
 use crate::core::keyval::predefined_info;
-use crate::core::mirror::Mirrors;
 use crate::core::state::{Phase, State};
+use crate::core::store::Store;
 use crate::core::{convert::AttrWord, datatype, errhandler, ObjRef, ObjectKind};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 pub struct Runtime {
     state: Mutex<State>,
-    /// The lock-free read side of the attribute tables, made at init.
-    mirrors: OnceLock<&'static Mirrors>,
+    /// Where attributes live, made at the first init and kept (lock-free readers may hold
+    /// references into it at any time).
+    store: OnceLock<&'static Store>,
 }
 
 static GLOBAL: Runtime = Runtime::new();
@@ -38,7 +39,7 @@ impl Runtime {
     pub const fn new() -> Runtime {
         Runtime {
             state: Mutex::new(State::new()),
-            mirrors: OnceLock::new(),
+            store: OnceLock::new(),
         }
     }
 
@@ -62,10 +63,10 @@ impl Runtime {
         Ok(st)
     }
 
-    /// The read mirrors, once MPI is initialized.
+    /// The attribute store, once MPI has been initialized.
     #[inline]
-    pub fn mirrors(&self) -> Option<&'static Mirrors> {
-        self.mirrors.get().copied()
+    pub fn store(&self) -> Option<&'static Store> {
+        self.store.get().copied()
     }
 
     /// Whether the calling thread is the one that initialized MPI.
@@ -104,12 +105,7 @@ impl Runtime {
             _ => MPI_THREAD_MULTIPLE,
         };
         st.thread_level = provided;
-        // Made once per runtime and kept: readers may hold references to it at any time.
-        st.mirrors = Some(
-            *self
-                .mirrors
-                .get_or_init(|| Box::leak(Box::new(Mirrors::new()))),
-        );
+        st.store = Some(*self.store.get_or_init(|| Box::leak(Box::new(Store::new()))));
         INIT_THREAD.with(|t| t.set(true));
         errhandler::install_predefined(&mut st);
         let world = Comm::new(vec![0], "MPI_COMM_WORLD", initial);
@@ -184,8 +180,8 @@ impl Runtime {
             .get(Handle(MPI_COMM_SELF))
             .map(|c| c.errhandler == Handle(MPI_ERRORS_RETURN))
             .unwrap_or(false);
-        if let Some(m) = st.mirrors {
-            m.clear();
+        if let Some(s) = st.store {
+            s.clear();
         }
         *st = State::new();
         st.phase = Phase::Finalized;
@@ -201,8 +197,8 @@ impl Runtime {
     /// Never called by the library itself.
     pub fn reset_for_tests(&self) {
         let mut st = self.lock();
-        if let Some(m) = st.mirrors {
-            m.clear();
+        if let Some(s) = st.store {
+            s.clear();
         }
         *st = State::new();
     }
@@ -226,7 +222,7 @@ impl Runtime {
         for (kind, handles) in kinds {
             for handle in handles {
                 let obj = ObjRef { kind, handle };
-                if st.attr_table(obj).is_ok_and(|t| !t.is_empty()) {
+                if st.attr_count(obj).is_ok_and(|n| n > 0) {
                     out.push(obj);
                 }
             }

@@ -1,15 +1,19 @@
 //! Everything the library holds, behind the runtime's lock.
 
-use crate::core::attr_table::{AttrCell, AttrTable, Entry};
+use crate::consts::MPI_ERR_INTERN;
+use crate::core::attr_cell::AttrCell;
+use crate::core::callback::DeleteFn;
 use crate::core::comm::{Comm, Group};
+use crate::core::convert::AttrWord;
 use crate::core::datatype::Datatype;
 use crate::core::errhandler::{Errhandler, ErrorRegistry};
 use crate::core::error::{Error, Result};
 use crate::core::handle::{HandleKind, Slab};
 use crate::core::info::Info;
+use crate::core::keyval::KeyvalInfo;
 use crate::core::keyval::KeyvalRegistry;
-use crate::core::mirror::Mirrors;
 use crate::core::request::Request;
+use crate::core::store::{AttrRead, Entry, ObjAttrs, Store};
 use crate::core::window::Window;
 use crate::core::{ObjRef, ObjectKind};
 use std::collections::BTreeMap;
@@ -43,8 +47,8 @@ pub struct State {
     pub alloc_mem: BTreeMap<usize, Vec<u128>>,
     /// Next position in the order of setting attributes.
     pub next_seq: u64,
-    /// The lock-free read side of the attribute tables (set at init).
-    pub mirrors: Option<&'static Mirrors>,
+    /// Where attributes live (set at init; shared with lock-free readers).
+    pub store: Option<&'static Store>,
     /// Whether errors after `MPI_Finalize` return (`MPI_COMM_SELF` had `MPI_ERRORS_RETURN`).
     pub returns_after_finalize: bool,
 }
@@ -67,7 +71,7 @@ impl State {
             alloc_mem: BTreeMap::new(),
             next_seq: 0,
             returns_after_finalize: false,
-            mirrors: None,
+            store: None,
         }
     }
 
@@ -85,47 +89,114 @@ impl State {
         self.next_seq
     }
 
-    /// The attribute table of a live object.
-    pub fn attr_table(&self, obj: ObjRef) -> Result<&AttrTable> {
-        Ok(match obj.kind {
-            ObjectKind::Comm => &self.comms.get(obj.handle)?.attrs,
-            ObjectKind::Datatype => &self.types.get(obj.handle)?.attrs,
-            ObjectKind::Win => &self.wins.get(obj.handle)?.attrs,
+    /// Fails unless `obj` names a live object.
+    pub fn check_object(&self, obj: ObjRef) -> Result<()> {
+        match obj.kind {
+            ObjectKind::Comm => self.comms.get(obj.handle).map(drop),
+            ObjectKind::Datatype => self.types.get(obj.handle).map(drop),
+            ObjectKind::Win => self.wins.get(obj.handle).map(drop),
+        }
+    }
+
+    /// The attributes of a live object; `None` when it never had any bound.
+    pub fn obj_attrs(&self, obj: ObjRef) -> Result<Option<&'static ObjAttrs>> {
+        self.check_object(obj)?;
+        Ok(self.store.and_then(|s| s.attrs(obj)))
+    }
+
+    /// The attributes of a live object, bound to it if they were not.
+    pub fn bind_attrs(&self, obj: ObjRef) -> Result<&'static ObjAttrs> {
+        self.check_object(obj)?;
+        self.store.and_then(|s| s.bind(obj)).ok_or_else(|| {
+            Error::invalid(MPI_ERR_INTERN, format!("no attribute store for {obj:?}"))
         })
     }
 
-    pub fn attr_table_mut(&mut self, obj: ObjRef) -> Result<&mut AttrTable> {
-        Ok(match obj.kind {
-            ObjectKind::Comm => &mut self.comms.get_mut(obj.handle)?.attrs,
-            ObjectKind::Datatype => &mut self.types.get_mut(obj.handle)?.attrs,
-            ObjectKind::Win => &mut self.wins.get_mut(obj.handle)?.attrs,
-        })
+    /// How many attributes a live object has.
+    pub fn attr_count(&self, obj: ObjRef) -> Result<usize> {
+        Ok(self.obj_attrs(obj)?.map_or(0, |a| a.len()))
     }
 
-    /// Puts an attribute on an object: the table, the keyval's count and the read mirror agree.
-    /// Returns the entry it replaced (whose keyval count passes to the new one).
-    pub fn attr_insert(&mut self, obj: ObjRef, slot: u32, entry: Entry) -> Result<Option<Entry>> {
-        let mirrors = self.mirrors;
-        let cell = entry.cell.clone();
-        let old = self.attr_table_mut(obj)?.insert(slot, entry);
-        if old.is_none() {
-            self.keyvals.add_attr(slot);
+    /// Puts an attribute on an object as its latest setting, replacing the one under the same
+    /// keyval; the keyval's count of attributes follows.
+    pub fn attr_insert(&mut self, obj: ObjRef, info: &KeyvalInfo, value: AttrWord) -> Result<()> {
+        let a = self.bind_attrs(obj)?;
+        if a.insert(info.slot(), info.number, value, info.callbacks()) {
+            self.keyvals.add_attr(info.slot());
         }
-        if let Some(m) = mirrors.and_then(|m| m.bind(obj)) {
-            m.publish(slot, &cell);
-        }
-        Ok(old)
+        Ok(())
     }
 
-    /// Takes an attribute off an object, keeping the keyval's count and the mirror in step.
+    /// Takes an attribute off an object, keeping the keyval's count in step.
     pub fn attr_remove(&mut self, obj: ObjRef, slot: u32) -> Option<Entry> {
-        let mirrors = self.mirrors;
-        let old = self.attr_table_mut(obj).ok()?.remove(slot)?;
+        let old = self.store?.attrs(obj)?.remove(slot)?;
         self.keyvals.remove_attr(slot);
-        if let Some(m) = mirrors.and_then(|m| m.mirror_of(obj.kind, obj.handle)) {
-            m.withdraw(slot);
-        }
         Some(old)
+    }
+
+    /// Copies `from`'s attributes to the new object `to` in one pass when every one copies
+    /// natively (`*_DUP_FN` or `*_NULL_COPY_FN`: no user code, so no order to keep to);
+    /// returns false, having copied nothing, when some copy callback must run.
+    pub fn copy_attrs_natively(&mut self, from: ObjRef, to: ObjRef) -> Result<bool> {
+        let Some(src) = self.obj_attrs(from)? else {
+            return Ok(true);
+        };
+        if src.has_copy_callbacks() {
+            return Ok(false);
+        }
+        let dst = self.bind_attrs(to)?;
+        let keyvals = &mut self.keyvals;
+        dst.copy_from(src, |slot| keyvals.add_attr(slot));
+        Ok(true)
+    }
+
+    /// Removes every attribute of a live object in one pass when no delete callback has to run
+    /// and none is dying (the order of deletion is then unobservable); returns whether the
+    /// object is left without attributes.
+    pub fn remove_attrs_silently(&mut self, obj: ObjRef) -> Result<bool> {
+        let Some(a) = self.obj_attrs(obj)? else {
+            return Ok(true);
+        };
+        if a.is_empty() {
+            return Ok(true);
+        }
+        if !a.deletes_silently() {
+            return Ok(false);
+        }
+        let keyvals = &mut self.keyvals;
+        a.remove_all(|slot| keyvals.remove_attr(slot));
+        Ok(true)
+    }
+
+    /// Before a delete callback: when `slot` still holds the instance set at `order` and its
+    /// deletion is not under way, marks it dying and returns the keyval and the value to hand
+    /// the callback. An attribute without delete callback is simply removed (`None`).
+    pub fn start_delete(
+        &mut self,
+        obj: ObjRef,
+        slot: u32,
+        order: u64,
+    ) -> Option<(Arc<KeyvalInfo>, AttrRead)> {
+        let a = self.obj_attrs(obj).ok()??;
+        let e = a.entry(slot).filter(|e| e.order == order && !e.dying)?;
+        let info = self.keyvals.info_at(slot)?.clone();
+        if matches!(info.delete, DeleteFn::Null) {
+            self.attr_remove(obj, slot);
+            return None;
+        }
+        a.set_dying(slot, true);
+        Some((info, a.read_of(slot, &e)))
+    }
+
+    /// An object goes away: whatever attributes are left are dropped without callbacks and
+    /// readers stop finding it.
+    pub fn unbind_attrs(&mut self, obj: ObjRef) {
+        let Some(store) = self.store else { return };
+        if let Some(a) = store.attrs(obj) {
+            let keyvals = &mut self.keyvals;
+            a.remove_all(|slot| keyvals.remove_attr(slot));
+            store.unbind(obj);
+        }
     }
 
     /// Whether the object is a predefined one (never freed by users).

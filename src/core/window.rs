@@ -13,7 +13,7 @@
 //! `MPI_Finalize` (the state reset drops everything).
 
 use crate::consts::*;
-use crate::core::attr_table::{AttrCell, AttrTable};
+use crate::core::attr_cell::AttrCell;
 use crate::core::comm::{truncate_name, Group};
 use crate::core::convert::AttrWord;
 use crate::core::error::{Error, Result};
@@ -33,7 +33,6 @@ const WORD: usize = std::mem::size_of::<u128>();
 pub struct Window {
     pub name: String,
     pub errhandler: Handle,
-    pub attrs: AttrTable,
     /// `MPI_WIN_BASE` ... `MPI_WIN_MODEL`, by keyval; fixed for the window's life.
     pub predefined: Vec<(i32, Arc<AttrCell>)>,
     pub freeing: bool,
@@ -54,7 +53,6 @@ impl std::fmt::Debug for Window {
         f.debug_struct("Window")
             .field("name", &self.name)
             .field("errhandler", &self.errhandler)
-            .field("attrs", &self.attrs)
             .field("freeing", &self.freeing)
             .field("members", &self.members)
             .field("base", &format_args!("{:#x}", self.base))
@@ -104,7 +102,6 @@ impl Window {
             name: String::new(),
             // MPI 4.1 §9.3: windows start with MPI_ERRORS_ARE_FATAL.
             errhandler: Handle(MPI_ERRORS_ARE_FATAL),
-            attrs: AttrTable::new(),
             predefined,
             freeing: false,
             members,
@@ -305,7 +302,7 @@ mod tests {
             self.log
                 .lock()
                 .unwrap()
-                .push((call.keyval, call.value.value().word));
+                .push((call.keyval, call.value.value.word));
             Ok(())
         }
         fn convention(&self) -> Convention {

@@ -69,7 +69,7 @@ impl CopyCallback for FortranAddressCopy {
     fn copy(&self, call: &CallbackCall<'_>) -> Result<Option<AttrWord>, i32> {
         let oldobj: MPI_Fint = fint(call.object.0);
         let keyval: MPI_Fint = fint(call.keyval);
-        let value_in = call.value.value().fortran_address_view() as MPI_Aint;
+        let value_in = call.value.value.fortran_address_view() as MPI_Aint;
         let mut value_out: MPI_Aint = 0;
         let mut flag: MPI_Flogical = FORTRAN_FALSE;
         let mut ierror: MPI_Fint = fint(MPI_SUCCESS);
@@ -100,7 +100,7 @@ impl DeleteCallback for FortranAddressDelete {
     fn delete(&self, call: &CallbackCall<'_>) -> Result<(), i32> {
         let obj: MPI_Fint = fint(call.object.0);
         let keyval: MPI_Fint = fint(call.keyval);
-        let value = call.value.value().fortran_address_view() as MPI_Aint;
+        let value = call.value.value.fortran_address_view() as MPI_Aint;
         let mut ierror: MPI_Fint = fint(MPI_SUCCESS);
         // SAFETY: registered with the ADDRESS_KIND delete signature.
         unsafe {
@@ -126,7 +126,7 @@ impl CopyCallback for FortranIntegerCopy {
     fn copy(&self, call: &CallbackCall<'_>) -> Result<Option<AttrWord>, i32> {
         let oldobj: MPI_Fint = fint(call.object.0);
         let keyval: MPI_Fint = fint(call.keyval);
-        let value_in: MPI_Fint = call.value.value().fortran_integer_view();
+        let value_in: MPI_Fint = call.value.value.fortran_integer_view();
         let mut value_out: MPI_Fint = 0;
         let mut flag: MPI_Flogical = FORTRAN_FALSE;
         let mut ierror: MPI_Fint = fint(MPI_SUCCESS);
@@ -156,7 +156,7 @@ impl DeleteCallback for FortranIntegerDelete {
     fn delete(&self, call: &CallbackCall<'_>) -> Result<(), i32> {
         let obj: MPI_Fint = fint(call.object.0);
         let keyval: MPI_Fint = fint(call.keyval);
-        let value: MPI_Fint = call.value.value().fortran_integer_view();
+        let value: MPI_Fint = call.value.value.fortran_integer_view();
         let mut ierror: MPI_Fint = fint(MPI_SUCCESS);
         // SAFETY: registered with the INTEGER delete signature (MPI_KEYVAL_CREATE).
         unsafe {

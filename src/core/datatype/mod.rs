@@ -24,7 +24,6 @@ use layout::{
 pub use predefined::{check_op, install_predefined};
 
 use crate::consts::*;
-use crate::core::attr_table::AttrTable;
 use crate::core::comm::truncate_name;
 use crate::core::error::{Error, Result};
 use crate::core::handle::{Handle, HandleKind};
@@ -35,7 +34,6 @@ use crate::core::ObjRef;
 #[derive(Debug)]
 pub struct Datatype {
     pub name: String,
-    pub attrs: AttrTable,
     pub freeing: bool,
     pub layout: Layout,
     /// Committed types may be used in communication (predefined types always are).
@@ -48,7 +46,6 @@ impl Datatype {
     fn new(layout: Layout, combiner: i32) -> Datatype {
         Datatype {
             name: String::new(),
-            attrs: AttrTable::new(),
             freeing: false,
             layout,
             committed: false,

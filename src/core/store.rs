@@ -1,0 +1,781 @@
+//! Where attributes live: type-stable slots that readers reach without a lock.
+//!
+//! - A directory per object kind maps a handle's index to that index's [`ObjAttrs`], which
+//!   records which handle is bound to it now.
+//! - An [`ObjAttrs`] holds pages of slots indexed by keyval slot: the keyval number, the
+//!   word, and a packed word with the provenance, the dying flag and the position in the order
+//!   of setting. Each slot is guarded by a sequence counter (a seqlock); writers claim it by
+//!   making the counter odd with a compare-and-swap, so the locked writers and the lock-free
+//!   overwrite never interleave.
+//! - A keyval table records, per registry slot, the number of the live keyval using it and
+//!   whether it has a delete callback.
+//!
+//! Nothing here is ever freed: a handle index that is reused gets the same [`ObjAttrs`] back, so
+//! a reader racing with a free (an erroneous program) reads stale values, never freed memory,
+//! and a C reader's pointer into a slot (the internal `MPI_Aint` or `int` of a Fortran-set
+//! value) stays valid while the attribute exists. The memory is bounded by the largest number
+//! of objects alive at once and the highest keyval slot in use.
+//!
+//! Everything but [`Store::get`] and [`Store::try_overwrite`] is called under the runtime's
+//! lock; those two take no lock and write nothing shared (the overwrite writes only its slot).
+
+use crate::core::convert::{AttrWord, Provenance};
+use crate::core::handle;
+use crate::core::keyval;
+use crate::core::{ObjRef, ObjectKind};
+use std::sync::atomic::{fence, AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+/// Slots per page.
+const PAGE: usize = 64;
+/// Pages held inline by each object: keyval slots below `PAGE * INLINE_PAGES` need no second
+/// level.
+const INLINE_PAGES: usize = 64;
+/// Every keyval slot the registry can hand out.
+const KEYVAL_SLOTS: usize = 1 << 18;
+const MORE_PAGES: usize = KEYVAL_SLOTS / PAGE - INLINE_PAGES;
+/// Directory chunks: handle indexes (18 bits) are `chunk << CHUNK_BITS | offset`.
+const CHUNK_BITS: u32 = 12;
+const CHUNK: usize = 1 << CHUNK_BITS;
+const CHUNKS: usize = (1 << 18) / CHUNK;
+
+/// `meta` packs: bits 0..1 provenance, bit 2 dying, bits 3..5 the keyval's [`Callbacks`],
+/// bits 6.. the order of setting.
+const DYING: u64 = 1 << 2;
+const CALLBACKS_SHIFT: u32 = 3;
+const CALLBACKS_MASK: u64 = 7 << CALLBACKS_SHIFT;
+const ORDER_SHIFT: u32 = 6;
+/// In the keyval table: the keyval has a delete callback (overwrites must run it).
+const HAS_DELETE: i64 = 1 << 32;
+
+/// One attribute, or an empty place for one.
+#[derive(Default)]
+struct Slot {
+    seq: AtomicU32,
+    /// The keyval set here; 0 when empty.
+    keyval: AtomicI32,
+    word: AtomicI64,
+    meta: AtomicU64,
+}
+
+struct Page {
+    /// Bit `i` set: slot `i` holds an attribute.
+    occupied: AtomicU64,
+    slots: [Slot; PAGE],
+}
+
+/// What the keyval of an attribute does on copy and delete, kept with the attribute so that
+/// whole tables are copied and emptied without looking keyvals up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Callbacks(u8);
+
+impl Callbacks {
+    /// `*_DUP_FN`: copied natively.
+    pub const COPY_DUP: Callbacks = Callbacks(1);
+    /// A user copy callback.
+    pub const COPY_USER: Callbacks = Callbacks(2);
+    /// A user delete callback.
+    pub const DELETE_USER: Callbacks = Callbacks(4);
+
+    pub const fn union(self, other: Callbacks) -> Callbacks {
+        Callbacks(self.0 | other.0)
+    }
+
+    pub const fn contains(self, other: Callbacks) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    fn bits(self) -> u64 {
+        (self.0 as u64) << CALLBACKS_SHIFT
+    }
+
+    fn of_meta(meta: u64) -> Callbacks {
+        Callbacks(((meta & CALLBACKS_MASK) >> CALLBACKS_SHIFT) as u8)
+    }
+}
+
+/// What a consistent read of a slot sees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entry {
+    pub keyval: i32,
+    pub value: AttrWord,
+    pub callbacks: Callbacks,
+    /// Position in the object's order of setting; also names this instance of the attribute
+    /// (every setting gets a new one).
+    pub order: u64,
+    /// Its delete callback is running; it stays readable until the callback succeeds.
+    pub dying: bool,
+}
+
+/// An attribute as a reader gets it: the value and what a C reader is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AttrRead {
+    pub value: AttrWord,
+    pub c_view: usize,
+}
+
+/// What a lock-free read found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fast<T> {
+    /// Set: what the reader asked for.
+    Hit(T),
+    /// Valid object and keyval, attribute not set.
+    Miss,
+    /// Cannot tell without the lock (predefined keyval, unknown object, error).
+    Slow,
+}
+
+fn provenance_code(p: Provenance) -> u64 {
+    match p {
+        Provenance::CPointer => 0,
+        Provenance::FortranAddress => 1,
+        Provenance::FortranInteger => 2,
+    }
+}
+
+#[inline(always)]
+fn provenance_of(meta: u64) -> Provenance {
+    match meta & 3 {
+        0 => Provenance::CPointer,
+        1 => Provenance::FortranAddress,
+        _ => Provenance::FortranInteger,
+    }
+}
+
+fn pack(value: AttrWord, callbacks: Callbacks, order: u64, dying: bool) -> u64 {
+    order << ORDER_SHIFT
+        | callbacks.bits()
+        | if dying { DYING } else { 0 }
+        | provenance_code(value.provenance)
+}
+
+impl Slot {
+    /// Makes the counter odd (waiting for another writer to finish) and returns its old value.
+    fn claim(&self) -> u32 {
+        loop {
+            let seq = self.seq.load(Ordering::Relaxed);
+            if seq & 1 == 0
+                && self
+                    .seq
+                    .compare_exchange_weak(seq, seq | 1, Ordering::Acquire, Ordering::Relaxed)
+                    .is_ok()
+            {
+                return seq;
+            }
+            std::hint::spin_loop();
+        }
+    }
+
+    fn release(&self, seq: u32) {
+        self.seq.store(seq.wrapping_add(2), Ordering::Release);
+    }
+
+    /// Where a C reader of a Fortran-set value points: the word itself for `MPI_Aint`, its
+    /// low-order INTEGER for `int` (the same address on little-endian machines).
+    #[inline(always)]
+    fn c_view(&self, word: i64, provenance: Provenance) -> usize {
+        let aint = self.word.as_ptr() as usize;
+        let int_offset = if cfg!(target_endian = "big") {
+            8 - std::mem::size_of::<crate::core::convert::FortranInteger>()
+        } else {
+            0
+        };
+        AttrWord { word, provenance }.c_view(aint, aint + int_offset)
+    }
+
+    /// A consistent read: `take` sees the keyval, word and meta of one moment.
+    #[inline(always)]
+    fn read<T>(&self, take: impl Fn(i32, i64, u64) -> T) -> T {
+        loop {
+            let before = self.seq.load(Ordering::Acquire);
+            let keyval = self.keyval.load(Ordering::Relaxed);
+            let word = self.word.load(Ordering::Relaxed);
+            let meta = self.meta.load(Ordering::Relaxed);
+            fence(Ordering::Acquire);
+            if before & 1 == 0 && self.seq.load(Ordering::Relaxed) == before {
+                return take(keyval, word, meta);
+            }
+            std::hint::spin_loop();
+        }
+    }
+
+    fn entry(&self) -> Option<Entry> {
+        self.read(|keyval, word, meta| {
+            (keyval != 0).then(|| Entry {
+                keyval,
+                value: AttrWord {
+                    word,
+                    provenance: provenance_of(meta),
+                },
+                callbacks: Callbacks::of_meta(meta),
+                order: meta >> ORDER_SHIFT,
+                dying: meta & DYING != 0,
+            })
+        })
+    }
+
+    fn write(&self, keyval: i32, value: AttrWord, meta: u64) {
+        let seq = self.claim();
+        self.keyval.store(keyval, Ordering::Relaxed);
+        self.word.store(value.word, Ordering::Relaxed);
+        self.meta.store(meta, Ordering::Relaxed);
+        self.release(seq);
+    }
+
+    /// Writes a slot no other writer can reach (an object not yet handed to the user): the
+    /// counter still tells readers, but there is nothing to claim it from.
+    fn write_unshared(&self, keyval: i32, value: AttrWord, meta: u64) {
+        let seq = self.seq.load(Ordering::Relaxed) & !1;
+        self.seq.store(seq | 1, Ordering::Relaxed);
+        fence(Ordering::Release);
+        self.keyval.store(keyval, Ordering::Relaxed);
+        self.word.store(value.word, Ordering::Relaxed);
+        self.meta.store(meta, Ordering::Relaxed);
+        self.release(seq);
+    }
+
+    /// Empties the slot. One store: a reader sees the whole old attribute or none, and word
+    /// and meta of an empty slot mean nothing.
+    fn clear(&self) {
+        self.keyval.store(0, Ordering::Release);
+    }
+}
+
+impl Page {
+    fn new() -> Page {
+        Page {
+            occupied: AtomicU64::new(0),
+            slots: std::array::from_fn(|_| Slot::default()),
+        }
+    }
+}
+
+fn leak<T>(value: T) -> &'static T {
+    Box::leak(Box::new(value))
+}
+
+/// Counts kept per object (changed only under the runtime's lock), so that a dup or a free
+/// knows in one load whether user code has to run.
+#[derive(Default)]
+struct Counts {
+    len: AtomicU32,
+    copy_user: AtomicU32,
+    delete_user: AtomicU32,
+    dying: AtomicU32,
+}
+
+/// Only holders of the runtime's lock change counts and occupancy bits, so a load and a store
+/// do (no read-modify-write).
+fn bump(c: &AtomicU32, by: i64) {
+    c.store(
+        (c.load(Ordering::Relaxed) as i64 + by) as u32,
+        Ordering::Relaxed,
+    );
+}
+
+fn set_bits(word: &AtomicU64, bits: u64, on: bool) {
+    let old = word.load(Ordering::Relaxed);
+    word.store(if on { old | bits } else { old & !bits }, Ordering::Relaxed);
+}
+
+impl Counts {
+    /// Adds (`sign` 1) or takes away (`sign` -1) `n` attributes like `e`.
+    fn add(&self, e: &Entry, sign: i64, n: i64) {
+        let by = sign * n;
+        bump(&self.len, by);
+        if e.callbacks.contains(Callbacks::COPY_USER) {
+            bump(&self.copy_user, by);
+        }
+        if e.callbacks.contains(Callbacks::DELETE_USER) {
+            bump(&self.delete_user, by);
+        }
+        if e.dying {
+            bump(&self.dying, by);
+        }
+    }
+}
+
+/// The attributes of whatever object is bound to one handle index.
+pub struct ObjAttrs {
+    /// The handle bound to this index now; 0 when none.
+    bound: AtomicI32,
+    counts: Counts,
+    /// The next position in the order of setting.
+    next_order: AtomicU64,
+    pages: [OnceLock<&'static Page>; INLINE_PAGES],
+    /// Pages for keyval slots past the inline ones, made when first needed.
+    more: OnceLock<Box<[OnceLock<&'static Page>]>>,
+}
+
+impl ObjAttrs {
+    fn new() -> ObjAttrs {
+        ObjAttrs {
+            bound: AtomicI32::new(0),
+            counts: Counts::default(),
+            next_order: AtomicU64::new(1),
+            pages: std::array::from_fn(|_| OnceLock::new()),
+            more: OnceLock::new(),
+        }
+    }
+
+    #[inline(always)]
+    fn page(&self, p: usize) -> Option<&'static Page> {
+        match self.pages.get(p) {
+            Some(page) => page.get().copied(),
+            None => self.more.get()?.get(p - INLINE_PAGES)?.get().copied(),
+        }
+    }
+
+    fn page_or_create(&self, p: usize) -> &'static Page {
+        let cell = match self.pages.get(p) {
+            Some(cell) => cell,
+            None => {
+                let more = self.more.get_or_init(|| {
+                    (0..MORE_PAGES)
+                        .map(|_| OnceLock::new())
+                        .collect::<Vec<_>>()
+                        .into_boxed_slice()
+                });
+                &more[p - INLINE_PAGES]
+            }
+        };
+        cell.get_or_init(|| leak(Page::new()))
+    }
+
+    #[inline(always)]
+    fn slot(&self, slot: u32) -> Option<&'static Slot> {
+        let page = self.page(slot as usize / PAGE)?;
+        Some(&page.slots[slot as usize % PAGE])
+    }
+
+    pub fn len(&self) -> usize {
+        self.counts.len.load(Ordering::Relaxed) as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether some attribute has a user copy callback (a dup must then run them in order).
+    pub fn has_copy_callbacks(&self) -> bool {
+        self.counts.copy_user.load(Ordering::Relaxed) != 0
+    }
+
+    /// Whether emptying the object runs no user code: no delete callback, no deletion under
+    /// way.
+    pub fn deletes_silently(&self) -> bool {
+        self.counts.delete_user.load(Ordering::Relaxed) == 0
+            && self.counts.dying.load(Ordering::Relaxed) == 0
+    }
+
+    /// The attribute in `slot`, if any.
+    pub fn entry(&self, slot: u32) -> Option<Entry> {
+        self.slot(slot)?.entry()
+    }
+
+    /// The attribute in `slot` as a reader gets it.
+    pub fn read(&self, slot: u32) -> Option<AttrRead> {
+        self.entry(slot).map(|e| self.read_of(slot, &e))
+    }
+
+    /// What a reader gets of `e`, read from `slot`.
+    pub fn read_of(&self, slot: u32, e: &Entry) -> AttrRead {
+        AttrRead {
+            value: e.value,
+            c_view: self.slot(slot).map_or(e.value.word as usize, |s| {
+                s.c_view(e.value.word, e.value.provenance)
+            }),
+        }
+    }
+
+    /// Whether `slot` holds exactly the instance set at `order`.
+    pub fn holds(&self, slot: u32, order: u64) -> bool {
+        self.entry(slot).is_some_and(|e| e.order == order)
+    }
+
+    /// A new position in the order of setting.
+    pub fn next_order(&self) -> u64 {
+        self.next_order.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Puts an attribute in `slot` as the latest setting, replacing what was there; returns
+    /// whether the slot was empty.
+    pub fn insert(&self, slot: u32, keyval: i32, value: AttrWord, callbacks: Callbacks) -> bool {
+        let page = self.page_or_create(slot as usize / PAGE);
+        let i = slot as usize % PAGE;
+        let s = &page.slots[i];
+        let old = s.entry();
+        let order = self.next_order();
+        s.write(keyval, value, pack(value, callbacks, order, false));
+        if let Some(old) = &old {
+            self.counts.add(old, -1, 1);
+        }
+        let new = Entry {
+            keyval,
+            value,
+            callbacks,
+            order,
+            dying: false,
+        };
+        self.counts.add(&new, 1, 1);
+        set_bits(&page.occupied, 1 << i, true);
+        old.is_none()
+    }
+
+    /// Empties `slot`; returns what was there.
+    pub fn remove(&self, slot: u32) -> Option<Entry> {
+        let page = self.page(slot as usize / PAGE)?;
+        let i = slot as usize % PAGE;
+        let old = page.slots[i].entry()?;
+        page.slots[i].clear();
+        set_bits(&page.occupied, 1 << i, false);
+        self.counts.add(&old, -1, 1);
+        Some(old)
+    }
+
+    /// Marks or unmarks the attribute in `slot` as dying.
+    pub fn set_dying(&self, slot: u32, dying: bool) {
+        let Some(s) = self.slot(slot) else { return };
+        let seq = s.claim();
+        let meta = s.meta.load(Ordering::Relaxed);
+        let was = meta & DYING != 0;
+        if s.keyval.load(Ordering::Relaxed) != 0 && was != dying {
+            let meta = if dying { meta | DYING } else { meta & !DYING };
+            s.meta.store(meta, Ordering::Relaxed);
+            bump(&self.counts.dying, if dying { 1 } else { -1 });
+        }
+        s.release(seq);
+    }
+
+    /// Shows `f` every attribute in slot order.
+    fn visit(&self, mut f: impl FnMut(&'static Slot, u32, Entry)) {
+        let mut p = 0;
+        while let Some(page) = self.next_page(&mut p) {
+            let mut bits = page.occupied.load(Ordering::Relaxed);
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let s = &page.slots[i];
+                if let Some(e) = s.entry() {
+                    f(s, ((p - 1) * PAGE + i) as u32, e);
+                }
+            }
+        }
+    }
+
+    /// Every attribute in order of setting: `(slot, entry)`.
+    pub fn in_setting_order(&self) -> Vec<(u32, Entry)> {
+        let mut v = Vec::with_capacity(self.len());
+        self.visit(|_, slot, e| v.push((slot, e)));
+        v.sort_unstable_by_key(|(_, e)| e.order);
+        v
+    }
+
+    /// The next page in use at or after `*p`, advancing `*p` past it.
+    fn next_page(&self, p: &mut usize) -> Option<&'static Page> {
+        let last = if self.more.get().is_some() {
+            INLINE_PAGES + MORE_PAGES
+        } else {
+            INLINE_PAGES
+        };
+        while *p < last {
+            let page = self.page(*p);
+            *p += 1;
+            if let Some(page) = page.filter(|pg| pg.occupied.load(Ordering::Relaxed) != 0) {
+                return Some(page);
+            }
+        }
+        None
+    }
+
+    /// Copies the attributes of `from` whose keyval copies natively (`*_DUP_FN`) into this
+    /// object, which must be new and empty, keeping slots and order of setting; `copied` is
+    /// told each keyval slot copied. One pass over the pages in use.
+    pub fn copy_from(&self, from: &ObjAttrs, mut copied: impl FnMut(u32)) {
+        debug_assert!(self.is_empty(), "copy into an object with attributes");
+        let (mut len, mut delete_user) = (0, 0);
+        let mut p = 0;
+        while let Some(src) = from.next_page(&mut p) {
+            let page_index = p - 1;
+            let mut bits = src.occupied.load(Ordering::Relaxed);
+            let mut dst: Option<&'static Page> = None;
+            let mut added = 0u64;
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let Some(e) = src.slots[i].entry() else {
+                    continue;
+                };
+                if !e.callbacks.contains(Callbacks::COPY_DUP) {
+                    continue;
+                }
+                let d = *dst.get_or_insert_with(|| self.page_or_create(page_index));
+                let meta = pack(e.value, e.callbacks, e.order, false);
+                d.slots[i].write_unshared(e.keyval, e.value, meta);
+                added |= 1 << i;
+                len += 1;
+                delete_user += e.callbacks.contains(Callbacks::DELETE_USER) as i64;
+                copied((page_index * PAGE + i) as u32);
+            }
+            if let Some(d) = dst {
+                set_bits(&d.occupied, added, true);
+            }
+        }
+        bump(&self.counts.len, len);
+        bump(&self.counts.delete_user, delete_user);
+        self.next_order
+            .fetch_max(from.next_order.load(Ordering::Relaxed), Ordering::Relaxed);
+    }
+
+    /// Empties every slot; `removed` is told each keyval slot emptied.
+    pub fn remove_all(&self, mut removed: impl FnMut(u32)) {
+        let mut p = 0;
+        while let Some(page) = self.next_page(&mut p) {
+            let page_index = p - 1;
+            let mut bits = page.occupied.load(Ordering::Relaxed);
+            page.occupied.store(0, Ordering::Relaxed);
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                page.slots[i].clear();
+                removed((page_index * PAGE + i) as u32);
+            }
+        }
+        for c in [
+            &self.counts.len,
+            &self.counts.copy_user,
+            &self.counts.delete_user,
+            &self.counts.dying,
+        ] {
+            c.store(0, Ordering::Relaxed);
+        }
+    }
+}
+
+/// One directory: handle index → the attributes bound there.
+struct Directory {
+    chunks: [OnceLock<Box<[OnceLock<&'static ObjAttrs>]>>; CHUNKS],
+}
+
+impl Directory {
+    fn new() -> Directory {
+        Directory {
+            chunks: std::array::from_fn(|_| OnceLock::new()),
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, index: usize) -> Option<&'static ObjAttrs> {
+        let chunk = self.chunks.get(index >> CHUNK_BITS)?.get()?;
+        chunk[index & (CHUNK - 1)].get().copied()
+    }
+
+    fn get_or_create(&self, index: usize) -> Option<&'static ObjAttrs> {
+        let chunk = self.chunks.get(index >> CHUNK_BITS)?.get_or_init(|| {
+            (0..CHUNK)
+                .map(|_| OnceLock::new())
+                .collect::<Vec<_>>()
+                .into_boxed_slice()
+        });
+        Some(chunk[index & (CHUNK - 1)].get_or_init(|| leak(ObjAttrs::new())))
+    }
+
+    fn all(&self) -> impl Iterator<Item = &'static ObjAttrs> + '_ {
+        self.chunks
+            .iter()
+            .filter_map(|c| c.get())
+            .flat_map(|c| c.iter().filter_map(|o| o.get().copied()))
+    }
+}
+
+/// All attributes of one runtime.
+pub struct Store {
+    dirs: [Directory; 3],
+    /// Per keyval slot: the live keyval's number, `| HAS_DELETE` when it has a delete callback;
+    /// 0 when no live keyval uses the slot.
+    keyvals: [OnceLock<Box<[AtomicI64]>>; KEYVAL_SLOTS / CHUNK],
+}
+
+impl Default for Store {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn dir_index(kind: ObjectKind) -> usize {
+    match kind {
+        ObjectKind::Comm => 0,
+        ObjectKind::Datatype => 1,
+        ObjectKind::Win => 2,
+    }
+}
+
+impl Store {
+    pub fn new() -> Store {
+        Store {
+            dirs: std::array::from_fn(|_| Directory::new()),
+            keyvals: std::array::from_fn(|_| OnceLock::new()),
+        }
+    }
+
+    /// The attributes bound to `obj`, binding them if needed (for an object that is known to
+    /// be live). `None` only for a handle that has no index.
+    pub fn bind(&self, obj: ObjRef) -> Option<&'static ObjAttrs> {
+        let index = handle::slot_of(obj.kind.handle_kind(), obj.handle)?;
+        let a = self.dirs[dir_index(obj.kind)].get_or_create(index)?;
+        if a.bound.load(Ordering::Relaxed) != obj.handle.0 {
+            a.bound.store(obj.handle.0, Ordering::Release);
+        }
+        Some(a)
+    }
+
+    /// The attributes bound to `obj` now, if any.
+    #[inline(always)]
+    pub fn attrs(&self, obj: ObjRef) -> Option<&'static ObjAttrs> {
+        let index = handle::slot_of(obj.kind.handle_kind(), obj.handle)?;
+        let a = self.dirs[dir_index(obj.kind)].get(index)?;
+        (a.bound.load(Ordering::Acquire) == obj.handle.0).then_some(a)
+    }
+
+    /// Unbinds an object that goes away; its attributes must already be removed.
+    pub fn unbind(&self, obj: ObjRef) {
+        if let Some(a) = self.attrs(obj) {
+            debug_assert!(a.is_empty(), "{} unbound with attributes", obj.kind);
+            a.bound.store(0, Ordering::Release);
+        }
+    }
+
+    fn keyval_entry(&self, slot: usize) -> Option<&AtomicI64> {
+        self.keyvals.get(slot / CHUNK)?.get()?.get(slot % CHUNK)
+    }
+
+    /// A keyval number is live (created and not freed).
+    pub fn keyval_created(&self, number: i32, has_delete: bool) {
+        let slot = keyval::slot_of(number);
+        let Some(chunk) = self.keyvals.get(slot / CHUNK) else {
+            return;
+        };
+        let chunk = chunk.get_or_init(|| (0..CHUNK).map(|_| AtomicI64::new(0)).collect());
+        let flags = if has_delete { HAS_DELETE } else { 0 };
+        chunk[slot % CHUNK].store(number as u32 as i64 | flags, Ordering::Release);
+    }
+
+    pub fn keyval_freed(&self, number: i32) {
+        if let Some(k) = self.keyval_entry(keyval::slot_of(number)) {
+            k.store(0, Ordering::Release);
+        }
+    }
+
+    /// Forgets everything (finalize, test resets): every attribute gone, every object
+    /// unbound, every keyval dead. No reader may be running.
+    pub fn clear(&self) {
+        for dir in &self.dirs {
+            for a in dir.all() {
+                a.remove_all(|_| {});
+                a.bound.store(0, Ordering::Release);
+            }
+        }
+        for chunk in self.keyvals.iter().filter_map(|c| c.get()) {
+            for k in chunk.iter() {
+                k.store(0, Ordering::Release);
+            }
+        }
+    }
+
+    /// The slot of a valid, live, user keyval of `obj`'s kind and its table entry.
+    #[inline(always)]
+    fn live_keyval(&self, kind: ObjectKind, keyval: i32) -> Option<(u32, i64)> {
+        match keyval::decode_kind(keyval) {
+            Some(k) if k == kind => {}
+            _ => return None,
+        }
+        let slot = keyval::slot_of(keyval);
+        let entry = self.keyval_entry(slot)?.load(Ordering::Acquire);
+        (entry as i32 == keyval).then_some((slot as u32, entry))
+    }
+
+    /// The read path: no lock, no shared write. `take` gets the slot, word and provenance.
+    #[inline(always)]
+    fn get_with<T>(
+        &self,
+        obj: ObjRef,
+        keyval: i32,
+        take: impl Fn(&Slot, i64, Provenance) -> T,
+    ) -> Fast<T> {
+        let Some(a) = self.attrs(obj) else {
+            return Fast::Slow;
+        };
+        let Some((slot, _)) = self.live_keyval(obj.kind, keyval) else {
+            return Fast::Slow;
+        };
+        let Some(s) = a.slot(slot) else {
+            return Fast::Miss;
+        };
+        s.read(|k, word, meta| {
+            if k == keyval {
+                Fast::Hit(take(s, word, provenance_of(meta)))
+            } else {
+                Fast::Miss
+            }
+        })
+    }
+
+    /// The value and what a C reader gets.
+    #[inline(always)]
+    pub fn get(&self, obj: ObjRef, keyval: i32) -> Fast<AttrRead> {
+        self.get_with(obj, keyval, |s, word, provenance| AttrRead {
+            value: AttrWord { word, provenance },
+            c_view: s.c_view(word, provenance),
+        })
+    }
+
+    /// Only what a C reader gets.
+    #[inline(always)]
+    pub fn get_c_view(&self, obj: ObjRef, keyval: i32) -> Fast<usize> {
+        self.get_with(obj, keyval, |s, word, provenance| {
+            s.c_view(word, provenance)
+        })
+    }
+
+    /// Only the word (all a Fortran reader needs: both views are cuts of it).
+    #[inline(always)]
+    pub fn get_word(&self, obj: ObjRef, keyval: i32) -> Fast<i64> {
+        self.get_with(obj, keyval, |_, word, _| word)
+    }
+
+    /// `*_set_attr` overwriting, without the lock: only when the keyval is live and has no
+    /// delete callback (no user code to run) and the attribute is set and not dying. The
+    /// value changes in place and, as a new setting, moves to the end of the order of setting
+    /// (unless it is there already). Returns false when the locked path must decide.
+    #[inline]
+    pub fn try_overwrite(&self, obj: ObjRef, keyval: i32, value: AttrWord) -> bool {
+        let Some(a) = self.attrs(obj) else {
+            return false;
+        };
+        let Some((slot, entry)) = self.live_keyval(obj.kind, keyval) else {
+            return false;
+        };
+        if entry & HAS_DELETE != 0 {
+            return false;
+        }
+        let Some(s) = a.slot(slot) else {
+            return false;
+        };
+        let seq = s.claim();
+        let meta = s.meta.load(Ordering::Relaxed);
+        if s.keyval.load(Ordering::Relaxed) != keyval || meta & DYING != 0 {
+            s.release(seq);
+            return false;
+        }
+        let mut order = meta >> ORDER_SHIFT;
+        if order + 1 != a.next_order.load(Ordering::Relaxed) {
+            order = a.next_order();
+        }
+        s.word.store(value.word, Ordering::Relaxed);
+        let callbacks = Callbacks::of_meta(meta);
+        s.meta
+            .store(pack(value, callbacks, order, false), Ordering::Relaxed);
+        s.release(seq);
+        true
+    }
+}
