@@ -59,6 +59,8 @@ unsafe fn get_attr(
     Ok(())
 }
 
+/// Inlined into each entry point, like `get_attr`: the overwrite fast path stays call-free.
+#[inline(always)]
 fn set_attr(obj: ObjRef, keyval: c_int, attribute_val: *mut c_void) -> Result<()> {
     rt().set_attr(
         obj,

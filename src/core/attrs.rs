@@ -115,6 +115,7 @@ impl Runtime {
     }
 
     /// `MPI_*_set_attr`: sets or overwrites (the old value's delete callback runs first).
+    #[inline(always)]
     pub fn set_attr(&self, obj: ObjRef, keyval: i32, value: AttrWord) -> Result<()> {
         // Overwriting under a live keyval without delete callback runs no user code.
         if self
@@ -123,6 +124,12 @@ impl Runtime {
         {
             return Ok(());
         }
+        self.set_attr_locked(obj, keyval, value)
+    }
+
+    /// Every other setting, under the lock.
+    #[inline(never)]
+    fn set_attr_locked(&self, obj: ObjRef, keyval: i32, value: AttrWord) -> Result<()> {
         let info = {
             let st = self.active()?;
             let attrs = st.obj_attrs(obj)?;

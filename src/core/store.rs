@@ -30,7 +30,7 @@ use std::sync::OnceLock;
 const PAGE: usize = 64;
 /// Pages held inline by each object: keyval slots below `PAGE * INLINE_PAGES` need no second
 /// level.
-const INLINE_PAGES: usize = 64;
+const INLINE_PAGES: usize = 256;
 /// Every keyval slot the registry can hand out.
 const KEYVAL_SLOTS: usize = 1 << 18;
 const MORE_PAGES: usize = KEYVAL_SLOTS / PAGE - INLINE_PAGES;
@@ -38,6 +38,8 @@ const MORE_PAGES: usize = KEYVAL_SLOTS / PAGE - INLINE_PAGES;
 const CHUNK_BITS: u32 = 12;
 const CHUNK: usize = 1 << CHUNK_BITS;
 const CHUNKS: usize = (1 << 18) / CHUNK;
+/// Keyval slots whose liveness word is in the first, flat table.
+const FIRST_KEYVALS: usize = PAGE * INLINE_PAGES;
 
 /// `meta` packs: bits 0..1 provenance, bit 2 dying, bits 3..5 the keyval's [`Callbacks`],
 /// bits 6.. the order of setting.
@@ -303,6 +305,8 @@ pub struct ObjAttrs {
     /// The next position in the order of setting.
     next_order: AtomicU64,
     pages: [OnceLock<&'static Page>; INLINE_PAGES],
+    /// One past the highest page ever made: walks over the table stop there.
+    pages_made: AtomicU32,
     /// Pages for keyval slots past the inline ones, made when first needed.
     more: OnceLock<Box<[OnceLock<&'static Page>]>>,
 }
@@ -314,6 +318,7 @@ impl ObjAttrs {
             counts: Counts::default(),
             next_order: AtomicU64::new(1),
             pages: std::array::from_fn(|_| OnceLock::new()),
+            pages_made: AtomicU32::new(0),
             more: OnceLock::new(),
         }
     }
@@ -339,6 +344,9 @@ impl ObjAttrs {
                 &more[p - INLINE_PAGES]
             }
         };
+        if p as u32 >= self.pages_made.load(Ordering::Relaxed) {
+            self.pages_made.store(p as u32 + 1, Ordering::Relaxed);
+        }
         cell.get_or_init(|| leak(Page::new()))
     }
 
@@ -473,11 +481,7 @@ impl ObjAttrs {
 
     /// The next page in use at or after `*p`, advancing `*p` past it.
     fn next_page(&self, p: &mut usize) -> Option<&'static Page> {
-        let last = if self.more.get().is_some() {
-            INLINE_PAGES + MORE_PAGES
-        } else {
-            INLINE_PAGES
-        };
+        let last = self.pages_made.load(Ordering::Relaxed) as usize;
         while *p < last {
             let page = self.page(*p);
             *p += 1;
@@ -554,36 +558,69 @@ impl ObjAttrs {
 
 /// One directory: handle index → the attributes bound there.
 struct Directory {
+    /// The first chunk, made up front: the common case costs one lookup.
+    first: Box<[OnceLock<&'static ObjAttrs>; CHUNK]>,
+    /// The rest, chunk by chunk as handle indexes grow (entry 0 unused).
     chunks: [OnceLock<Box<[OnceLock<&'static ObjAttrs>]>>; CHUNKS],
+}
+
+fn new_chunk<T>(make: impl FnMut(usize) -> T) -> Box<[T]> {
+    (0..CHUNK).map(make).collect()
+}
+
+/// A table whose length the compiler knows, for the lookups on the read path.
+fn new_fixed<T, const N: usize>(make: impl FnMut(usize) -> T) -> Box<[T; N]> {
+    match (0..N).map(make).collect::<Box<[T]>>().try_into() {
+        Ok(chunk) => chunk,
+        Err(_) => unreachable!("the table has N entries"),
+    }
 }
 
 impl Directory {
     fn new() -> Directory {
         Directory {
+            first: new_fixed(|_| OnceLock::new()),
             chunks: std::array::from_fn(|_| OnceLock::new()),
         }
     }
 
     #[inline(always)]
+    fn entry(&self, index: usize) -> Option<&OnceLock<&'static ObjAttrs>> {
+        match self.first.get(index) {
+            Some(e) => Some(e),
+            None => self.far_entry(index),
+        }
+    }
+
+    #[cold]
+    fn far_entry(&self, index: usize) -> Option<&OnceLock<&'static ObjAttrs>> {
+        self.chunks
+            .get(index >> CHUNK_BITS)?
+            .get()?
+            .get(index & (CHUNK - 1))
+    }
+
+    #[inline(always)]
     fn get(&self, index: usize) -> Option<&'static ObjAttrs> {
-        let chunk = self.chunks.get(index >> CHUNK_BITS)?.get()?;
-        chunk[index & (CHUNK - 1)].get().copied()
+        self.entry(index)?.get().copied()
     }
 
     fn get_or_create(&self, index: usize) -> Option<&'static ObjAttrs> {
-        let chunk = self.chunks.get(index >> CHUNK_BITS)?.get_or_init(|| {
-            (0..CHUNK)
-                .map(|_| OnceLock::new())
-                .collect::<Vec<_>>()
-                .into_boxed_slice()
-        });
-        Some(chunk[index & (CHUNK - 1)].get_or_init(|| leak(ObjAttrs::new())))
+        let entry = match self.first.get(index) {
+            Some(e) => e,
+            None => self
+                .chunks
+                .get(index >> CHUNK_BITS)?
+                .get_or_init(|| new_chunk(|_| OnceLock::new()))
+                .get(index & (CHUNK - 1))?,
+        };
+        Some(entry.get_or_init(|| leak(ObjAttrs::new())))
     }
 
     fn all(&self) -> impl Iterator<Item = &'static ObjAttrs> + '_ {
-        self.chunks
-            .iter()
-            .filter_map(|c| c.get())
+        let rest = self.chunks.iter().skip(1).filter_map(|c| c.get());
+        std::iter::once(&self.first[..])
+            .chain(rest.map(|c| &c[..]))
             .flat_map(|c| c.iter().filter_map(|o| o.get().copied()))
     }
 }
@@ -592,7 +629,9 @@ impl Directory {
 pub struct Store {
     dirs: [Directory; 3],
     /// Per keyval slot: the live keyval's number, `| HAS_DELETE` when it has a delete callback;
-    /// 0 when no live keyval uses the slot.
+    /// 0 when no live keyval uses the slot. The first chunk is made up front.
+    first_keyvals: Box<[AtomicI64; FIRST_KEYVALS]>,
+    /// The rest, chunk by chunk (the entries below `FIRST_KEYVALS` unused).
     keyvals: [OnceLock<Box<[AtomicI64]>>; KEYVAL_SLOTS / CHUNK],
 }
 
@@ -614,6 +653,7 @@ impl Store {
     pub fn new() -> Store {
         Store {
             dirs: std::array::from_fn(|_| Directory::new()),
+            first_keyvals: new_fixed(|_| AtomicI64::new(0)),
             keyvals: std::array::from_fn(|_| OnceLock::new()),
         }
     }
@@ -645,19 +685,33 @@ impl Store {
         }
     }
 
+    #[inline(always)]
     fn keyval_entry(&self, slot: usize) -> Option<&AtomicI64> {
+        match self.first_keyvals.get(slot) {
+            Some(k) => Some(k),
+            None => self.far_keyval_entry(slot),
+        }
+    }
+
+    #[cold]
+    fn far_keyval_entry(&self, slot: usize) -> Option<&AtomicI64> {
         self.keyvals.get(slot / CHUNK)?.get()?.get(slot % CHUNK)
     }
 
     /// A keyval number is live (created and not freed).
     pub fn keyval_created(&self, number: i32, has_delete: bool) {
         let slot = keyval::slot_of(number);
-        let Some(chunk) = self.keyvals.get(slot / CHUNK) else {
-            return;
+        let entry = match self.first_keyvals.get(slot) {
+            Some(k) => k,
+            None => match self.keyvals.get(slot / CHUNK) {
+                Some(chunk) => {
+                    &chunk.get_or_init(|| new_chunk(|_| AtomicI64::new(0)))[slot % CHUNK]
+                }
+                None => return,
+            },
         };
-        let chunk = chunk.get_or_init(|| (0..CHUNK).map(|_| AtomicI64::new(0)).collect());
         let flags = if has_delete { HAS_DELETE } else { 0 };
-        chunk[slot % CHUNK].store(number as u32 as i64 | flags, Ordering::Release);
+        entry.store(number as u32 as i64 | flags, Ordering::Release);
     }
 
     pub fn keyval_freed(&self, number: i32) {
@@ -675,7 +729,8 @@ impl Store {
                 a.bound.store(0, Ordering::Release);
             }
         }
-        for chunk in self.keyvals.iter().filter_map(|c| c.get()) {
+        let rest = self.keyvals.iter().filter_map(|c| c.get());
+        for chunk in std::iter::once(&self.first_keyvals[..]).chain(rest.map(|c| &c[..])) {
             for k in chunk.iter() {
                 k.store(0, Ordering::Release);
             }
@@ -747,7 +802,7 @@ impl Store {
     /// delete callback (no user code to run) and the attribute is set and not dying. The
     /// value changes in place and, as a new setting, moves to the end of the order of setting
     /// (unless it is there already). Returns false when the locked path must decide.
-    #[inline]
+    #[inline(always)]
     pub fn try_overwrite(&self, obj: ObjRef, keyval: i32, value: AttrWord) -> bool {
         let Some(a) = self.attrs(obj) else {
             return false;

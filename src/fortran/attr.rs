@@ -70,6 +70,7 @@ unsafe fn free_keyval(kind: ObjectKind, keyval: *mut MPI_Fint) -> Result<()> {
     Ok(())
 }
 
+#[inline(always)]
 unsafe fn set_attr_address(
     obj: ObjRef,
     keyval: *const MPI_Fint,
