@@ -2,9 +2,7 @@
 //! outside the attribute store (store.rs) because no user keyval names them.
 
 use crate::core::convert::{AttrWord, Provenance};
-use crate::core::keyval::KeyvalInfo;
 use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU8, Ordering};
-use std::sync::Arc;
 
 /// One predefined attribute. Its storage does not move while the object exists, because C
 /// readers of integer-valued attributes are handed pointers into it.
@@ -15,16 +13,14 @@ pub struct AttrCell {
     /// The low INTEGER of the word (an `int` to C readers of `FortranInteger` values).
     int: AtomicI32,
     provenance: AtomicU8,
-    pub keyval: Arc<KeyvalInfo>,
 }
 
 impl AttrCell {
-    pub fn new(value: AttrWord, keyval: Arc<KeyvalInfo>) -> AttrCell {
+    pub fn new(value: AttrWord) -> AttrCell {
         AttrCell {
             word: AtomicI64::new(value.word),
             int: AtomicI32::new(value.word as i32),
             provenance: AtomicU8::new(provenance_code(value.provenance)),
-            keyval,
         }
     }
 

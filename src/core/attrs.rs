@@ -14,16 +14,17 @@
 use crate::core::callback::{CallbackCall, CopyFn, DeleteFn};
 use crate::core::convert::{AttrWord, Provenance};
 use crate::core::error::{Error, Result};
-use crate::core::keyval::{predefined_kind, KeyvalInfo};
+use crate::core::keyval::{predefined_kind, KeyvalRef};
 use crate::core::runtime::Runtime;
 use crate::core::state::State;
 pub use crate::core::store::AttrRead;
+use crate::core::store::Callbacks;
 use crate::core::store::{Entry, Fast};
 use crate::core::{ObjRef, ObjectKind};
-use std::sync::{Arc, MutexGuard};
+use std::sync::MutexGuard;
 
 impl Runtime {
-    /// `MPI_*_create_keyval`, `MPI_Keyval_create` and their Fortran forms.
+    /// `MPI_*_create_keyval`, `MPI_Keyval_create` and their Fortran forms. Takes no lock.
     pub fn create_keyval(
         &self,
         kind: ObjectKind,
@@ -32,27 +33,24 @@ impl Runtime {
         extra_state: i64,
     ) -> Result<i32> {
         let has_delete = !matches!(delete, DeleteFn::Null);
-        let mut st = self.active()?;
-        let number = st.keyvals.create(kind, copy, delete, extra_state)?;
-        if let Some(s) = st.store {
-            s.keyval_created(number, has_delete);
-        }
+        let store = self.active_store()?;
+        let number = store.registry.create(kind, copy, delete, extra_state)?;
+        store.keyval_created(number, has_delete);
         Ok(number)
     }
 
-    /// `MPI_*_free_keyval`: the number is invalid at once; attributes using it live on.
+    /// `MPI_*_free_keyval`: the number is invalid at once; attributes using it live on. Takes
+    /// no lock.
     pub fn free_keyval(&self, kind: ObjectKind, keyval: i32) -> Result<()> {
-        let mut st = self.active()?;
+        let store = self.active_store()?;
         if predefined_kind(keyval).is_some() {
             return Err(Error::KeyvalPredefined {
                 keyval,
                 action: "freed",
             });
         }
-        st.keyvals.free(keyval, kind)?;
-        if let Some(s) = st.store {
-            s.keyval_freed(keyval);
-        }
+        store.registry.free(keyval, kind)?;
+        store.keyval_freed(keyval);
         Ok(())
     }
 
@@ -110,7 +108,7 @@ impl Runtime {
                 c_view: cell.c_view(),
             }));
         }
-        let info = st.keyvals.lookup(keyval, obj.kind)?;
+        let info = st.keyvals().lookup(keyval, obj.kind)?;
         Ok(attrs.and_then(|a| a.read(info.slot())))
     }
 
@@ -139,10 +137,10 @@ impl Runtime {
                     action: "set by users",
                 });
             }
-            let info = st.keyvals.lookup(keyval, obj.kind)?.clone();
+            let info = st.keyvals().lookup(keyval, obj.kind)?;
             // The same under the lock (the fast path may have declined a racing case): the
             // value changes in place, as a new setting.
-            if let (DeleteFn::Null, Some(a)) = (&info.delete, attrs) {
+            if let (false, Some(a)) = (info.callbacks().contains(Callbacks::DELETE_USER), attrs) {
                 let slot = info.slot();
                 if a.entry(slot).is_some_and(|e| !e.dying) {
                     a.insert(slot, keyval, value, info.callbacks());
@@ -165,14 +163,14 @@ impl Runtime {
                     action: "deleted by users",
                 });
             }
-            let info = st.keyvals.lookup(keyval, obj.kind)?.clone();
+            let info = st.keyvals().lookup(keyval, obj.kind)?;
             let slot = info.slot();
             let Some(a) = attrs else { return Ok(()) };
             match a.entry(slot) {
                 None => return Ok(()),
                 // Its deletion is already under way in an outer call.
                 Some(e) if e.dying => return Ok(()),
-                Some(_) if matches!(info.delete, DeleteFn::Null) => {
+                Some(_) if !info.callbacks().contains(Callbacks::DELETE_USER) => {
                     st.attr_remove(obj, slot);
                     return Ok(());
                 }
@@ -182,28 +180,23 @@ impl Runtime {
                 }
             }
         };
-        let outcome = run_delete(obj, &info, read);
+        let outcome = run_delete(obj, info, read);
         let mut st = self.lock();
         finish_delete(&mut st, obj, slot, old.order, outcome)
     }
 
     /// Stores a value under a keyval record (which may already be freed: dup copies attributes
     /// of freed keyvals too).
-    pub(crate) fn store_attr(
-        &self,
-        obj: ObjRef,
-        info: Arc<KeyvalInfo>,
-        value: AttrWord,
-    ) -> Result<()> {
+    pub(crate) fn store_attr(&self, obj: ObjRef, info: KeyvalRef, value: AttrWord) -> Result<()> {
         let slot = info.slot();
-        let null_delete = matches!(info.delete, DeleteFn::Null);
+        let null_delete = !info.callbacks().contains(Callbacks::DELETE_USER);
         loop {
             let (old, read) = {
                 let mut st = self.active()?;
                 let a = st.bind_attrs(obj)?;
                 match a.entry(slot) {
                     None => {
-                        st.attr_insert(obj, &info, value)?;
+                        st.attr_insert(obj, info, value)?;
                         return Ok(());
                     }
                     // A dying value whose delete callback is already running in an outer
@@ -219,7 +212,7 @@ impl Runtime {
                 }
             };
             // MPI 4.1 §7.7.2: overwriting runs the delete callback on the old value first.
-            let outcome = run_delete(obj, &info, read);
+            let outcome = run_delete(obj, info, read);
             let mut st = self.lock();
             if outcome.is_ok() {
                 if let Ok(Some(a)) = st.obj_attrs(obj) {
@@ -257,38 +250,41 @@ impl Runtime {
             let Some(read) = src.read(slot).filter(|_| src.holds(slot, first.order)) else {
                 continue;
             };
-            let Some(info) = st.keyvals.info_at(slot).cloned() else {
+            let Some(info) = st.keyvals().info_at(slot) else {
                 continue;
             };
-            let mut value = match &info.copy {
-                CopyFn::Null => continue,
-                CopyFn::Dup => {
-                    if dst.entry(slot).is_none() {
-                        st.attr_insert(to, &info, read.value)?;
-                        continue;
-                    }
-                    read.value
+            let callbacks = info.callbacks();
+            let mut value = if callbacks.contains(Callbacks::COPY_DUP) {
+                if dst.entry(slot).is_none() {
+                    st.attr_insert(to, info, read.value)?;
+                    continue;
                 }
-                CopyFn::User(cb) => {
-                    guard = None;
-                    let call = CallbackCall {
-                        object: from.handle,
-                        keyval: info.number,
-                        extra_state: &info.extra_state,
-                        value: read,
-                    };
-                    match cb.copy(&call) {
-                        Ok(Some(value)) => value,
-                        Ok(None) => continue,
-                        Err(code) => {
-                            return Err(Error::Callback {
-                                code,
-                                keyval: info.number,
-                                callback: "copy",
-                            })
-                        }
+                read.value
+            } else if callbacks.contains(Callbacks::COPY_USER) {
+                guard = None;
+                let Some(user) = info.user() else { continue };
+                let Some(cb) = user.copy_callback() else {
+                    continue;
+                };
+                let call = CallbackCall {
+                    object: from.handle,
+                    keyval: info.number,
+                    extra_state: info.extra_state(),
+                    value: read,
+                };
+                match cb.copy(&call) {
+                    Ok(Some(value)) => value,
+                    Ok(None) => continue,
+                    Err(code) => {
+                        return Err(Error::Callback {
+                            code,
+                            keyval: info.number,
+                            callback: "copy",
+                        })
                     }
                 }
+            } else {
+                continue;
             };
             // A C callback that hands back, unchanged, the pointer to the internal MPI_Aint or
             // int it was given copies the value and its provenance, never a pointer into the old
@@ -339,7 +335,7 @@ impl Runtime {
                     continue;
                 };
                 drop(st);
-                let outcome = run_delete(obj, &info, read);
+                let outcome = run_delete(obj, info, read);
                 st = self.lock();
                 finish_delete(&mut st, obj, slot, e.order, outcome)?;
             }
@@ -365,7 +361,7 @@ impl Runtime {
                     continue;
                 };
                 drop(st);
-                let outcome = run_delete(obj, &info, read);
+                let outcome = run_delete(obj, info, read);
                 st = self.lock();
                 if st
                     .obj_attrs(obj)
@@ -427,22 +423,27 @@ impl Runtime {
     }
 }
 
-fn run_delete(obj: ObjRef, info: &KeyvalInfo, value: AttrRead) -> Result<()> {
-    match &info.delete {
-        DeleteFn::Null => Ok(()),
-        DeleteFn::User(cb) => cb
-            .delete(&CallbackCall {
-                object: obj.handle,
-                keyval: info.number,
-                extra_state: &info.extra_state,
-                value,
-            })
-            .map_err(|code| Error::Callback {
-                code,
-                keyval: info.number,
-                callback: "delete",
-            }),
+fn run_delete(obj: ObjRef, info: KeyvalRef, value: AttrRead) -> Result<()> {
+    if !info.callbacks().contains(Callbacks::DELETE_USER) {
+        return Ok(());
     }
+    let Some(user) = info.user() else {
+        return Ok(());
+    };
+    let Some(cb) = user.delete_callback() else {
+        return Ok(());
+    };
+    cb.delete(&CallbackCall {
+        object: obj.handle,
+        keyval: info.number,
+        extra_state: info.extra_state(),
+        value,
+    })
+    .map_err(|code| Error::Callback {
+        code,
+        keyval: info.number,
+        callback: "delete",
+    })
 }
 
 /// After a delete callback: on success the attribute goes (if a nested call has not already

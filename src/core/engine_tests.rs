@@ -270,7 +270,7 @@ fn keyval_freed_in_use() {
     rt.comm_free(dup).unwrap();
     assert_eq!(events(&kv).len(), 2, "both instances deleted once");
     assert_eq!(
-        rt.lock().keyvals.held(),
+        rt.lock().keyvals().held(),
         0,
         "the record went with the last attribute"
     );

@@ -11,97 +11,227 @@
 //! and one per attribute that uses it. Freeing the keyval makes the number invalid at once; the
 //! slot (and the callbacks, which attributes still need) goes when the last attribute does, and
 //! only then can the slot be reused, under a new generation.
+//!
+//! Creating and freeing keyvals takes no lock: each slot's record is type-stable (never freed)
+//! and its state (generation, live flag, whether attributes use it) is one atomic word, which
+//! the user's free and the first and last attribute change by compare-and-swap. The attribute
+//! count itself changes only under the runtime's lock, with plain loads and stores, so copying
+//! and deleting attributes in bulk costs no atomic read-modify-write. A creator owns the slot
+//! it takes until it publishes the live state. Free slots wait in the freeing thread's own queue
+//! for `REUSE_DELAY` others before reuse, so freed numbers stay detectable for long and the hot
+//! create/free pair touches nothing shared but the record.
 
 use crate::consts::MPI_KEYVAL_INVALID;
-use crate::core::callback::{CopyFn, DeleteFn};
+use crate::core::callback::{CopyCallback, CopyFn, DeleteCallback, DeleteFn};
 use crate::core::error::{Error, Result};
 use crate::core::store::Callbacks;
 use crate::core::ObjectKind;
+use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 const KIND_SHIFT: u32 = 28;
 const GEN_SHIFT: u32 = 18;
 const GEN_MASK: u32 = 0x3ff;
 const SLOT_MASK: u32 = (1 << GEN_SHIFT) - 1;
-/// Free slots kept back before reuse, so freed numbers stay detectable for long.
+/// Free slots a thread keeps back before reusing one, so freed numbers stay detectable.
 const REUSE_DELAY: usize = 256;
+
+/// The state word: bits 0..9 generation, bit 10 live (the user holds the number), bit 11
+/// attributes use the keyval.
+const STATE_GEN: u64 = GEN_MASK as u64;
+const LIVE: u64 = 1 << 10;
+const HAS_ATTRS: u64 = 1 << 11;
+
+const CHUNK_BITS: u32 = 12;
+const CHUNK: usize = 1 << CHUNK_BITS;
+const CHUNKS: usize = (SLOT_MASK as usize + 1) / CHUNK;
+
+#[cfg(not(feature = "fortran-integer-8"))]
+type AtomicFortranInteger = std::sync::atomic::AtomicI32;
+#[cfg(feature = "fortran-integer-8")]
+type AtomicFortranInteger = std::sync::atomic::AtomicI64;
 
 use crate::core::convert::FortranInteger;
 
-/// A keyval's `extra_state`: captured when the keyval is created, and never written after.
-/// Its address is stable for the keyval's life, so Fortran callbacks get a reference to the
-/// keyval's own copy.
-#[derive(Debug)]
+/// A keyval's `extra_state`: captured when the keyval is created, and never written after
+/// until the slot is reused. Its address is stable, so Fortran callbacks get a reference to
+/// the keyval's own copy.
+#[derive(Debug, Default)]
 pub struct ExtraState {
-    word: i64,
+    word: AtomicI64,
     /// The low INTEGER of the word, for `MPI_KEYVAL_CREATE` callbacks (the Fortran INTEGER:
     /// 8 bytes with the `fortran-integer-8` feature).
-    int: FortranInteger,
+    int: AtomicFortranInteger,
 }
 
 impl ExtraState {
-    pub fn new(word: i64) -> ExtraState {
-        ExtraState {
-            word,
-            int: word as FortranInteger,
-        }
+    fn set(&self, word: i64) {
+        self.word.store(word, Ordering::Relaxed);
+        self.int.store(word as FortranInteger, Ordering::Relaxed);
     }
     pub fn word(&self) -> i64 {
-        self.word
+        self.word.load(Ordering::Relaxed)
     }
     /// Address of the stored word (handed to ADDRESS_KIND Fortran callbacks).
     pub fn word_addr(&self) -> usize {
-        &self.word as *const i64 as usize
+        self.word.as_ptr() as usize
     }
     /// Address of the stored INTEGER (handed to `MPI_KEYVAL_CREATE` callbacks).
     pub fn int_addr(&self) -> usize {
-        &self.int as *const FortranInteger as usize
+        self.int.as_ptr() as usize
     }
 }
 
-/// What a keyval is: immutable once created, shared with the attributes that use it.
-#[derive(Debug)]
-pub struct KeyvalInfo {
-    pub number: i32,
-    pub kind: ObjectKind,
+/// A keyval's user callbacks (kept only when it has at least one).
+pub struct UserCallbacks {
     pub copy: CopyFn,
     pub delete: DeleteFn,
-    pub extra_state: ExtraState,
 }
 
-impl KeyvalInfo {
+impl UserCallbacks {
+    pub fn copy_callback(&self) -> Option<&dyn CopyCallback> {
+        match &self.copy {
+            CopyFn::User(cb) => Some(cb.as_ref()),
+            _ => None,
+        }
+    }
+    pub fn delete_callback(&self) -> Option<&dyn DeleteCallback> {
+        match &self.delete {
+            DeleteFn::User(cb) => Some(cb.as_ref()),
+            _ => None,
+        }
+    }
+}
+
+/// One registry slot.
+#[derive(Default)]
+struct Record {
+    state: AtomicU64,
+    /// Attributes using the keyval (changed only under the runtime's lock).
+    attrs: AtomicU32,
+    kind: AtomicU8,
+    callbacks: AtomicU8,
+    extra_state: ExtraState,
+    user: Mutex<Option<Arc<UserCallbacks>>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Record {
+    fn kind(&self) -> ObjectKind {
+        kind_of_code(self.kind.load(Ordering::Relaxed) as u32).unwrap_or(ObjectKind::Comm)
+    }
+
+    fn callbacks(&self) -> Callbacks {
+        Callbacks::from_code(self.callbacks.load(Ordering::Relaxed))
+    }
+}
+
+/// A keyval as the engine uses it: its number and its record, which stays while the keyval is
+/// live or attributes use it.
+#[derive(Clone, Copy)]
+pub struct KeyvalRef {
+    pub number: i32,
+    record: &'static Record,
+}
+
+impl std::fmt::Debug for KeyvalRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "KeyvalRef({})", self.number)
+    }
+}
+
+impl KeyvalRef {
     pub fn slot(&self) -> u32 {
         self.number as u32 & SLOT_MASK
     }
 
+    pub fn kind(&self) -> ObjectKind {
+        self.record.kind()
+    }
+
     /// What its attributes carry of it in the store.
     pub fn callbacks(&self) -> Callbacks {
-        let copy = match self.copy {
-            CopyFn::Null => Callbacks::default(),
-            CopyFn::Dup => Callbacks::COPY_DUP,
-            CopyFn::User(_) => Callbacks::COPY_USER,
-        };
-        match self.delete {
-            DeleteFn::Null => copy,
-            DeleteFn::User(_) => copy.union(Callbacks::DELETE_USER),
-        }
+        self.record.callbacks()
+    }
+
+    pub fn extra_state(&self) -> &'static ExtraState {
+        &self.record.extra_state
+    }
+
+    /// The user callbacks, if it has any.
+    pub fn user(&self) -> Option<Arc<UserCallbacks>> {
+        lock(&self.record.user).clone()
     }
 }
 
-struct Slot {
-    gen: u32,
-    info: Option<Arc<KeyvalInfo>>,
-    /// The user still holds the number (not yet freed).
-    live: bool,
-    /// Attributes that use this keyval.
-    attrs: u32,
+/// Free slots of one thread, for one registry.
+struct LocalFree {
+    table: Option<&'static KeyvalTable>,
+    epoch: u64,
+    queue: VecDeque<u32>,
+}
+
+impl LocalFree {
+    /// Makes this queue `table`'s, at its current epoch: slots of another registry go back to
+    /// it; slots of an older epoch (before a finalize or test reset) are forgotten.
+    fn adopt(&mut self, table: &'static KeyvalTable, epoch: u64) {
+        if self.table.is_some_and(|t| std::ptr::eq(t, table)) && self.epoch == epoch {
+            return;
+        }
+        self.hand_back();
+        self.table = Some(table);
+        self.epoch = epoch;
+    }
+
+    fn hand_back(&mut self) {
+        if let Some(t) = self.table.take() {
+            if t.epoch.load(Ordering::Acquire) == self.epoch && !self.queue.is_empty() {
+                let mut orphans = lock(&t.orphans);
+                orphans.extend(self.queue.drain(..));
+                t.orphan_count.store(orphans.len(), Ordering::Relaxed);
+            }
+        }
+        self.queue.clear();
+    }
+}
+
+impl Drop for LocalFree {
+    fn drop(&mut self) {
+        self.hand_back();
+    }
+}
+
+thread_local! {
+    static LOCAL_FREE: RefCell<LocalFree> = const {
+        RefCell::new(LocalFree {
+            table: None,
+            epoch: 0,
+            queue: VecDeque::new(),
+        })
+    };
 }
 
 /// All keyvals created by users.
-pub struct KeyvalRegistry {
-    slots: Vec<Slot>,
-    free: VecDeque<u32>,
+pub struct KeyvalTable {
+    chunks: [OnceLock<Box<[Record]>>; CHUNKS],
+    /// Slots never handed out start here.
+    fresh: AtomicU32,
+    /// Free slots left by threads that exited or moved to another registry.
+    orphans: Mutex<Vec<u32>>,
+    orphan_count: AtomicUsize,
+    /// Bumped by [`KeyvalTable::clear`]: older per-thread queues are void.
+    epoch: AtomicU64,
+}
+
+impl Default for KeyvalTable {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 /// What a number decodes to.
@@ -111,13 +241,18 @@ fn decode(number: i32) -> Option<(ObjectKind, u32, u32)> {
         return None;
     }
     let n = number as u32;
-    let kind = match n >> KIND_SHIFT {
-        1 => ObjectKind::Comm,
-        2 => ObjectKind::Datatype,
-        3 => ObjectKind::Win,
-        _ => return None,
-    };
+    let kind = kind_of_code(n >> KIND_SHIFT)?;
     Some((kind, (n >> GEN_SHIFT) & GEN_MASK, n & SLOT_MASK))
+}
+
+#[inline(always)]
+fn kind_of_code(code: u32) -> Option<ObjectKind> {
+    match code {
+        1 => Some(ObjectKind::Comm),
+        2 => Some(ObjectKind::Datatype),
+        3 => Some(ObjectKind::Win),
+        _ => None,
+    }
 }
 
 /// The registry slot a keyval number names (meaningful only for user keyvals).
@@ -140,78 +275,161 @@ fn kind_code(kind: ObjectKind) -> u32 {
     }
 }
 
-impl Default for KeyvalRegistry {
-    fn default() -> Self {
-        Self::new()
+fn number_of(kind: ObjectKind, gen: u64, slot: u32) -> i32 {
+    ((kind_code(kind) << KIND_SHIFT) | ((gen as u32) << GEN_SHIFT) | slot) as i32
+}
+
+fn held(state: u64) -> bool {
+    state & (LIVE | HAS_ATTRS) != 0
+}
+
+/// The state of a released slot: next generation, not live, no attributes.
+fn released(state: u64) -> u64 {
+    (state + 1) & STATE_GEN
+}
+
+fn callbacks_of(copy: &CopyFn, delete: &DeleteFn) -> Callbacks {
+    let c = match copy {
+        CopyFn::Null => Callbacks::default(),
+        CopyFn::Dup => Callbacks::COPY_DUP,
+        CopyFn::User(_) => Callbacks::COPY_USER,
+    };
+    match delete {
+        DeleteFn::Null => c,
+        DeleteFn::User(_) => c.union(Callbacks::DELETE_USER),
     }
 }
 
-impl KeyvalRegistry {
-    pub const fn new() -> Self {
-        KeyvalRegistry {
-            slots: Vec::new(),
-            free: VecDeque::new(),
+impl KeyvalTable {
+    pub const fn new() -> KeyvalTable {
+        KeyvalTable {
+            chunks: [const { OnceLock::new() }; CHUNKS],
+            fresh: AtomicU32::new(0),
+            orphans: Mutex::new(Vec::new()),
+            orphan_count: AtomicUsize::new(0),
+            epoch: AtomicU64::new(0),
+        }
+    }
+
+    fn record(&self, slot: u32) -> Option<&Record> {
+        if slot >= self.fresh.load(Ordering::Acquire) {
+            return None;
+        }
+        let chunk = self.chunks.get(slot as usize >> CHUNK_BITS)?.get()?;
+        chunk.get(slot as usize & (CHUNK - 1))
+    }
+
+    fn record_or_create(&self, slot: u32) -> &Record {
+        let chunk = self.chunks[slot as usize >> CHUNK_BITS]
+            .get_or_init(|| (0..CHUNK).map(|_| Record::default()).collect());
+        &chunk[slot as usize & (CHUNK - 1)]
+    }
+
+    /// A free slot: the oldest of this thread's queue once it holds more than `REUSE_DELAY`,
+    /// else one given back by another thread, else a slot never used, else any free one.
+    fn take_slot(&'static self) -> Result<u32> {
+        let epoch = self.epoch.load(Ordering::Acquire);
+        let local = |longer_than: usize| {
+            LOCAL_FREE
+                .try_with(|l| {
+                    let mut l = l.borrow_mut();
+                    l.adopt(self, epoch);
+                    if l.queue.len() > longer_than {
+                        l.queue.pop_front()
+                    } else {
+                        None
+                    }
+                })
+                .ok()
+                .flatten()
+        };
+        if let Some(slot) = local(REUSE_DELAY) {
+            return Ok(slot);
+        }
+        if self.orphan_count.load(Ordering::Relaxed) > 0 {
+            let mut orphans = lock(&self.orphans);
+            let slot = orphans.pop();
+            self.orphan_count.store(orphans.len(), Ordering::Relaxed);
+            if let Some(slot) = slot {
+                return Ok(slot);
+            }
+        }
+        // The record exists before `fresh` says the slot does.
+        let fresh = self.fresh.load(Ordering::Relaxed);
+        if fresh <= SLOT_MASK {
+            self.record_or_create(fresh);
+            if self
+                .fresh
+                .compare_exchange(fresh, fresh + 1, Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+            {
+                return Ok(fresh);
+            }
+            return self.take_slot();
+        }
+        local(0).ok_or(Error::Exhausted { kind: "keyval" })
+    }
+
+    /// Puts a released slot in the releasing thread's queue.
+    fn give_back(&'static self, slot: u32) {
+        let epoch = self.epoch.load(Ordering::Acquire);
+        let queued = LOCAL_FREE
+            .try_with(|l| {
+                let mut l = l.borrow_mut();
+                l.adopt(self, epoch);
+                l.queue.push_back(slot);
+            })
+            .is_ok();
+        if !queued {
+            let mut orphans = lock(&self.orphans);
+            orphans.push(slot);
+            self.orphan_count.store(orphans.len(), Ordering::Relaxed);
         }
     }
 
     /// Creates a keyval and returns its number.
     pub fn create(
-        &mut self,
+        &'static self,
         kind: ObjectKind,
         copy: CopyFn,
         delete: DeleteFn,
         extra_state: i64,
     ) -> Result<i32> {
-        let slot = if self.free.len() > REUSE_DELAY {
-            self.free.pop_front().expect("free list is not empty")
-        } else if (self.slots.len() as u32) <= SLOT_MASK {
-            self.slots.push(Slot {
-                gen: 0,
-                info: None,
-                live: false,
-                attrs: 0,
-            });
-            self.slots.len() as u32 - 1
-        } else {
-            self.free
-                .pop_front()
-                .ok_or(Error::Exhausted { kind: "keyval" })?
-        };
-        let s = &mut self.slots[slot as usize];
-        let number = ((kind_code(kind) << KIND_SHIFT) | (s.gen << GEN_SHIFT) | slot) as i32;
-        s.info = Some(Arc::new(KeyvalInfo {
-            number,
-            kind,
-            copy,
-            delete,
-            extra_state: ExtraState::new(extra_state),
-        }));
-        s.live = true;
-        s.attrs = 0;
-        Ok(number)
+        let slot = self.take_slot()?;
+        let r = self.record_or_create(slot);
+        let callbacks = callbacks_of(&copy, &delete);
+        r.kind.store(kind_code(kind) as u8, Ordering::Relaxed);
+        r.callbacks.store(callbacks.code(), Ordering::Relaxed);
+        r.extra_state.set(extra_state);
+        if callbacks.has_user_code() {
+            *lock(&r.user) = Some(Arc::new(UserCallbacks { copy, delete }));
+        }
+        let gen = r.state.load(Ordering::Relaxed) & STATE_GEN;
+        r.state.store(gen | LIVE, Ordering::Release);
+        Ok(number_of(kind, gen, slot))
     }
 
     /// The keyval a user names, checked: known, not freed, of the expected kind.
-    pub fn lookup(&self, number: i32, expected: ObjectKind) -> Result<&Arc<KeyvalInfo>> {
+    pub fn lookup(&'static self, number: i32, expected: ObjectKind) -> Result<KeyvalRef> {
         if number == MPI_KEYVAL_INVALID {
             return Err(Error::KeyvalInvalid);
         }
         let (kind, gen, slot) = decode(number).ok_or(Error::KeyvalUnknown { keyval: number })?;
-        let s = self
-            .slots
-            .get(slot as usize)
+        let record = self
+            .record(slot)
             .ok_or(Error::KeyvalUnknown { keyval: number })?;
-        if s.gen != gen {
-            return Err(if gen < s.gen {
+        let state = record.state.load(Ordering::Acquire);
+        let current = (state & STATE_GEN) as u32;
+        if gen != current {
+            return Err(if gen < current {
                 Error::KeyvalFreed { keyval: number }
             } else {
                 Error::KeyvalUnknown { keyval: number }
             });
         }
-        let info = match (&s.info, s.live) {
-            (Some(info), true) => info,
-            (Some(_), false) | (None, _) => return Err(Error::KeyvalFreed { keyval: number }),
-        };
+        if state & LIVE == 0 {
+            return Err(Error::KeyvalFreed { keyval: number });
+        }
         if kind != expected {
             return Err(Error::KeyvalWrongKind {
                 keyval: number,
@@ -219,58 +437,157 @@ impl KeyvalRegistry {
                 expected,
             });
         }
-        Ok(info)
+        Ok(KeyvalRef { number, record })
     }
 
-    /// The record in `slot`, freed by the user or not, while anything holds it.
-    pub fn info_at(&self, slot: u32) -> Option<&Arc<KeyvalInfo>> {
-        self.slots.get(slot as usize)?.info.as_ref()
+    /// The keyval in `slot`, freed by the user or not, while anything holds it.
+    pub fn info_at(&'static self, slot: u32) -> Option<KeyvalRef> {
+        let record = self.record(slot)?;
+        let state = record.state.load(Ordering::Acquire);
+        held(state).then(|| KeyvalRef {
+            number: number_of(record.kind(), state & STATE_GEN, slot),
+            record,
+        })
     }
 
     /// The user frees the number: it is invalid from now on.
-    pub fn free(&mut self, number: i32, expected: ObjectKind) -> Result<()> {
-        let slot = self.lookup(number, expected)?.slot();
-        let s = &mut self.slots[slot as usize];
-        s.live = false;
-        self.release_if_unused(slot);
+    pub fn free(&'static self, number: i32, expected: ObjectKind) -> Result<()> {
+        let k = self.lookup(number, expected)?;
+        let gen = (number as u32 >> GEN_SHIFT) as u64 & STATE_GEN;
+        let mut state = k.record.state.load(Ordering::Acquire);
+        loop {
+            if state & STATE_GEN != gen || state & LIVE == 0 {
+                return Err(Error::KeyvalFreed { keyval: number });
+            }
+            let release = state & HAS_ATTRS == 0;
+            let next = if release {
+                released(state)
+            } else {
+                state & !LIVE
+            };
+            match k.record.state.compare_exchange_weak(
+                state,
+                next,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => {
+                    if release {
+                        self.release(k.slot(), k.record);
+                    }
+                    return Ok(());
+                }
+                Err(now) => state = now,
+            }
+        }
+    }
+
+    /// An attribute now uses the keyval `number` in `slot` (called under the runtime's lock):
+    /// fails when the keyval was freed meanwhile and nothing else holds it.
+    pub fn add_attr(&self, slot: u32, number: i32) -> Result<()> {
+        let freed = || Error::KeyvalFreed { keyval: number };
+        let record = self.record(slot).ok_or_else(freed)?;
+        let gen = (number as u32 >> GEN_SHIFT) as u64 & STATE_GEN;
+        let attrs = record.attrs.load(Ordering::Relaxed);
+        if attrs > 0 {
+            // Held by attributes: no free can release it, so the count alone changes.
+            if record.state.load(Ordering::Acquire) & STATE_GEN != gen {
+                return Err(freed());
+            }
+        } else {
+            let mut state = record.state.load(Ordering::Acquire);
+            loop {
+                if state & STATE_GEN != gen || state & LIVE == 0 {
+                    return Err(freed());
+                }
+                match record.state.compare_exchange_weak(
+                    state,
+                    state | HAS_ATTRS,
+                    Ordering::AcqRel,
+                    Ordering::Acquire,
+                ) {
+                    Ok(_) => break,
+                    Err(now) => state = now,
+                }
+            }
+        }
+        record.attrs.store(attrs + 1, Ordering::Relaxed);
         Ok(())
     }
 
-    /// An attribute now uses the keyval in `slot`.
-    #[inline]
-    pub fn add_attr(&mut self, slot: u32) {
-        self.slots[slot as usize].attrs += 1;
-    }
-
-    /// An attribute that used the keyval in `slot` is gone.
-    #[inline]
-    pub fn remove_attr(&mut self, slot: u32) {
-        let s = &mut self.slots[slot as usize];
-        debug_assert!(s.attrs > 0, "attribute count underflow");
-        s.attrs = s.attrs.saturating_sub(1);
-        if s.attrs == 0 && !s.live {
-            self.release_if_unused(slot);
+    /// An attribute that used the keyval in `slot` is gone (called under the runtime's lock).
+    pub fn remove_attr(&'static self, slot: u32) {
+        let Some(record) = self.record(slot) else {
+            return;
+        };
+        let attrs = record.attrs.load(Ordering::Relaxed);
+        debug_assert!(attrs > 0, "attribute count underflow");
+        record
+            .attrs
+            .store(attrs.saturating_sub(1), Ordering::Relaxed);
+        if attrs > 1 {
+            return;
+        }
+        let mut state = record.state.load(Ordering::Acquire);
+        loop {
+            let release = state & LIVE == 0;
+            let next = if release {
+                released(state)
+            } else {
+                state & !HAS_ATTRS
+            };
+            match record.state.compare_exchange_weak(
+                state,
+                next,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => {
+                    if release {
+                        self.release(slot, record);
+                    }
+                    return;
+                }
+                Err(now) => state = now,
+            }
         }
     }
 
     #[cold]
-    fn release_if_unused(&mut self, slot: u32) {
-        let s = &mut self.slots[slot as usize];
-        if !s.live && s.attrs == 0 && s.info.is_some() {
-            s.info = None;
-            s.gen = (s.gen + 1) & GEN_MASK;
-            self.free.push_back(slot);
+    fn release(&'static self, slot: u32, record: &Record) {
+        if record.callbacks().has_user_code() {
+            lock(&record.user).take();
         }
+        self.give_back(slot);
     }
 
     /// Slots still held (by the user or by attributes): used by tests and by finalize checks.
     pub fn held(&self) -> usize {
-        self.slots.iter().filter(|s| s.info.is_some()).count()
+        (0..self.fresh.load(Ordering::Acquire))
+            .filter_map(|slot| self.record(slot))
+            .filter(|r| held(r.state.load(Ordering::Acquire)))
+            .count()
     }
 
-    pub fn clear(&mut self) {
-        self.slots.clear();
-        self.free.clear();
+    /// Forgets every keyval (finalize, test resets): every slot released, every queue void.
+    pub fn clear(&self) {
+        for slot in 0..self.fresh.load(Ordering::Acquire) {
+            if let Some(r) = self.record(slot) {
+                let state = r.state.load(Ordering::Acquire);
+                if held(state) {
+                    lock(&r.user).take();
+                    r.attrs.store(0, Ordering::Relaxed);
+                    r.state.store(released(state), Ordering::Release);
+                }
+            }
+        }
+        // Every slot is free now; the per-thread queues are void. Slots keep their generations,
+        // so numbers from before stay invalid.
+        self.epoch.fetch_add(1, Ordering::AcqRel);
+        let all = (0..self.fresh.load(Ordering::Acquire)).collect::<Vec<_>>();
+        let mut orphans = lock(&self.orphans);
+        self.orphan_count.store(all.len(), Ordering::Relaxed);
+        *orphans = all;
     }
 }
 
@@ -287,32 +604,25 @@ pub fn predefined_kind(number: i32) -> Option<ObjectKind> {
     }
 }
 
-/// The record behind a predefined keyval: no callbacks, never in the registry.
-pub fn predefined_info(number: i32, kind: ObjectKind) -> Arc<KeyvalInfo> {
-    Arc::new(KeyvalInfo {
-        number,
-        kind,
-        copy: CopyFn::Null,
-        delete: DeleteFn::Null,
-        extra_state: ExtraState::new(0),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn create(r: &mut KeyvalRegistry, kind: ObjectKind) -> i32 {
+    fn table() -> &'static KeyvalTable {
+        Box::leak(Box::new(KeyvalTable::new()))
+    }
+
+    fn create(r: &'static KeyvalTable, kind: ObjectKind) -> i32 {
         r.create(kind, CopyFn::Null, DeleteFn::Null, 0).unwrap()
     }
 
     // MPI 4.1 §7.7.2: keyvals are positive integers distinct from MPI_KEYVAL_INVALID.
     #[test]
     fn numbers_fit_a_fortran_integer_and_carry_their_kind() {
-        let mut r = KeyvalRegistry::new();
-        let c = create(&mut r, ObjectKind::Comm);
-        let t = create(&mut r, ObjectKind::Datatype);
-        let w = create(&mut r, ObjectKind::Win);
+        let r = table();
+        let c = create(r, ObjectKind::Comm);
+        let t = create(r, ObjectKind::Datatype);
+        let w = create(r, ObjectKind::Win);
         for n in [c, t, w] {
             assert!(
                 n > crate::consts::MPI_WIN_MODEL,
@@ -340,37 +650,80 @@ mod tests {
     // MPI 4.1 §7.7.2: a freed keyval is invalid at once, but attributes keep it alive.
     #[test]
     fn freed_keyval_lives_while_attributes_use_it() {
-        let mut r = KeyvalRegistry::new();
-        let k = create(&mut r, ObjectKind::Comm);
-        let slot = r.lookup(k, ObjectKind::Comm).unwrap().slot();
-        r.add_attr(slot);
+        let r = table();
+        let k = create(r, ObjectKind::Comm);
+        let info = r.lookup(k, ObjectKind::Comm).unwrap();
+        r.add_attr(info.slot(), k).unwrap();
         r.free(k, ObjectKind::Comm).unwrap();
         assert_eq!(
             r.lookup(k, ObjectKind::Comm).unwrap_err(),
             Error::KeyvalFreed { keyval: k }
         );
         assert_eq!(r.held(), 1, "the record stays for the attribute");
+        assert_eq!(r.info_at(info.slot()).map(|i| i.number), Some(k));
         assert_eq!(
             r.free(k, ObjectKind::Comm).unwrap_err(),
             Error::KeyvalFreed { keyval: k }
         );
-        r.remove_attr(slot);
+        r.remove_attr(info.slot());
         assert_eq!(r.held(), 0);
+        assert!(r.info_at(info.slot()).is_none());
         assert_eq!(
             r.lookup(k, ObjectKind::Comm).unwrap_err(),
             Error::KeyvalFreed { keyval: k }
+        );
+        assert_eq!(
+            r.add_attr(info.slot(), k).unwrap_err(),
+            Error::KeyvalFreed { keyval: k },
+            "a released keyval takes no new attributes"
         );
     }
 
     #[test]
     fn numbers_are_not_reused_soon() {
-        let mut r = KeyvalRegistry::new();
-        let first = create(&mut r, ObjectKind::Comm);
+        let r = table();
+        let first = create(r, ObjectKind::Comm);
         r.free(first, ObjectKind::Comm).unwrap();
         for _ in 0..REUSE_DELAY * 2 {
-            let k = create(&mut r, ObjectKind::Comm);
+            let k = create(r, ObjectKind::Comm);
             assert_ne!(k, first);
             r.free(k, ObjectKind::Comm).unwrap();
+        }
+    }
+
+    // Creating and freeing from many threads at once hands out each number once.
+    #[test]
+    fn concurrent_create_and_free_never_share_a_slot() {
+        let r = table();
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                std::thread::spawn(move || {
+                    let mut live = Vec::new();
+                    for i in 0..2000 {
+                        live.push(create(r, ObjectKind::Comm));
+                        if i % 3 == 0 {
+                            let k = live.swap_remove(i % live.len());
+                            r.free(k, ObjectKind::Comm).unwrap();
+                        }
+                    }
+                    live
+                })
+            })
+            .collect();
+        let mut all: Vec<i32> = threads
+            .into_iter()
+            .flat_map(|t| t.join().unwrap())
+            .collect();
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n, "a number was handed out twice");
+        all.sort_unstable_by_key(|&k| slot_of(k));
+        all.dedup_by_key(|k| slot_of(*k));
+        assert_eq!(all.len(), n, "two live keyvals share a slot");
+        assert_eq!(r.held(), n);
+        for k in all {
+            r.lookup(k, ObjectKind::Comm).unwrap();
         }
     }
 }

@@ -8,10 +8,10 @@ use crate::core::attr_cell::AttrCell;
 use crate::core::comm::{Comm, Group};
 use crate::core::error::{Error, Result};
 use crate::core::handle::{Handle, HandleKind};
-use crate::core::keyval::predefined_info;
 use crate::core::state::{Phase, State};
 use crate::core::store::Store;
 use crate::core::{convert::AttrWord, datatype, errhandler, ObjRef, ObjectKind};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 pub struct Runtime {
@@ -19,6 +19,8 @@ pub struct Runtime {
     /// Where attributes live, made at the first init and kept (lock-free readers may hold
     /// references into it at any time).
     store: OnceLock<&'static Store>,
+    /// MPI calls are allowed (initialized, not finalized): read by the calls that take no lock.
+    active: AtomicBool,
 }
 
 static GLOBAL: Runtime = Runtime::new();
@@ -40,6 +42,7 @@ impl Runtime {
         Runtime {
             state: Mutex::new(State::new()),
             store: OnceLock::new(),
+            active: AtomicBool::new(false),
         }
     }
 
@@ -61,6 +64,19 @@ impl Runtime {
         let st = self.lock();
         st.check_active()?;
         Ok(st)
+    }
+
+    /// The attribute store while MPI calls are allowed, without taking the lock; the precise
+    /// error otherwise.
+    #[inline]
+    pub fn active_store(&self) -> Result<&'static Store> {
+        if self.active.load(Ordering::Acquire) {
+            if let Some(s) = self.store() {
+                return Ok(s);
+            }
+        }
+        let st = self.active()?;
+        st.store.ok_or(Error::NotInitialized)
     }
 
     /// The attribute store, once MPI has been initialized.
@@ -135,14 +151,12 @@ impl Runtime {
         st.comm_predefined = integer_valued
             .iter()
             .map(|&(k, v)| {
-                let cell = AttrCell::new(
-                    AttrWord::from_fortran_integer(v),
-                    predefined_info(k, ObjectKind::Comm),
-                );
+                let cell = AttrCell::new(AttrWord::from_fortran_integer(v));
                 (k, Arc::new(cell))
             })
             .collect();
         st.phase = Phase::Initialized;
+        self.active.store(true, Ordering::Release);
         Ok(provided)
     }
 
@@ -180,6 +194,7 @@ impl Runtime {
             .get(Handle(MPI_COMM_SELF))
             .map(|c| c.errhandler == Handle(MPI_ERRORS_RETURN))
             .unwrap_or(false);
+        self.active.store(false, Ordering::Release);
         if let Some(s) = st.store {
             s.clear();
         }
@@ -197,6 +212,7 @@ impl Runtime {
     /// Never called by the library itself.
     pub fn reset_for_tests(&self) {
         let mut st = self.lock();
+        self.active.store(false, Ordering::Release);
         if let Some(s) = st.store {
             s.clear();
         }

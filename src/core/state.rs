@@ -2,7 +2,6 @@
 
 use crate::consts::MPI_ERR_INTERN;
 use crate::core::attr_cell::AttrCell;
-use crate::core::callback::DeleteFn;
 use crate::core::comm::{Comm, Group};
 use crate::core::convert::AttrWord;
 use crate::core::datatype::Datatype;
@@ -10,10 +9,9 @@ use crate::core::errhandler::{Errhandler, ErrorRegistry};
 use crate::core::error::{Error, Result};
 use crate::core::handle::{HandleKind, Slab};
 use crate::core::info::Info;
-use crate::core::keyval::KeyvalInfo;
-use crate::core::keyval::KeyvalRegistry;
+use crate::core::keyval::{KeyvalRef, KeyvalTable};
 use crate::core::request::Request;
-use crate::core::store::{AttrRead, Entry, ObjAttrs, Store};
+use crate::core::store::{AttrRead, Callbacks, Entry, ObjAttrs, Store};
 use crate::core::window::Window;
 use crate::core::{ObjRef, ObjectKind};
 use std::collections::BTreeMap;
@@ -39,7 +37,6 @@ pub struct State {
     pub errhandlers: Slab<Errhandler>,
     pub requests: Slab<Request>,
     pub infos: Slab<Info>,
-    pub keyvals: KeyvalRegistry,
     pub errors: ErrorRegistry,
     /// Predefined communicator attributes, by keyval (`MPI_TAG_UB` ...), shared by every comm.
     pub comm_predefined: Vec<(i32, Arc<AttrCell>)>,
@@ -65,7 +62,6 @@ impl State {
             errhandlers: Slab::new(HandleKind::Errhandler),
             requests: Slab::new(HandleKind::Request),
             infos: Slab::new(HandleKind::Info),
-            keyvals: KeyvalRegistry::new(),
             errors: ErrorRegistry::new(),
             comm_predefined: Vec::new(),
             alloc_mem: BTreeMap::new(),
@@ -87,6 +83,12 @@ impl State {
     pub fn next_seq(&mut self) -> u64 {
         self.next_seq += 1;
         self.next_seq
+    }
+
+    /// The keyval registry (an empty one before init).
+    pub fn keyvals(&self) -> &'static KeyvalTable {
+        static NONE: KeyvalTable = KeyvalTable::new();
+        self.store.map_or(&NONE, |s| &s.registry)
     }
 
     /// Fails unless `obj` names a live object.
@@ -119,18 +121,19 @@ impl State {
 
     /// Puts an attribute on an object as its latest setting, replacing the one under the same
     /// keyval; the keyval's count of attributes follows.
-    pub fn attr_insert(&mut self, obj: ObjRef, info: &KeyvalInfo, value: AttrWord) -> Result<()> {
+    pub fn attr_insert(&mut self, obj: ObjRef, info: KeyvalRef, value: AttrWord) -> Result<()> {
         let a = self.bind_attrs(obj)?;
-        if a.insert(info.slot(), info.number, value, info.callbacks()) {
-            self.keyvals.add_attr(info.slot());
+        if a.entry(info.slot()).is_none() {
+            self.keyvals().add_attr(info.slot(), info.number)?;
         }
+        a.insert(info.slot(), info.number, value, info.callbacks());
         Ok(())
     }
 
     /// Takes an attribute off an object, keeping the keyval's count in step.
     pub fn attr_remove(&mut self, obj: ObjRef, slot: u32) -> Option<Entry> {
         let old = self.store?.attrs(obj)?.remove(slot)?;
-        self.keyvals.remove_attr(slot);
+        self.keyvals().remove_attr(slot);
         Some(old)
     }
 
@@ -145,8 +148,8 @@ impl State {
             return Ok(false);
         }
         let dst = self.bind_attrs(to)?;
-        let keyvals = &mut self.keyvals;
-        dst.copy_from(src, |slot| keyvals.add_attr(slot));
+        let keyvals = self.keyvals();
+        dst.copy_from(src, |slot, number| keyvals.add_attr(slot, number).is_ok());
         Ok(true)
     }
 
@@ -163,7 +166,7 @@ impl State {
         if !a.deletes_silently() {
             return Ok(false);
         }
-        let keyvals = &mut self.keyvals;
+        let keyvals = self.keyvals();
         a.remove_all(|slot| keyvals.remove_attr(slot));
         Ok(true)
     }
@@ -176,11 +179,11 @@ impl State {
         obj: ObjRef,
         slot: u32,
         order: u64,
-    ) -> Option<(Arc<KeyvalInfo>, AttrRead)> {
+    ) -> Option<(KeyvalRef, AttrRead)> {
         let a = self.obj_attrs(obj).ok()??;
         let e = a.entry(slot).filter(|e| e.order == order && !e.dying)?;
-        let info = self.keyvals.info_at(slot)?.clone();
-        if matches!(info.delete, DeleteFn::Null) {
+        let info = self.keyvals().info_at(slot)?;
+        if !info.callbacks().contains(Callbacks::DELETE_USER) {
             self.attr_remove(obj, slot);
             return None;
         }
@@ -193,7 +196,7 @@ impl State {
     pub fn unbind_attrs(&mut self, obj: ObjRef) {
         let Some(store) = self.store else { return };
         if let Some(a) = store.attrs(obj) {
-            let keyvals = &mut self.keyvals;
+            let keyvals = self.keyvals();
             a.remove_all(|slot| keyvals.remove_attr(slot));
             store.unbind(obj);
         }

@@ -21,7 +21,7 @@
 
 use crate::core::convert::{AttrWord, Provenance};
 use crate::core::handle;
-use crate::core::keyval;
+use crate::core::keyval::{self, KeyvalTable};
 use crate::core::{ObjRef, ObjectKind};
 use std::sync::atomic::{fence, AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -85,6 +85,20 @@ impl Callbacks {
 
     pub const fn contains(self, other: Callbacks) -> bool {
         self.0 & other.0 == other.0
+    }
+
+    /// Whether a user callback (copy or delete) is among them.
+    pub const fn has_user_code(self) -> bool {
+        self.0 & (Callbacks::COPY_USER.0 | Callbacks::DELETE_USER.0) != 0
+    }
+
+    /// As one byte, for atomic storage.
+    pub const fn code(self) -> u8 {
+        self.0
+    }
+
+    pub const fn from_code(code: u8) -> Callbacks {
+        Callbacks(code & 7)
     }
 
     fn bits(self) -> u64 {
@@ -493,9 +507,9 @@ impl ObjAttrs {
     }
 
     /// Copies the attributes of `from` whose keyval copies natively (`*_DUP_FN`) into this
-    /// object, which must be new and empty, keeping slots and order of setting; `copied` is
-    /// told each keyval slot copied. One pass over the pages in use.
-    pub fn copy_from(&self, from: &ObjAttrs, mut copied: impl FnMut(u32)) {
+    /// object, which must be new and empty, keeping slots and order of setting; `admit` is
+    /// asked for each keyval slot and number first. One pass over the pages in use.
+    pub fn copy_from(&self, from: &ObjAttrs, mut admit: impl FnMut(u32, i32) -> bool) {
         debug_assert!(self.is_empty(), "copy into an object with attributes");
         let (mut len, mut delete_user) = (0, 0);
         let mut p = 0;
@@ -510,7 +524,8 @@ impl ObjAttrs {
                 let Some(e) = src.slots[i].entry() else {
                     continue;
                 };
-                if !e.callbacks.contains(Callbacks::COPY_DUP) {
+                let slot = (page_index * PAGE + i) as u32;
+                if !e.callbacks.contains(Callbacks::COPY_DUP) || !admit(slot, e.keyval) {
                     continue;
                 }
                 let d = *dst.get_or_insert_with(|| self.page_or_create(page_index));
@@ -519,7 +534,6 @@ impl ObjAttrs {
                 added |= 1 << i;
                 len += 1;
                 delete_user += e.callbacks.contains(Callbacks::DELETE_USER) as i64;
-                copied((page_index * PAGE + i) as u32);
             }
             if let Some(d) = dst {
                 set_bits(&d.occupied, added, true);
@@ -625,8 +639,10 @@ impl Directory {
     }
 }
 
-/// All attributes of one runtime.
+/// All attributes of one runtime, and the keyvals they use.
 pub struct Store {
+    /// The keyval registry (lock-free create and free).
+    pub registry: KeyvalTable,
     dirs: [Directory; 3],
     /// Per keyval slot: the live keyval's number, `| HAS_DELETE` when it has a delete callback;
     /// 0 when no live keyval uses the slot. The first chunk is made up front.
@@ -652,6 +668,7 @@ fn dir_index(kind: ObjectKind) -> usize {
 impl Store {
     pub fn new() -> Store {
         Store {
+            registry: KeyvalTable::new(),
             dirs: std::array::from_fn(|_| Directory::new()),
             first_keyvals: new_fixed(|_| AtomicI64::new(0)),
             keyvals: std::array::from_fn(|_| OnceLock::new()),
@@ -714,15 +731,21 @@ impl Store {
         entry.store(number as u32 as i64 | flags, Ordering::Release);
     }
 
+    /// A keyval number is dead. Only its own entry is cleared: the slot may already serve a
+    /// new keyval created by another thread.
     pub fn keyval_freed(&self, number: i32) {
         if let Some(k) = self.keyval_entry(keyval::slot_of(number)) {
-            k.store(0, Ordering::Release);
+            let now = k.load(Ordering::Acquire);
+            if now as i32 == number {
+                let _ = k.compare_exchange(now, 0, Ordering::AcqRel, Ordering::Relaxed);
+            }
         }
     }
 
     /// Forgets everything (finalize, test resets): every attribute gone, every object
     /// unbound, every keyval dead. No reader may be running.
     pub fn clear(&self) {
+        self.registry.clear();
         for dir in &self.dirs {
             for a in dir.all() {
                 a.remove_all(|_| {});

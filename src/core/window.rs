@@ -18,10 +18,9 @@ use crate::core::comm::{truncate_name, Group};
 use crate::core::convert::AttrWord;
 use crate::core::error::{Error, Result};
 use crate::core::handle::Handle;
-use crate::core::keyval::predefined_info;
 use crate::core::runtime::Runtime;
 use crate::core::state::State;
-use crate::core::{ObjRef, ObjectKind};
+use crate::core::ObjRef;
 use std::sync::Arc;
 
 /// `MPI_BOTTOM`: the base of a dynamic window.
@@ -73,15 +72,7 @@ impl Window {
         flavor: i32,
         memory: Vec<u128>,
     ) -> Window {
-        let cell = |keyval: i32, value: AttrWord| {
-            (
-                keyval,
-                Arc::new(AttrCell::new(
-                    value,
-                    predefined_info(keyval, ObjectKind::Win),
-                )),
-            )
-        };
+        let cell = |keyval: i32, value: AttrWord| (keyval, Arc::new(AttrCell::new(value)));
         let predefined = vec![
             // MPI 4.1 §12.2.6 / §20.3.7: MPI_WIN_BASE as if set from C: C gets the base itself.
             cell(MPI_WIN_BASE, AttrWord::from_c_pointer(base)),
@@ -273,6 +264,7 @@ mod tests {
     use super::*;
     use crate::core::callback::{CallbackCall, Convention, CopyFn, DeleteCallback, DeleteFn};
     use crate::core::convert::Provenance;
+    use crate::core::ObjectKind;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::Mutex;
 
@@ -491,7 +483,7 @@ mod tests {
         assert_eq!(rt.win_free(w).unwrap_err().class(), MPI_ERR_WIN);
         assert_eq!(p.calls.load(Ordering::SeqCst), 2, "no second call");
         assert_eq!(
-            rt.lock().keyvals.held(),
+            rt.lock().keyvals().held(),
             2,
             "only the keyvals' own references"
         );
