@@ -22,6 +22,8 @@ pub mod window;
 
 #[cfg(test)]
 mod engine_tests;
+#[cfg(test)]
+mod store_tests;
 
 pub use error::{Error, Result};
 pub use handle::{Handle, HandleKind};

@@ -731,13 +731,12 @@ impl Store {
         entry.store(number as u32 as i64 | flags, Ordering::Release);
     }
 
-    /// A keyval number is dead. Only its own entry is cleared: the slot may already serve a
-    /// new keyval created by another thread.
+    /// A keyval number is dead. Only its own entry is cleared; a plain store does, because a
+    /// slot the registry just released waits in the freeing thread's own queue.
     pub fn keyval_freed(&self, number: i32) {
         if let Some(k) = self.keyval_entry(keyval::slot_of(number)) {
-            let now = k.load(Ordering::Acquire);
-            if now as i32 == number {
-                let _ = k.compare_exchange(now, 0, Ordering::AcqRel, Ordering::Relaxed);
+            if k.load(Ordering::Relaxed) as i32 == number {
+                k.store(0, Ordering::Release);
             }
         }
     }

@@ -1,0 +1,246 @@
+//! The attribute store on its own: slots, counts, bulk copy and removal, the lock-free read and
+//! overwrite. Each test names the rule of MPI 4.1 §7.7 (or §20.3.7 for views) it keeps.
+
+use crate::core::callback::{CopyFn, DeleteFn};
+use crate::core::convert::{AttrWord, Provenance};
+use crate::core::handle::{HandleKind, Slab};
+use crate::core::store::{Callbacks, Fast, ObjAttrs, Store};
+use crate::core::{ObjRef, ObjectKind};
+
+fn store() -> &'static Store {
+    Box::leak(Box::new(Store::new()))
+}
+
+/// `n` communicator handles from a slab, as the runtime makes them.
+fn comms(n: usize) -> Vec<ObjRef> {
+    let mut slab: Slab<()> = Slab::new(HandleKind::Comm);
+    (0..n)
+        .map(|_| ObjRef::comm(slab.insert(()).unwrap().0))
+        .collect()
+}
+
+/// A live keyval with the given callbacks, published as the runtime does.
+fn keyval(s: &'static Store, copy: CopyFn, delete: DeleteFn) -> (u32, i32, Callbacks) {
+    let has_delete = !matches!(delete, DeleteFn::Null);
+    let number = s
+        .registry
+        .create(ObjectKind::Comm, copy, delete, 0)
+        .unwrap();
+    s.keyval_created(number, has_delete);
+    let k = s.registry.lookup(number, ObjectKind::Comm).unwrap();
+    (k.slot(), number, k.callbacks())
+}
+
+fn set(a: &ObjAttrs, k: (u32, i32, Callbacks), word: usize) {
+    a.insert(k.0, k.1, AttrWord::from_c_pointer(word), k.2);
+}
+
+// §7.7.2: get returns what was set, flag false when not set; both through the lock-free path.
+#[test]
+fn get_hits_what_was_set_and_misses_the_rest() {
+    let s = store();
+    let obj = comms(1)[0];
+    let k1 = keyval(s, CopyFn::Null, DeleteFn::Null);
+    let k2 = keyval(s, CopyFn::Null, DeleteFn::Null);
+    assert_eq!(
+        s.get_word(obj, k1.1),
+        Fast::Slow,
+        "unbound object: the lock decides"
+    );
+    let a = s.bind(obj).unwrap();
+    set(a, k1, 0xbeef);
+    assert_eq!(s.get_c_view(obj, k1.1), Fast::Hit(0xbeef));
+    assert_eq!(s.get_c_view(obj, k2.1), Fast::Miss);
+    assert_eq!(a.len(), 1);
+    assert!(a.remove(k1.0).is_some());
+    assert_eq!(s.get_c_view(obj, k1.1), Fast::Miss);
+    assert!(a.is_empty());
+    s.keyval_freed(k2.1);
+    assert_eq!(
+        s.get_word(obj, k2.1),
+        Fast::Slow,
+        "freed keyval: the lock reports it"
+    );
+}
+
+// §20.3.7: a C reader of a Fortran-set value gets the address of the stored MPI_Aint / INTEGER,
+// which is the slot's own word; a C-set value is the pointer itself.
+#[test]
+fn c_view_of_fortran_values_points_into_the_slot() {
+    let s = store();
+    let obj = comms(1)[0];
+    let a = s.bind(obj).unwrap();
+    let k = keyval(s, CopyFn::Null, DeleteFn::Null);
+    a.insert(k.0, k.1, AttrWord::from_fortran_integer(-5), k.2);
+    let Fast::Hit(read) = s.get(obj, k.1) else {
+        panic!("set attribute not found")
+    };
+    assert_eq!(read.value.provenance, Provenance::FortranInteger);
+    // SAFETY: the view points at the slot's word, alive while the attribute is set.
+    assert_eq!(unsafe { *(read.c_view as *const i32) }, -5);
+    a.insert(k.0, k.1, AttrWord::from_fortran_address(1 << 40), k.2);
+    let Fast::Hit(read) = s.get(obj, k.1) else {
+        panic!("set attribute not found")
+    };
+    // SAFETY: as above, an MPI_Aint this time.
+    assert_eq!(unsafe { *(read.c_view as *const i64) }, 1 << 40);
+    set(a, k, 77);
+    assert_eq!(s.get_c_view(obj, k.1), Fast::Hit(77));
+}
+
+// §7.7.2: overwriting with no delete callback changes the value in place and counts as the
+// latest setting; with a delete callback, or on a dying value, the locked path must run it.
+#[test]
+fn overwrite_without_lock_only_when_no_user_code_runs() {
+    let s = store();
+    let obj = comms(1)[0];
+    let a = s.bind(obj).unwrap();
+    let plain = keyval(s, CopyFn::Null, DeleteFn::Null);
+    let other = keyval(s, CopyFn::Null, DeleteFn::Null);
+    set(a, plain, 1);
+    set(a, other, 2);
+    assert!(s.try_overwrite(obj, plain.1, AttrWord::from_c_pointer(3)));
+    assert_eq!(s.get_c_view(obj, plain.1), Fast::Hit(3));
+    let order: Vec<u32> = a.in_setting_order().iter().map(|(k, _)| *k).collect();
+    assert_eq!(
+        order,
+        vec![other.0, plain.0],
+        "the overwrite is now the latest setting"
+    );
+    assert!(
+        !s.try_overwrite(
+            obj,
+            keyval(s, CopyFn::Null, DeleteFn::Null).1,
+            AttrWord::from_c_pointer(4)
+        ),
+        "not set: the locked path inserts"
+    );
+    a.set_dying(plain.0, true);
+    assert!(
+        !s.try_overwrite(obj, plain.1, AttrWord::from_c_pointer(5)),
+        "dying"
+    );
+    assert!(!a.deletes_silently(), "a deletion is under way");
+    a.set_dying(plain.0, false);
+    assert!(a.deletes_silently());
+    s.keyval_freed(plain.1);
+    assert!(
+        !s.try_overwrite(obj, plain.1, AttrWord::from_c_pointer(6)),
+        "freed keyval"
+    );
+    assert_eq!(a.entry(plain.0).map(|e| e.value.word), Some(3));
+    a.remove_all(|_| {});
+    s.unbind(obj);
+    assert_eq!(s.get_c_view(obj, other.1), Fast::Slow, "unbound object");
+    assert!(!s.try_overwrite(obj, other.1, AttrWord::from_c_pointer(7)));
+}
+
+// §7.7.2: a dup copies the attributes whose copy callback is MPI_COMM_DUP_FN, value and
+// provenance, and none of MPI_COMM_NULL_COPY_FN's; the order of setting carries over.
+#[test]
+fn native_copy_keeps_slots_order_and_counts() {
+    let s = store();
+    let objs = comms(2);
+    let (from, to) = (s.bind(objs[0]).unwrap(), s.bind(objs[1]).unwrap());
+    let dup = keyval(s, CopyFn::Dup, DeleteFn::Null);
+    let null = keyval(s, CopyFn::Null, DeleteFn::Null);
+    let dup2 = keyval(s, CopyFn::Dup, DeleteFn::Null);
+    set(from, dup2, 1);
+    set(from, null, 2);
+    from.insert(dup.0, dup.1, AttrWord::from_fortran_address(3), dup.2);
+    assert!(!from.has_copy_callbacks());
+    let mut admitted = Vec::new();
+    to.copy_from(from, |slot, number| {
+        admitted.push((slot, number));
+        true
+    });
+    admitted.sort_unstable();
+    let mut want = vec![(dup.0, dup.1), (dup2.0, dup2.1)];
+    want.sort_unstable();
+    assert_eq!(admitted, want);
+    assert_eq!(to.len(), 2);
+    assert_eq!(s.get_word(objs[1], dup.1), Fast::Hit(3));
+    assert_eq!(
+        to.entry(dup.0).unwrap().value.provenance,
+        Provenance::FortranAddress
+    );
+    assert_eq!(s.get_word(objs[1], null.1), Fast::Miss);
+    let order: Vec<u32> = to.in_setting_order().iter().map(|(k, _)| *k).collect();
+    assert_eq!(order, vec![dup2.0, dup.0]);
+    // New settings on the copy come after the copied ones.
+    let later = keyval(s, CopyFn::Null, DeleteFn::Null);
+    set(to, later, 9);
+    assert_eq!(to.in_setting_order().last().unwrap().0, later.0);
+}
+
+// Bulk removal (a free with no delete callback) empties every slot, pages beyond the inline
+// ones and objects beyond the first directory chunk included.
+#[test]
+fn remove_all_reaches_far_slots_and_far_objects() {
+    let s = store();
+    let objs = comms(5000);
+    let far = *objs.last().unwrap();
+    let a = s.bind(far).unwrap();
+    let keys: Vec<_> = (0..17000)
+        .map(|_| keyval(s, CopyFn::Dup, DeleteFn::Null))
+        .collect();
+    for (i, k) in keys.iter().enumerate().step_by(997) {
+        set(a, *k, i + 1);
+    }
+    let high = keys[16951];
+    assert!(high.0 >= 16384, "a keyval slot past the inline pages");
+    set(a, high, 42);
+    assert_eq!(s.get_c_view(far, high.1), Fast::Hit(42));
+    let b = s.bind(objs[0]).unwrap();
+    b.copy_from(a, |_, _| true);
+    assert_eq!(b.len(), a.len());
+    assert_eq!(s.get_c_view(objs[0], high.1), Fast::Hit(42));
+    let mut removed = Vec::new();
+    a.remove_all(|slot| removed.push(slot));
+    assert_eq!(removed.len(), b.len());
+    assert!(a.is_empty());
+    assert_eq!(s.get_c_view(far, high.1), Fast::Miss);
+    assert_eq!(
+        s.get_c_view(objs[0], high.1),
+        Fast::Hit(42),
+        "the copy stays"
+    );
+}
+
+// MPI_THREAD_MULTIPLE: a reader racing with lock-free overwrites sees each value whole, never
+// the word of one setting with the provenance of another.
+#[test]
+fn readers_never_see_a_torn_overwrite() {
+    let s = store();
+    let obj = comms(1)[0];
+    let a = s.bind(obj).unwrap();
+    let k = keyval(s, CopyFn::Null, DeleteFn::Null);
+    set(a, k, 0);
+    // Even words are C pointers, odd words Fortran addresses.
+    let value = |i: i64| {
+        if i % 2 == 0 {
+            AttrWord::from_c_pointer(i as usize)
+        } else {
+            AttrWord::from_fortran_address(i)
+        }
+    };
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            for i in 1..200_000 {
+                assert!(s.try_overwrite(obj, k.1, value(i)));
+            }
+            done.store(true, std::sync::atomic::Ordering::Release);
+        });
+        for _ in 0..2 {
+            scope.spawn(|| {
+                while !done.load(std::sync::atomic::Ordering::Acquire) {
+                    let Fast::Hit(r) = s.get(obj, k.1) else {
+                        panic!("the attribute is always set")
+                    };
+                    assert_eq!(r.value, value(r.value.word), "torn read");
+                }
+            });
+        }
+    });
+}
