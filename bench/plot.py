@@ -9,9 +9,15 @@ RAW.csv holds the lines the benchmarks printed, each prefixed with its round by 
 
 For every case and implementation the table gives the median over rounds of the per-run
 medians, and for the get cases the median over rounds of the ratio to the floor timed in the
-same run. "best peer / mpicache" is how many times better mpicache is than the better of MPICH
-and Open MPI in that case: peer / mpicache for times and bytes (lower is better), mpicache / peer
-for the mt_throughput_2v1 ratio (higher is better); above 1 means mpicache wins.
+same run (for mt_get_1thread and mt_get_2threads: to mt_floor_1thread and mt_floor_2threads).
+"best peer / mpicache" is how many times better mpicache is than the better of MPICH and Open
+MPI in that case: peer / mpicache for times and bytes (lower is better), mpicache / peer for the
+mt_throughput_2v1 ratio (higher is better); above 1 means mpicache wins.
+
+The floor cases (floor, f_floor, and the multithreaded control mt_floor_1thread,
+mt_floor_2threads, mt_floor_2v1) time the same trivial call whatever the implementation: no
+comparison with the peers and no ratio to a floor. mt_floor_2v1 is the 2-thread scaling the
+machine itself gives, to read mt_throughput_2v1 against; ratio rows never get a "/ floor" cell.
 
 Only the standard library is needed for the table; the PNG needs matplotlib (skipped with a
 note when it cannot be imported).
@@ -23,7 +29,8 @@ import sys
 
 IMPLS = ["mpicache", "mpich", "openmpi"]
 COUNTS = [1, 16, 256, 4096]
-FLOORS = {"floor", "f_floor"}  # the floor itself: no comparison with the peers
+# The floor itself (the same trivial call for every implementation): no comparison with the peers.
+FLOORS = {"floor", "f_floor", "mt_floor_1thread", "mt_floor_2threads", "mt_floor_2v1"}
 
 
 def load(path):
@@ -79,7 +86,9 @@ def table(order, units, med, rat, impls):
         row = [case, unit]
         row += [med.get((case, i)) for i in impls]
         row.append(vs_peer(case, unit, med))
-        row += [rat.get((case, i)) for i in impls]
+        # A ratio to the floor only means something for a time per operation.
+        floor_cells = unit == "ns/op" and case not in FLOORS
+        row += [rat.get((case, i)) if floor_cells else None for i in impls]
         rows.append(row)
     return header, rows
 

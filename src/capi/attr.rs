@@ -6,8 +6,9 @@ use crate::capi::callbacks::{c_copy_fn, c_delete_fn};
 use crate::capi::types::*;
 use crate::consts::MPI_KEYVAL_INVALID;
 use crate::core::convert::AttrWord;
+use crate::core::store::Fast;
 use crate::core::{ObjRef, ObjectKind, Result, Runtime};
-use crate::{entry, nonnull};
+use crate::{entry, entry_fast, nonnull};
 use std::ffi::{c_int, c_void};
 
 fn rt() -> &'static Runtime {
@@ -59,8 +60,47 @@ unsafe fn get_attr(
     Ok(())
 }
 
-/// Inlined into each entry point, like `get_attr`: the overwrite fast path stays call-free.
+/// What the store answers for a C reader without any call: true when it answered (the
+/// attribute, or flag = false); false sends the call to the locked path.
 #[inline(always)]
+unsafe fn get_attr_fast(
+    obj: ObjRef,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> bool {
+    if attribute_val.is_null() || flag.is_null() {
+        return false;
+    }
+    let Some(store) = rt().store() else {
+        return false;
+    };
+    match store.get_c_view(obj, keyval) {
+        Fast::Hit(c_view) => unsafe {
+            *attribute_val.cast::<*mut c_void>() = c_view as *mut c_void;
+            *flag = 1;
+            true
+        },
+        Fast::Miss => unsafe {
+            *flag = 0;
+            true
+        },
+        Fast::Slow => false,
+    }
+}
+
+/// The overwrite the store does without the lock (no delete callback to run): true when done.
+#[inline(always)]
+fn overwrite_fast(obj: ObjRef, keyval: c_int, attribute_val: *mut c_void) -> bool {
+    rt().store().is_some_and(|s| {
+        s.try_overwrite(
+            obj,
+            keyval,
+            AttrWord::from_c_pointer(attribute_val as usize),
+        )
+    })
+}
+
 fn set_attr(obj: ObjRef, keyval: c_int, attribute_val: *mut c_void) -> Result<()> {
     rt().set_attr(
         obj,
@@ -102,9 +142,12 @@ pub unsafe extern "C" fn MPI_Comm_set_attr(
     comm_keyval: c_int,
     attribute_val: *mut c_void,
 ) -> c_int {
-    entry!("MPI_Comm_set_attr", Scope::Comm(comm), {
-        set_attr(ObjRef::comm(comm), comm_keyval, attribute_val)
-    })
+    entry_fast!(
+        "MPI_Comm_set_attr",
+        Scope::Comm(comm),
+        overwrite_fast(ObjRef::comm(comm), comm_keyval, attribute_val),
+        { set_attr(ObjRef::comm(comm), comm_keyval, attribute_val) }
+    )
 }
 
 #[no_mangle]
@@ -114,9 +157,12 @@ pub unsafe extern "C" fn MPI_Comm_get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    entry!("MPI_Comm_get_attr", Scope::Comm(comm), {
-        unsafe { get_attr(ObjRef::comm(comm), comm_keyval, attribute_val, flag) }
-    })
+    entry_fast!(
+        "MPI_Comm_get_attr",
+        Scope::Comm(comm),
+        unsafe { get_attr_fast(ObjRef::comm(comm), comm_keyval, attribute_val, flag) },
+        { unsafe { get_attr(ObjRef::comm(comm), comm_keyval, attribute_val, flag) } }
+    )
 }
 
 #[no_mangle]
@@ -159,9 +205,12 @@ pub unsafe extern "C" fn MPI_Type_set_attr(
     type_keyval: c_int,
     attribute_val: *mut c_void,
 ) -> c_int {
-    entry!("MPI_Type_set_attr", Scope::NoObject, {
-        set_attr(ObjRef::datatype(datatype), type_keyval, attribute_val)
-    })
+    entry_fast!(
+        "MPI_Type_set_attr",
+        Scope::NoObject,
+        overwrite_fast(ObjRef::datatype(datatype), type_keyval, attribute_val),
+        { set_attr(ObjRef::datatype(datatype), type_keyval, attribute_val) }
+    )
 }
 
 #[no_mangle]
@@ -171,9 +220,12 @@ pub unsafe extern "C" fn MPI_Type_get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    entry!("MPI_Type_get_attr", Scope::NoObject, {
-        unsafe { get_attr(ObjRef::datatype(datatype), type_keyval, attribute_val, flag) }
-    })
+    entry_fast!(
+        "MPI_Type_get_attr",
+        Scope::NoObject,
+        unsafe { get_attr_fast(ObjRef::datatype(datatype), type_keyval, attribute_val, flag) },
+        { unsafe { get_attr(ObjRef::datatype(datatype), type_keyval, attribute_val, flag) } }
+    )
 }
 
 #[no_mangle]
@@ -216,9 +268,12 @@ pub unsafe extern "C" fn MPI_Win_set_attr(
     win_keyval: c_int,
     attribute_val: *mut c_void,
 ) -> c_int {
-    entry!("MPI_Win_set_attr", Scope::Win(win), {
-        set_attr(ObjRef::win(win), win_keyval, attribute_val)
-    })
+    entry_fast!(
+        "MPI_Win_set_attr",
+        Scope::Win(win),
+        overwrite_fast(ObjRef::win(win), win_keyval, attribute_val),
+        { set_attr(ObjRef::win(win), win_keyval, attribute_val) }
+    )
 }
 
 #[no_mangle]
@@ -228,9 +283,12 @@ pub unsafe extern "C" fn MPI_Win_get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    entry!("MPI_Win_get_attr", Scope::Win(win), {
-        unsafe { get_attr(ObjRef::win(win), win_keyval, attribute_val, flag) }
-    })
+    entry_fast!(
+        "MPI_Win_get_attr",
+        Scope::Win(win),
+        unsafe { get_attr_fast(ObjRef::win(win), win_keyval, attribute_val, flag) },
+        { unsafe { get_attr(ObjRef::win(win), win_keyval, attribute_val, flag) } }
+    )
 }
 
 #[no_mangle]
@@ -267,9 +325,12 @@ pub unsafe extern "C" fn MPI_Attr_put(
     keyval: c_int,
     attribute_val: *mut c_void,
 ) -> c_int {
-    entry!("MPI_Attr_put", Scope::Comm(comm), {
-        set_attr(ObjRef::comm(comm), keyval, attribute_val)
-    })
+    entry_fast!(
+        "MPI_Attr_put",
+        Scope::Comm(comm),
+        overwrite_fast(ObjRef::comm(comm), keyval, attribute_val),
+        { set_attr(ObjRef::comm(comm), keyval, attribute_val) }
+    )
 }
 
 #[no_mangle]
@@ -279,9 +340,12 @@ pub unsafe extern "C" fn MPI_Attr_get(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    entry!("MPI_Attr_get", Scope::Comm(comm), {
-        unsafe { get_attr(ObjRef::comm(comm), keyval, attribute_val, flag) }
-    })
+    entry_fast!(
+        "MPI_Attr_get",
+        Scope::Comm(comm),
+        unsafe { get_attr_fast(ObjRef::comm(comm), keyval, attribute_val, flag) },
+        { unsafe { get_attr(ObjRef::comm(comm), keyval, attribute_val, flag) } }
+    )
 }
 
 #[no_mangle]

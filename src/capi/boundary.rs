@@ -31,6 +31,38 @@ macro_rules! entry {
     }};
 }
 
+/// Like [`entry!`], for the hot calls: `$fast` (which must not panic, allocate or call user
+/// code) answers what it can and returns true; everything else runs `$body` in an
+/// out-of-line boundary. The hot path then needs no stack frame and no unwinding table.
+#[macro_export]
+macro_rules! entry_fast {
+    ($name:expr, $scope:expr, $fast:expr, $body:block) => {{
+        if $fast {
+            $crate::consts::MPI_SUCCESS
+        } else {
+            $crate::capi::boundary::out_of_line(
+                $name,
+                $scope,
+                move || -> $crate::core::Result<()> { $body },
+            )
+        }
+    }};
+}
+
+/// The boundary of [`entry_fast!`]'s slow path, kept out of the caller.
+#[inline(never)]
+pub fn out_of_line(
+    name: &'static str,
+    scope: Scope,
+    body: impl FnOnce() -> crate::core::Result<()>,
+) -> c_int {
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(body));
+    match result {
+        Ok(Ok(())) => MPI_SUCCESS,
+        failed => finish(name, scope, failed),
+    }
+}
+
 /// Fails with `MPI_ERR_ARG` naming the argument when a pointer is NULL.
 #[macro_export]
 macro_rules! nonnull {

@@ -11,20 +11,21 @@ use crate::core::request::Request;
 use crate::core::runtime::Runtime;
 use crate::core::state::State;
 use crate::core::ObjRef;
+use std::sync::Arc;
 
 #[derive(Debug)]
 pub struct Comm {
-    /// World ranks of the members, in rank order.
-    pub members: Vec<i32>,
+    /// World ranks of the members, in rank order; shared by dups (no allocation per dup).
+    pub members: Arc<[i32]>,
     pub name: String,
     pub errhandler: Handle,
     pub freeing: bool,
 }
 
 impl Comm {
-    pub fn new(members: Vec<i32>, name: &str, errhandler: Handle) -> Comm {
+    pub fn new(members: impl Into<Arc<[i32]>>, name: &str, errhandler: Handle) -> Comm {
         Comm {
-            members,
+            members: members.into(),
             name: name.to_owned(),
             errhandler,
             freeing: false,
@@ -205,7 +206,9 @@ impl Runtime {
     pub fn comm_group(&self, comm: Handle) -> Result<Handle> {
         let mut st = self.active()?;
         let members = st.comms.get(comm)?.members.clone();
-        st.groups.insert(Group { members })
+        st.groups.insert(Group {
+            members: members.to_vec(),
+        })
     }
 
     /// `MPI_Group_free`; freeing `MPI_GROUP_EMPTY` is allowed and does nothing.

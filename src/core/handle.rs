@@ -189,7 +189,11 @@ pub struct Slab<T> {
     base: i32,
     reserved: u32,
     slots: Vec<Slot<T>>,
+    /// Freed slots in quarantine, oldest first: the last `REUSE_DELAY` frees.
     free: VecDeque<u32>,
+    /// Slots out of quarantine, reused last-out first: a steady create/free loop cycles
+    /// through `REUSE_DELAY + 1` slots however many were freed before (warm caches).
+    ready: Vec<u32>,
     live: usize,
 }
 
@@ -203,6 +207,7 @@ impl<T> Slab<T> {
             reserved,
             slots: Vec::new(),
             free: VecDeque::new(),
+            ready: Vec::new(),
             live: 0,
         }
     }
@@ -251,8 +256,8 @@ impl<T> Slab<T> {
     /// Stores a new object and returns its new handle.
     pub fn insert(&mut self, value: T) -> Result<Handle> {
         self.ensure_reserved();
-        let index = if self.free.len() > REUSE_DELAY {
-            self.free.pop_front().expect("free list is not empty")
+        let index = if let Some(i) = self.ready.pop() {
+            i
         } else {
             let index = self.slots.len() as u32;
             if index > INDEX_MASK {
@@ -374,6 +379,9 @@ impl<T> Slab<T> {
         let value = slot.value.take().expect("index_of checked the slot");
         slot.gen = (slot.gen + 1) & GEN_MASK;
         self.free.push_back(i as u32);
+        if self.free.len() > REUSE_DELAY {
+            self.ready.extend(self.free.pop_front());
+        }
         self.live -= 1;
         Ok(value)
     }
@@ -411,6 +419,7 @@ impl<T> Slab<T> {
     pub fn clear(&mut self) {
         self.slots.clear();
         self.free.clear();
+        self.ready.clear();
         self.live = 0;
     }
 }

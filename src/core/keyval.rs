@@ -169,11 +169,14 @@ impl KeyvalRef {
     }
 }
 
-/// Free slots of one thread, for one registry.
+/// Free slots of one thread, for one registry: the last `REUSE_DELAY` freed wait in
+/// quarantine, the older ones are reused last-out first (a create/free loop then cycles
+/// through few slots whatever was freed before).
 struct LocalFree {
     table: Option<&'static KeyvalTable>,
     epoch: u64,
     queue: VecDeque<u32>,
+    ready: Vec<u32>,
 }
 
 impl LocalFree {
@@ -190,13 +193,17 @@ impl LocalFree {
 
     fn hand_back(&mut self) {
         if let Some(t) = self.table.take() {
-            if t.epoch.load(Ordering::Acquire) == self.epoch && !self.queue.is_empty() {
+            if t.epoch.load(Ordering::Acquire) == self.epoch
+                && !(self.queue.is_empty() && self.ready.is_empty())
+            {
                 let mut orphans = lock(&t.orphans);
                 orphans.extend(self.queue.drain(..));
+                orphans.append(&mut self.ready);
                 t.orphan_count.store(orphans.len(), Ordering::Relaxed);
             }
         }
         self.queue.clear();
+        self.ready.clear();
     }
 }
 
@@ -212,6 +219,7 @@ thread_local! {
             table: None,
             epoch: 0,
             queue: VecDeque::new(),
+            ready: Vec::new(),
         })
     };
 }
@@ -319,6 +327,14 @@ impl KeyvalTable {
         chunk.get(slot as usize & (CHUNK - 1))
     }
 
+    /// The record of a slot known to be handed out (an attribute uses it): no check against
+    /// `fresh`.
+    #[inline(always)]
+    fn record_in_use(&self, slot: u32) -> Option<&Record> {
+        let chunk = self.chunks.get(slot as usize >> CHUNK_BITS)?.get()?;
+        chunk.get(slot as usize & (CHUNK - 1))
+    }
+
     fn record_or_create(&self, slot: u32) -> &Record {
         let chunk = self.chunks[slot as usize >> CHUNK_BITS]
             .get_or_init(|| (0..CHUNK).map(|_| Record::default()).collect());
@@ -329,21 +345,22 @@ impl KeyvalTable {
     /// else one given back by another thread, else a slot never used, else any free one.
     fn take_slot(&'static self) -> Result<u32> {
         let epoch = self.epoch.load(Ordering::Acquire);
-        let local = |longer_than: usize| {
+        // Out of quarantine; or, when nothing else is left, the oldest in quarantine.
+        let local = |any: bool| {
             LOCAL_FREE
                 .try_with(|l| {
                     let mut l = l.borrow_mut();
                     l.adopt(self, epoch);
-                    if l.queue.len() > longer_than {
-                        l.queue.pop_front()
-                    } else {
-                        None
+                    match l.ready.pop() {
+                        Some(slot) => Some(slot),
+                        None if any => l.queue.pop_front(),
+                        None => None,
                     }
                 })
                 .ok()
                 .flatten()
         };
-        if let Some(slot) = local(REUSE_DELAY) {
+        if let Some(slot) = local(false) {
             return Ok(slot);
         }
         if self.orphan_count.load(Ordering::Relaxed) > 0 {
@@ -367,7 +384,7 @@ impl KeyvalTable {
             }
             return self.take_slot();
         }
-        local(0).ok_or(Error::Exhausted { kind: "keyval" })
+        local(true).ok_or(Error::Exhausted { kind: "keyval" })
     }
 
     /// Puts a released slot in the releasing thread's queue.
@@ -378,6 +395,10 @@ impl KeyvalTable {
                 let mut l = l.borrow_mut();
                 l.adopt(self, epoch);
                 l.queue.push_back(slot);
+                if l.queue.len() > REUSE_DELAY {
+                    let oldest = l.queue.pop_front();
+                    l.ready.extend(oldest);
+                }
             })
             .is_ok();
         if !queued {
@@ -484,16 +505,16 @@ impl KeyvalTable {
 
     /// An attribute now uses the keyval `number` in `slot` (called under the runtime's lock):
     /// fails when the keyval was freed meanwhile and nothing else holds it.
+    #[inline]
     pub fn add_attr(&self, slot: u32, number: i32) -> Result<()> {
         let freed = || Error::KeyvalFreed { keyval: number };
-        let record = self.record(slot).ok_or_else(freed)?;
+        let record = self.record_in_use(slot).ok_or_else(freed)?;
         let gen = (number as u32 >> GEN_SHIFT) as u64 & STATE_GEN;
         let attrs = record.attrs.load(Ordering::Relaxed);
         if attrs > 0 {
-            // Held by attributes: no free can release it, so the count alone changes.
-            if record.state.load(Ordering::Acquire) & STATE_GEN != gen {
-                return Err(freed());
-            }
+            // Held by attributes: no free can release it, and its generation is the one of
+            // every attribute in its slot, so the count alone changes.
+            debug_assert_eq!(record.state.load(Ordering::Relaxed) & STATE_GEN, gen);
         } else {
             let mut state = record.state.load(Ordering::Acquire);
             loop {
@@ -516,8 +537,9 @@ impl KeyvalTable {
     }
 
     /// An attribute that used the keyval in `slot` is gone (called under the runtime's lock).
+    #[inline]
     pub fn remove_attr(&'static self, slot: u32) {
-        let Some(record) = self.record(slot) else {
+        let Some(record) = self.record_in_use(slot) else {
             return;
         };
         let attrs = record.attrs.load(Ordering::Relaxed);

@@ -521,19 +521,22 @@ impl ObjAttrs {
             while bits != 0 {
                 let i = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let Some(e) = src.slots[i].entry() else {
-                    continue;
-                };
+                // The raw words: value, provenance, callbacks and order move as they are.
+                let (keyval, word, meta) = src.slots[i].read(|k, w, m| (k, w, m));
+                let callbacks = Callbacks::of_meta(meta);
                 let slot = (page_index * PAGE + i) as u32;
-                if !e.callbacks.contains(Callbacks::COPY_DUP) || !admit(slot, e.keyval) {
+                if keyval == 0 || !callbacks.contains(Callbacks::COPY_DUP) || !admit(slot, keyval) {
                     continue;
                 }
                 let d = *dst.get_or_insert_with(|| self.page_or_create(page_index));
-                let meta = pack(e.value, e.callbacks, e.order, false);
-                d.slots[i].write_unshared(e.keyval, e.value, meta);
+                let value = AttrWord {
+                    word,
+                    provenance: provenance_of(meta),
+                };
+                d.slots[i].write_unshared(keyval, value, meta & !DYING);
                 added |= 1 << i;
                 len += 1;
-                delete_user += e.callbacks.contains(Callbacks::DELETE_USER) as i64;
+                delete_user += callbacks.contains(Callbacks::DELETE_USER) as i64;
             }
             if let Some(d) = dst {
                 set_bits(&d.occupied, added, true);

@@ -132,7 +132,7 @@ fn check_create(st: &State, comm: Handle, size: i64, disp_unit: i32) -> Result<V
             format!("displacement unit {disp_unit} is not positive"),
         ));
     }
-    Ok(members)
+    Ok(members.to_vec())
 }
 
 impl Runtime {

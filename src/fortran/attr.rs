@@ -12,8 +12,8 @@ use crate::consts::{
     MPI_KEYVAL_INVALID, MPI_WIN_NULL,
 };
 use crate::core::convert::{fortran_address_view, fortran_integer_view, AttrWord};
+use crate::core::store::Fast;
 use crate::core::{ObjRef, ObjectKind, Result, Runtime};
-use crate::fentry;
 use crate::fortran::callbacks::{
     fortran_address_copy_fn, fortran_address_delete_fn, fortran_integer_copy_fn,
     fortran_integer_delete_fn, MPI_Fcopy_attr_function, MPI_Fcopy_function,
@@ -23,6 +23,7 @@ use crate::fortran::{
     fint, logical, narrow, read_narrow, scope_handle, wide, MPI_Aint, MPI_Fint, MPI_Flogical,
 };
 use crate::nonnull;
+use crate::{fentry, fentry_fast};
 
 fn rt() -> &'static Runtime {
     Runtime::global()
@@ -68,6 +69,72 @@ unsafe fn free_keyval(kind: ObjectKind, keyval: *mut MPI_Fint) -> Result<()> {
     rt().free_keyval(kind, unsafe { keyval_arg(keyval) }?)?;
     unsafe { *keyval = fint(MPI_KEYVAL_INVALID) };
     Ok(())
+}
+
+/// An INTEGER argument as the core's `i32`, if it is there and fits; the fast paths leave
+/// every error to the locked path.
+#[inline(always)]
+unsafe fn fits(p: *const MPI_Fint) -> Option<i32> {
+    if p.is_null() {
+        return None;
+    }
+    #[allow(clippy::useless_conversion)]
+    i32::try_from(unsafe { *p }).ok()
+}
+
+/// A get the store answers without any call: `write` stores the reader's view of the word.
+#[inline(always)]
+unsafe fn get_word_fast(
+    obj: fn(i32) -> ObjRef,
+    handle: *const MPI_Fint,
+    keyval: *const MPI_Fint,
+    out: bool,
+    flag: *mut MPI_Flogical,
+    write: impl FnOnce(i64),
+) -> bool {
+    let (Some(h), Some(k)) = (unsafe { fits(handle) }, unsafe { fits(keyval) }) else {
+        return false;
+    };
+    if !out || flag.is_null() {
+        return false;
+    }
+    let Some(store) = rt().store() else {
+        return false;
+    };
+    match store.get_word(obj(h), k) {
+        Fast::Hit(word) => {
+            write(word);
+            unsafe { *flag = logical(true) };
+            true
+        }
+        Fast::Miss => {
+            unsafe { *flag = logical(false) };
+            true
+        }
+        Fast::Slow => false,
+    }
+}
+
+/// An overwrite the store does without the lock (no delete callback to run): true when done.
+#[inline(always)]
+unsafe fn overwrite_fast(
+    obj: fn(i32) -> ObjRef,
+    handle: *const MPI_Fint,
+    keyval: *const MPI_Fint,
+    value: Option<AttrWord>,
+) -> bool {
+    let (Some(h), Some(k), Some(value)) = (unsafe { fits(handle) }, unsafe { fits(keyval) }, value)
+    else {
+        return false;
+    };
+    rt().store()
+        .is_some_and(|s| s.try_overwrite(obj(h), k, value))
+}
+
+/// The ADDRESS_KIND value a set passes, if the pointer is there.
+#[inline(always)]
+unsafe fn address_value(p: *const MPI_Aint) -> Option<AttrWord> {
+    (!p.is_null()).then(|| AttrWord::from_fortran_address(unsafe { *p } as i64))
 }
 
 #[inline(always)]
@@ -148,10 +215,18 @@ pub unsafe extern "C" fn mpi_comm_set_attr_(
     ierror: *mut MPI_Fint,
 ) {
     let c = unsafe { handle(comm, MPI_COMM_NULL) };
-    fentry!(
+    fentry_fast!(
         ierror,
         "MPI_COMM_SET_ATTR",
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        unsafe {
+            overwrite_fast(
+                ObjRef::comm,
+                comm,
+                comm_keyval,
+                address_value(attribute_val),
+            )
+        },
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
             unsafe { set_attr_address(ObjRef::comm(c), comm_keyval, attribute_val) }
@@ -169,10 +244,20 @@ pub unsafe extern "C" fn mpi_comm_get_attr_(
     ierror: *mut MPI_Fint,
 ) {
     let c = unsafe { handle(comm, MPI_COMM_NULL) };
-    fentry!(
+    fentry_fast!(
         ierror,
         "MPI_COMM_GET_ATTR",
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        unsafe {
+            get_word_fast(
+                ObjRef::comm,
+                comm,
+                comm_keyval,
+                !attribute_val.is_null(),
+                flag,
+                |w| *attribute_val = fortran_address_view(w) as MPI_Aint,
+            )
+        },
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
             unsafe { get_attr_address(ObjRef::comm(c), comm_keyval, attribute_val, flag) }
@@ -239,10 +324,23 @@ pub unsafe extern "C" fn mpi_type_set_attr_(
     ierror: *mut MPI_Fint,
 ) {
     let t = unsafe { handle(datatype, MPI_DATATYPE_NULL) };
-    fentry!(ierror, "MPI_TYPE_SET_ATTR", Scope::NoObject, {
-        let t = narrow(t, MPI_ERR_TYPE, "datatype")?;
-        unsafe { set_attr_address(ObjRef::datatype(t), type_keyval, attribute_val) }
-    })
+    fentry_fast!(
+        ierror,
+        "MPI_TYPE_SET_ATTR",
+        Scope::NoObject,
+        unsafe {
+            overwrite_fast(
+                ObjRef::datatype,
+                datatype,
+                type_keyval,
+                address_value(attribute_val),
+            )
+        },
+        {
+            let t = narrow(t, MPI_ERR_TYPE, "datatype")?;
+            unsafe { set_attr_address(ObjRef::datatype(t), type_keyval, attribute_val) }
+        }
+    )
 }
 
 /// `MPI_TYPE_GET_ATTR(DATATYPE, TYPE_KEYVAL, ATTRIBUTE_VAL, FLAG, IERROR)`.
@@ -255,10 +353,25 @@ pub unsafe extern "C" fn mpi_type_get_attr_(
     ierror: *mut MPI_Fint,
 ) {
     let t = unsafe { handle(datatype, MPI_DATATYPE_NULL) };
-    fentry!(ierror, "MPI_TYPE_GET_ATTR", Scope::NoObject, {
-        let t = narrow(t, MPI_ERR_TYPE, "datatype")?;
-        unsafe { get_attr_address(ObjRef::datatype(t), type_keyval, attribute_val, flag) }
-    })
+    fentry_fast!(
+        ierror,
+        "MPI_TYPE_GET_ATTR",
+        Scope::NoObject,
+        unsafe {
+            get_word_fast(
+                ObjRef::datatype,
+                datatype,
+                type_keyval,
+                !attribute_val.is_null(),
+                flag,
+                |w| *attribute_val = fortran_address_view(w) as MPI_Aint,
+            )
+        },
+        {
+            let t = narrow(t, MPI_ERR_TYPE, "datatype")?;
+            unsafe { get_attr_address(ObjRef::datatype(t), type_keyval, attribute_val, flag) }
+        }
+    )
 }
 
 /// `MPI_TYPE_DELETE_ATTR(DATATYPE, TYPE_KEYVAL, IERROR)`.
@@ -315,10 +428,11 @@ pub unsafe extern "C" fn mpi_win_set_attr_(
     ierror: *mut MPI_Fint,
 ) {
     let w = unsafe { handle(win, MPI_WIN_NULL) };
-    fentry!(
+    fentry_fast!(
         ierror,
         "MPI_WIN_SET_ATTR",
         Scope::Win(scope_handle(w, MPI_WIN_NULL)),
+        unsafe { overwrite_fast(ObjRef::win, win, win_keyval, address_value(attribute_val)) },
         {
             let w = narrow(w, MPI_ERR_WIN, "win")?;
             unsafe { set_attr_address(ObjRef::win(w), win_keyval, attribute_val) }
@@ -336,10 +450,20 @@ pub unsafe extern "C" fn mpi_win_get_attr_(
     ierror: *mut MPI_Fint,
 ) {
     let w = unsafe { handle(win, MPI_WIN_NULL) };
-    fentry!(
+    fentry_fast!(
         ierror,
         "MPI_WIN_GET_ATTR",
         Scope::Win(scope_handle(w, MPI_WIN_NULL)),
+        unsafe {
+            get_word_fast(
+                ObjRef::win,
+                win,
+                win_keyval,
+                !attribute_val.is_null(),
+                flag,
+                |w| *attribute_val = fortran_address_view(w) as MPI_Aint,
+            )
+        },
         {
             let w = narrow(w, MPI_ERR_WIN, "win")?;
             unsafe { get_attr_address(ObjRef::win(w), win_keyval, attribute_val, flag) }
@@ -407,10 +531,18 @@ pub unsafe extern "C" fn mpi_attr_put_(
     ierror: *mut MPI_Fint,
 ) {
     let c = unsafe { handle(comm, MPI_COMM_NULL) };
-    fentry!(
+    fentry_fast!(
         ierror,
         "MPI_ATTR_PUT",
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        unsafe {
+            overwrite_fast(
+                ObjRef::comm,
+                comm,
+                keyval,
+                (!attribute_val.is_null()).then(|| AttrWord::from_fortran_integer(*attribute_val)),
+            )
+        },
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
             nonnull!(keyval, attribute_val);
@@ -434,10 +566,20 @@ pub unsafe extern "C" fn mpi_attr_get_(
     ierror: *mut MPI_Fint,
 ) {
     let c = unsafe { handle(comm, MPI_COMM_NULL) };
-    fentry!(
+    fentry_fast!(
         ierror,
         "MPI_ATTR_GET",
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        unsafe {
+            get_word_fast(
+                ObjRef::comm,
+                comm,
+                keyval,
+                !attribute_val.is_null(),
+                flag,
+                |w| *attribute_val = fortran_integer_view(w),
+            )
+        },
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
             nonnull!(keyval, attribute_val, flag);

@@ -184,6 +184,20 @@ macro_rules! fentry {
     }};
 }
 
+/// [`fentry!`] for the hot calls, on [`entry_fast!`](crate::entry_fast): `$fast` answers what it
+/// can without any call; the rest runs `$body` in the out-of-line boundary.
+#[macro_export]
+macro_rules! fentry_fast {
+    ($ierror:expr, $name:literal, $scope:expr, $fast:expr, $body:block) => {{
+        let rc = $crate::entry_fast!($name, $scope, $fast, $body);
+        let ierror: *mut $crate::fortran::MPI_Fint = $ierror;
+        if !ierror.is_null() {
+            // SAFETY: ierror is the caller's INTEGER, passed by reference.
+            unsafe { *ierror = $crate::fortran::fint(rc) };
+        }
+    }};
+}
+
 /// The generated spellings and profiling forms of every Fortran entry point.
 #[allow(
     unused_imports,
