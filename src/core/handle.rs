@@ -156,11 +156,13 @@ fn decode(h: Handle) -> Decoded {
 /// lock-free read path checks the generation by comparing the whole handle it finds bound).
 #[inline(always)]
 pub fn slot_of(kind: HandleKind, h: Handle) -> Option<usize> {
-    let v = h.0;
-    if v > 0 && v & DYNAMIC_BIT != 0 {
-        let bits = v as u32;
-        ((bits >> KIND_SHIFT) & 0xf == kind.code()).then_some((bits & INDEX_MASK) as usize)
+    let bits = h.0 as u32;
+    // Sign bit clear, dynamic bit set and the kind, in one compare.
+    const TAG: u32 = !((1 << KIND_SHIFT) - 1);
+    if bits & TAG == DYNAMIC_BIT as u32 | kind.code() << KIND_SHIFT {
+        Some((bits & INDEX_MASK) as usize)
     } else {
+        let v = h.0;
         let (base, n) = kind.predefined_range();
         let i = v.wrapping_sub(base) as u32;
         (i != 0 && i < n).then_some(i as usize)

@@ -203,16 +203,23 @@ impl Slot {
     #[inline(always)]
     fn read<T>(&self, take: impl Fn(i32, i64, u64) -> T) -> T {
         loop {
-            let before = self.seq.load(Ordering::Acquire);
-            let keyval = self.keyval.load(Ordering::Relaxed);
-            let word = self.word.load(Ordering::Relaxed);
-            let meta = self.meta.load(Ordering::Relaxed);
-            fence(Ordering::Acquire);
-            if before & 1 == 0 && self.seq.load(Ordering::Relaxed) == before {
+            if let Some((keyval, word, meta)) = self.try_read() {
                 return take(keyval, word, meta);
             }
             std::hint::spin_loop();
         }
+    }
+
+    /// One try at a consistent read; `None` when it raced a writer.
+    #[inline(always)]
+    fn try_read(&self) -> Option<(i32, i64, u64)> {
+        let before = self.seq.load(Ordering::Acquire);
+        let keyval = self.keyval.load(Ordering::Relaxed);
+        let word = self.word.load(Ordering::Relaxed);
+        let meta = self.meta.load(Ordering::Relaxed);
+        fence(Ordering::Acquire);
+        (before & 1 == 0 && self.seq.load(Ordering::Relaxed) == before)
+            .then_some((keyval, word, meta))
     }
 
     fn entry(&self) -> Option<Entry> {
@@ -791,13 +798,12 @@ impl Store {
         let Some(s) = a.slot(slot) else {
             return Fast::Miss;
         };
-        s.read(|k, word, meta| {
-            if k == keyval {
-                Fast::Hit(take(s, word, provenance_of(meta)))
-            } else {
-                Fast::Miss
-            }
-        })
+        // A read racing a writer (a concurrent overwrite) asks the lock: no loop here.
+        match s.try_read() {
+            Some((k, word, meta)) if k == keyval => Fast::Hit(take(s, word, provenance_of(meta))),
+            Some(_) => Fast::Miss,
+            None => Fast::Slow,
+        }
     }
 
     /// The value and what a C reader gets.
