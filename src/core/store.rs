@@ -789,21 +789,25 @@ impl Store {
         keyval: i32,
         take: impl Fn(&Slot, i64, Provenance) -> T,
     ) -> Fast<T> {
-        let Some(a) = self.attrs(obj) else {
+        let Some(s) = self.find(obj, keyval) else {
             return Fast::Slow;
         };
-        let Some((slot, _)) = self.live_keyval(obj.kind, keyval) else {
-            return Fast::Slow;
-        };
-        let Some(s) = a.slot(slot) else {
-            return Fast::Miss;
-        };
+        let Some(s) = s else { return Fast::Miss };
         // A read racing a writer (a concurrent overwrite) asks the lock: no loop here.
         match s.try_read() {
             Some((k, word, meta)) if k == keyval => Fast::Hit(take(s, word, provenance_of(meta))),
             Some(_) => Fast::Miss,
             None => Fast::Slow,
         }
+    }
+
+    /// The slot a live keyval of `obj`'s kind has on the bound object `obj` (`Some(None)`:
+    /// no page there, so not set); `None` when only the lock can tell.
+    #[inline(always)]
+    fn find(&self, obj: ObjRef, keyval: i32) -> Option<Option<&'static Slot>> {
+        let a = self.attrs(obj)?;
+        let (slot, _) = self.live_keyval(obj.kind, keyval)?;
+        Some(a.slot(slot))
     }
 
     /// The value and what a C reader gets.
@@ -826,7 +830,22 @@ impl Store {
     /// Only the word (all a Fortran reader needs: both views are cuts of it).
     #[inline(always)]
     pub fn get_word(&self, obj: ObjRef, keyval: i32) -> Fast<i64> {
-        self.get_with(obj, keyval, |_, word, _| word)
+        let Some(s) = self.find(obj, keyval) else {
+            return Fast::Slow;
+        };
+        let Some(s) = s else { return Fast::Miss };
+        // The provenance does not change a Fortran view: the meta word is not read.
+        let before = s.seq.load(Ordering::Acquire);
+        let k = s.keyval.load(Ordering::Relaxed);
+        let word = s.word.load(Ordering::Relaxed);
+        fence(Ordering::Acquire);
+        if before & 1 != 0 || s.seq.load(Ordering::Relaxed) != before {
+            Fast::Slow
+        } else if k == keyval {
+            Fast::Hit(word)
+        } else {
+            Fast::Miss
+        }
     }
 
     /// `*_set_attr` overwriting, without the lock: only when the keyval is live and has no

@@ -214,11 +214,14 @@ pub unsafe extern "C" fn mpi_comm_set_attr_(
     attribute_val: *const MPI_Aint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    // The handle is read again on the slow path: nothing stays live across the fast one.
     fentry_fast!(
         ierror,
         "MPI_COMM_SET_ATTR",
-        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        Scope::Comm(scope_handle(
+            unsafe { handle(comm, MPI_COMM_NULL) },
+            MPI_COMM_NULL
+        )),
         unsafe {
             overwrite_fast(
                 ObjRef::comm,
@@ -228,7 +231,7 @@ pub unsafe extern "C" fn mpi_comm_set_attr_(
             )
         },
         {
-            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            let c = narrow(unsafe { handle(comm, MPI_COMM_NULL) }, MPI_ERR_COMM, "comm")?;
             unsafe { set_attr_address(ObjRef::comm(c), comm_keyval, attribute_val) }
         }
     )
@@ -243,11 +246,14 @@ pub unsafe extern "C" fn mpi_comm_get_attr_(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    // The handle is read again on the slow path: nothing stays live across the fast one.
     fentry_fast!(
         ierror,
         "MPI_COMM_GET_ATTR",
-        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        Scope::Comm(scope_handle(
+            unsafe { handle(comm, MPI_COMM_NULL) },
+            MPI_COMM_NULL
+        )),
         unsafe {
             get_word_fast(
                 ObjRef::comm,
@@ -259,7 +265,7 @@ pub unsafe extern "C" fn mpi_comm_get_attr_(
             )
         },
         {
-            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            let c = narrow(unsafe { handle(comm, MPI_COMM_NULL) }, MPI_ERR_COMM, "comm")?;
             unsafe { get_attr_address(ObjRef::comm(c), comm_keyval, attribute_val, flag) }
         }
     )
@@ -323,7 +329,7 @@ pub unsafe extern "C" fn mpi_type_set_attr_(
     attribute_val: *const MPI_Aint,
     ierror: *mut MPI_Fint,
 ) {
-    let t = unsafe { handle(datatype, MPI_DATATYPE_NULL) };
+    // The handle is read again on the slow path: nothing stays live across the fast one.
     fentry_fast!(
         ierror,
         "MPI_TYPE_SET_ATTR",
@@ -337,7 +343,11 @@ pub unsafe extern "C" fn mpi_type_set_attr_(
             )
         },
         {
-            let t = narrow(t, MPI_ERR_TYPE, "datatype")?;
+            let t = narrow(
+                unsafe { handle(datatype, MPI_DATATYPE_NULL) },
+                MPI_ERR_TYPE,
+                "datatype",
+            )?;
             unsafe { set_attr_address(ObjRef::datatype(t), type_keyval, attribute_val) }
         }
     )
@@ -352,7 +362,7 @@ pub unsafe extern "C" fn mpi_type_get_attr_(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
-    let t = unsafe { handle(datatype, MPI_DATATYPE_NULL) };
+    // The handle is read again on the slow path: nothing stays live across the fast one.
     fentry_fast!(
         ierror,
         "MPI_TYPE_GET_ATTR",
@@ -368,7 +378,11 @@ pub unsafe extern "C" fn mpi_type_get_attr_(
             )
         },
         {
-            let t = narrow(t, MPI_ERR_TYPE, "datatype")?;
+            let t = narrow(
+                unsafe { handle(datatype, MPI_DATATYPE_NULL) },
+                MPI_ERR_TYPE,
+                "datatype",
+            )?;
             unsafe { get_attr_address(ObjRef::datatype(t), type_keyval, attribute_val, flag) }
         }
     )
@@ -427,14 +441,17 @@ pub unsafe extern "C" fn mpi_win_set_attr_(
     attribute_val: *const MPI_Aint,
     ierror: *mut MPI_Fint,
 ) {
-    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    // The handle is read again on the slow path: nothing stays live across the fast one.
     fentry_fast!(
         ierror,
         "MPI_WIN_SET_ATTR",
-        Scope::Win(scope_handle(w, MPI_WIN_NULL)),
+        Scope::Win(scope_handle(
+            unsafe { handle(win, MPI_WIN_NULL) },
+            MPI_WIN_NULL
+        )),
         unsafe { overwrite_fast(ObjRef::win, win, win_keyval, address_value(attribute_val)) },
         {
-            let w = narrow(w, MPI_ERR_WIN, "win")?;
+            let w = narrow(unsafe { handle(win, MPI_WIN_NULL) }, MPI_ERR_WIN, "win")?;
             unsafe { set_attr_address(ObjRef::win(w), win_keyval, attribute_val) }
         }
     )
@@ -449,11 +466,14 @@ pub unsafe extern "C" fn mpi_win_get_attr_(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
-    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    // The handle is read again on the slow path: nothing stays live across the fast one.
     fentry_fast!(
         ierror,
         "MPI_WIN_GET_ATTR",
-        Scope::Win(scope_handle(w, MPI_WIN_NULL)),
+        Scope::Win(scope_handle(
+            unsafe { handle(win, MPI_WIN_NULL) },
+            MPI_WIN_NULL
+        )),
         unsafe {
             get_word_fast(
                 ObjRef::win,
@@ -465,7 +485,7 @@ pub unsafe extern "C" fn mpi_win_get_attr_(
             )
         },
         {
-            let w = narrow(w, MPI_ERR_WIN, "win")?;
+            let w = narrow(unsafe { handle(win, MPI_WIN_NULL) }, MPI_ERR_WIN, "win")?;
             unsafe { get_attr_address(ObjRef::win(w), win_keyval, attribute_val, flag) }
         }
     )
@@ -530,11 +550,14 @@ pub unsafe extern "C" fn mpi_attr_put_(
     attribute_val: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    // The handle is read again on the slow path: nothing stays live across the fast one.
     fentry_fast!(
         ierror,
         "MPI_ATTR_PUT",
-        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        Scope::Comm(scope_handle(
+            unsafe { handle(comm, MPI_COMM_NULL) },
+            MPI_COMM_NULL
+        )),
         unsafe {
             overwrite_fast(
                 ObjRef::comm,
@@ -544,7 +567,7 @@ pub unsafe extern "C" fn mpi_attr_put_(
             )
         },
         {
-            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            let c = narrow(unsafe { handle(comm, MPI_COMM_NULL) }, MPI_ERR_COMM, "comm")?;
             nonnull!(keyval, attribute_val);
             rt().set_attr(
                 ObjRef::comm(c),
@@ -565,11 +588,14 @@ pub unsafe extern "C" fn mpi_attr_get_(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    // The handle is read again on the slow path: nothing stays live across the fast one.
     fentry_fast!(
         ierror,
         "MPI_ATTR_GET",
-        Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
+        Scope::Comm(scope_handle(
+            unsafe { handle(comm, MPI_COMM_NULL) },
+            MPI_COMM_NULL
+        )),
         unsafe {
             get_word_fast(
                 ObjRef::comm,
@@ -581,7 +607,7 @@ pub unsafe extern "C" fn mpi_attr_get_(
             )
         },
         {
-            let c = narrow(c, MPI_ERR_COMM, "comm")?;
+            let c = narrow(unsafe { handle(comm, MPI_COMM_NULL) }, MPI_ERR_COMM, "comm")?;
             nonnull!(keyval, attribute_val, flag);
             match rt().get_attr_word(ObjRef::comm(c), unsafe { keyval_arg(keyval) }?)? {
                 Some(word) => unsafe {
