@@ -27,7 +27,6 @@ use crate::core::error::{Error, Result};
 use crate::core::store::Callbacks;
 use crate::core::ObjectKind;
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
@@ -175,11 +174,46 @@ impl KeyvalRef {
 struct LocalFree {
     table: Option<&'static KeyvalTable>,
     epoch: u64,
-    queue: VecDeque<u32>,
+    /// The quarantine: a ring of the last `REUSE_DELAY` freed, `filled` of them in use, the
+    /// oldest at `oldest`.
+    ring: [u32; REUSE_DELAY],
+    filled: usize,
+    oldest: usize,
     ready: Vec<u32>,
 }
 
 impl LocalFree {
+    /// Puts a freed slot in quarantine; the oldest one, when the ring is full, becomes ready.
+    #[inline]
+    fn push(&mut self, slot: u32) {
+        if self.filled < REUSE_DELAY {
+            self.ring[(self.oldest + self.filled) % REUSE_DELAY] = slot;
+            self.filled += 1;
+        } else {
+            let out = std::mem::replace(&mut self.ring[self.oldest], slot);
+            self.oldest = (self.oldest + 1) % REUSE_DELAY;
+            self.ready.push(out);
+        }
+    }
+
+    /// The oldest slot still in quarantine (only when nothing else is left).
+    fn pop_quarantined(&mut self) -> Option<u32> {
+        (self.filled > 0).then(|| {
+            let slot = self.ring[self.oldest];
+            self.oldest = (self.oldest + 1) % REUSE_DELAY;
+            self.filled -= 1;
+            slot
+        })
+    }
+
+    fn drain_all(&mut self) -> Vec<u32> {
+        let mut all = std::mem::take(&mut self.ready);
+        while let Some(slot) = self.pop_quarantined() {
+            all.push(slot);
+        }
+        all
+    }
+
     /// Makes this queue `table`'s, at its current epoch: slots of another registry go back to
     /// it; slots of an older epoch (before a finalize or test reset) are forgotten.
     fn adopt(&mut self, table: &'static KeyvalTable, epoch: u64) {
@@ -193,17 +227,14 @@ impl LocalFree {
 
     fn hand_back(&mut self) {
         if let Some(t) = self.table.take() {
-            if t.epoch.load(Ordering::Acquire) == self.epoch
-                && !(self.queue.is_empty() && self.ready.is_empty())
-            {
+            let all = self.drain_all();
+            if t.epoch.load(Ordering::Acquire) == self.epoch && !all.is_empty() {
                 let mut orphans = lock(&t.orphans);
-                orphans.extend(self.queue.drain(..));
-                orphans.append(&mut self.ready);
+                orphans.extend(all);
                 t.orphan_count.store(orphans.len(), Ordering::Relaxed);
             }
         }
-        self.queue.clear();
-        self.ready.clear();
+        self.drain_all();
     }
 }
 
@@ -218,7 +249,9 @@ thread_local! {
         RefCell::new(LocalFree {
             table: None,
             epoch: 0,
-            queue: VecDeque::new(),
+            ring: [0; REUSE_DELAY],
+            filled: 0,
+            oldest: 0,
             ready: Vec::new(),
         })
     };
@@ -353,7 +386,7 @@ impl KeyvalTable {
                     l.adopt(self, epoch);
                     match l.ready.pop() {
                         Some(slot) => Some(slot),
-                        None if any => l.queue.pop_front(),
+                        None if any => l.pop_quarantined(),
                         None => None,
                     }
                 })
@@ -394,11 +427,7 @@ impl KeyvalTable {
             .try_with(|l| {
                 let mut l = l.borrow_mut();
                 l.adopt(self, epoch);
-                l.queue.push_back(slot);
-                if l.queue.len() > REUSE_DELAY {
-                    let oldest = l.queue.pop_front();
-                    l.ready.extend(oldest);
-                }
+                l.push(slot);
             })
             .is_ok();
         if !queued {
@@ -471,14 +500,29 @@ impl KeyvalTable {
         })
     }
 
-    /// The user frees the number: it is invalid from now on.
+    /// The user frees the number: it is invalid from now on. The common case (a live keyval of
+    /// the right kind) costs one compare-and-swap; anything else gets its precise error from
+    /// [`KeyvalTable::lookup`].
     pub fn free(&'static self, number: i32, expected: ObjectKind) -> Result<()> {
-        let k = self.lookup(number, expected)?;
-        let gen = (number as u32 >> GEN_SHIFT) as u64 & STATE_GEN;
-        let mut state = k.record.state.load(Ordering::Acquire);
+        let n = number as u32;
+        let gen = (n >> GEN_SHIFT) as u64 & STATE_GEN;
+        let slot = n & SLOT_MASK;
+        let record = match self.record_in_use(slot) {
+            Some(r) if n >> KIND_SHIFT == kind_code(expected) && number > 0 => r,
+            _ => {
+                return Err(self
+                    .lookup(number, expected)
+                    .err()
+                    .unwrap_or(Error::KeyvalFreed { keyval: number }))
+            }
+        };
+        let mut state = record.state.load(Ordering::Acquire);
         loop {
-            if state & STATE_GEN != gen || state & LIVE == 0 {
-                return Err(Error::KeyvalFreed { keyval: number });
+            if state & (STATE_GEN | LIVE) != gen | LIVE {
+                // The precise error; or, if it changed back meanwhile, another look.
+                self.lookup(number, expected)?;
+                state = record.state.load(Ordering::Acquire);
+                continue;
             }
             let release = state & HAS_ATTRS == 0;
             let next = if release {
@@ -486,7 +530,7 @@ impl KeyvalTable {
             } else {
                 state & !LIVE
             };
-            match k.record.state.compare_exchange_weak(
+            match record.state.compare_exchange_weak(
                 state,
                 next,
                 Ordering::AcqRel,
@@ -494,7 +538,7 @@ impl KeyvalTable {
             ) {
                 Ok(_) => {
                     if release {
-                        self.release(k.slot(), k.record);
+                        self.release(slot, record);
                     }
                     return Ok(());
                 }

@@ -68,13 +68,19 @@ impl Runtime {
 
     /// The attribute store while MPI calls are allowed, without taking the lock; the precise
     /// error otherwise.
-    #[inline]
+    #[inline(always)]
     pub fn active_store(&self) -> Result<&'static Store> {
         if self.active.load(Ordering::Acquire) {
             if let Some(s) = self.store() {
                 return Ok(s);
             }
         }
+        self.inactive_store()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn inactive_store(&self) -> Result<&'static Store> {
         let st = self.active()?;
         st.store.ok_or(Error::NotInitialized)
     }
