@@ -149,10 +149,6 @@ impl KeyvalRef {
         self.number as u32 & SLOT_MASK
     }
 
-    pub fn kind(&self) -> ObjectKind {
-        self.record.kind()
-    }
-
     /// What its attributes carry of it in the store.
     pub fn callbacks(&self) -> Callbacks {
         self.record.callbacks()
