@@ -210,6 +210,16 @@ impl Slot {
         }
     }
 
+    /// [`Slot::try_read`] without the meta word (for readers the provenance does not concern).
+    #[inline(always)]
+    fn try_read_word(&self) -> Option<(i32, i64)> {
+        let before = self.seq.load(Ordering::Acquire);
+        let keyval = self.keyval.load(Ordering::Relaxed);
+        let word = self.word.load(Ordering::Relaxed);
+        fence(Ordering::Acquire);
+        (before & 1 == 0 && self.seq.load(Ordering::Relaxed) == before).then_some((keyval, word))
+    }
+
     /// One try at a consistent read; `None` when it raced a writer.
     #[inline(always)]
     fn try_read(&self) -> Option<(i32, i64, u64)> {
@@ -835,16 +845,10 @@ impl Store {
         };
         let Some(s) = s else { return Fast::Miss };
         // The provenance does not change a Fortran view: the meta word is not read.
-        let before = s.seq.load(Ordering::Acquire);
-        let k = s.keyval.load(Ordering::Relaxed);
-        let word = s.word.load(Ordering::Relaxed);
-        fence(Ordering::Acquire);
-        if before & 1 != 0 || s.seq.load(Ordering::Relaxed) != before {
-            Fast::Slow
-        } else if k == keyval {
-            Fast::Hit(word)
-        } else {
-            Fast::Miss
+        match s.try_read_word() {
+            Some((k, word)) if k == keyval => Fast::Hit(word),
+            Some(_) => Fast::Miss,
+            None => Fast::Slow,
         }
     }
 
