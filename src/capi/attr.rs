@@ -2,7 +2,7 @@
 //! deprecated MPI-1 forms. All share one engine; the object kind is data.
 
 use crate::capi::boundary::Scope;
-use crate::capi::callbacks::{c_copy_fn, c_delete_fn};
+use crate::capi::callbacks::{c_copy_fn, c_delete_fn, c_native_callbacks};
 use crate::capi::types::*;
 use crate::consts::MPI_KEYVAL_INVALID;
 use crate::core::convert::AttrWord;
@@ -38,6 +38,45 @@ unsafe fn free_keyval(kind: ObjectKind, keyval: *mut c_int) -> Result<()> {
     rt().free_keyval(kind, unsafe { *keyval })?;
     unsafe { *keyval = MPI_KEYVAL_INVALID };
     Ok(())
+}
+
+/// The hot create (NULL or predefined callbacks), answered inline: true when done; false
+/// sends the call to the full path, which also gives the precise error.
+#[inline(always)]
+unsafe fn create_keyval_fast(
+    kind: ObjectKind,
+    copy_fn: Option<MPI_Comm_copy_attr_function>,
+    delete_fn: Option<MPI_Comm_delete_attr_function>,
+    keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> bool {
+    if keyval.is_null() {
+        return false;
+    }
+    let Some(callbacks) = c_native_callbacks(copy_fn, delete_fn) else {
+        return false;
+    };
+    match rt().try_create_native_keyval(kind, callbacks, extra_state as i64) {
+        Some(k) => {
+            unsafe { *keyval = k };
+            true
+        }
+        None => false,
+    }
+}
+
+/// The hot free (a live keyval that no attribute uses), answered inline: true when done.
+#[inline(always)]
+unsafe fn free_keyval_fast(kind: ObjectKind, keyval: *mut c_int) -> bool {
+    if keyval.is_null() {
+        return false;
+    }
+    let Some(freed) = rt().try_free_keyval(kind, unsafe { *keyval }) else {
+        return false;
+    };
+    unsafe { *keyval = MPI_KEYVAL_INVALID };
+    freed.recycle();
+    true
 }
 
 /// C readers: `*(void**)attribute_val` gets the C view; nothing is written when the flag is false.
@@ -116,24 +155,40 @@ pub unsafe extern "C" fn MPI_Comm_create_keyval(
     comm_keyval: *mut c_int,
     extra_state: *mut c_void,
 ) -> c_int {
-    entry!("MPI_Comm_create_keyval", Scope::NoObject, {
+    entry_fast!(
+        "MPI_Comm_create_keyval",
+        Scope::NoObject,
         unsafe {
-            create_keyval(
+            create_keyval_fast(
                 ObjectKind::Comm,
                 comm_copy_attr_fn,
                 comm_delete_attr_fn,
                 comm_keyval,
                 extra_state,
             )
+        },
+        {
+            unsafe {
+                create_keyval(
+                    ObjectKind::Comm,
+                    comm_copy_attr_fn,
+                    comm_delete_attr_fn,
+                    comm_keyval,
+                    extra_state,
+                )
+            }
         }
-    })
+    )
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_free_keyval(comm_keyval: *mut c_int) -> c_int {
-    entry!("MPI_Comm_free_keyval", Scope::NoObject, {
-        unsafe { free_keyval(ObjectKind::Comm, comm_keyval) }
-    })
+    entry_fast!(
+        "MPI_Comm_free_keyval",
+        Scope::NoObject,
+        unsafe { free_keyval_fast(ObjectKind::Comm, comm_keyval) },
+        { unsafe { free_keyval(ObjectKind::Comm, comm_keyval) } }
+    )
 }
 
 #[no_mangle]
@@ -179,24 +234,40 @@ pub unsafe extern "C" fn MPI_Type_create_keyval(
     type_keyval: *mut c_int,
     extra_state: *mut c_void,
 ) -> c_int {
-    entry!("MPI_Type_create_keyval", Scope::NoObject, {
+    entry_fast!(
+        "MPI_Type_create_keyval",
+        Scope::NoObject,
         unsafe {
-            create_keyval(
+            create_keyval_fast(
                 ObjectKind::Datatype,
                 type_copy_attr_fn,
                 type_delete_attr_fn,
                 type_keyval,
                 extra_state,
             )
+        },
+        {
+            unsafe {
+                create_keyval(
+                    ObjectKind::Datatype,
+                    type_copy_attr_fn,
+                    type_delete_attr_fn,
+                    type_keyval,
+                    extra_state,
+                )
+            }
         }
-    })
+    )
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int {
-    entry!("MPI_Type_free_keyval", Scope::NoObject, {
-        unsafe { free_keyval(ObjectKind::Datatype, type_keyval) }
-    })
+    entry_fast!(
+        "MPI_Type_free_keyval",
+        Scope::NoObject,
+        unsafe { free_keyval_fast(ObjectKind::Datatype, type_keyval) },
+        { unsafe { free_keyval(ObjectKind::Datatype, type_keyval) } }
+    )
 }
 
 #[no_mangle]
@@ -242,24 +313,40 @@ pub unsafe extern "C" fn MPI_Win_create_keyval(
     win_keyval: *mut c_int,
     extra_state: *mut c_void,
 ) -> c_int {
-    entry!("MPI_Win_create_keyval", Scope::NoObject, {
+    entry_fast!(
+        "MPI_Win_create_keyval",
+        Scope::NoObject,
         unsafe {
-            create_keyval(
+            create_keyval_fast(
                 ObjectKind::Win,
                 win_copy_attr_fn,
                 win_delete_attr_fn,
                 win_keyval,
                 extra_state,
             )
+        },
+        {
+            unsafe {
+                create_keyval(
+                    ObjectKind::Win,
+                    win_copy_attr_fn,
+                    win_delete_attr_fn,
+                    win_keyval,
+                    extra_state,
+                )
+            }
         }
-    })
+    )
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Win_free_keyval(win_keyval: *mut c_int) -> c_int {
-    entry!("MPI_Win_free_keyval", Scope::NoObject, {
-        unsafe { free_keyval(ObjectKind::Win, win_keyval) }
-    })
+    entry_fast!(
+        "MPI_Win_free_keyval",
+        Scope::NoObject,
+        unsafe { free_keyval_fast(ObjectKind::Win, win_keyval) },
+        { unsafe { free_keyval(ObjectKind::Win, win_keyval) } }
+    )
 }
 
 #[no_mangle]
@@ -306,16 +393,22 @@ pub unsafe extern "C" fn MPI_Keyval_create(
     keyval: *mut c_int,
     extra_state: *mut c_void,
 ) -> c_int {
-    entry!("MPI_Keyval_create", Scope::NoObject, {
-        unsafe { create_keyval(ObjectKind::Comm, copy_fn, delete_fn, keyval, extra_state) }
-    })
+    entry_fast!(
+        "MPI_Keyval_create",
+        Scope::NoObject,
+        unsafe { create_keyval_fast(ObjectKind::Comm, copy_fn, delete_fn, keyval, extra_state) },
+        { unsafe { create_keyval(ObjectKind::Comm, copy_fn, delete_fn, keyval, extra_state) } }
+    )
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Keyval_free(keyval: *mut c_int) -> c_int {
-    entry!("MPI_Keyval_free", Scope::NoObject, {
-        unsafe { free_keyval(ObjectKind::Comm, keyval) }
-    })
+    entry_fast!(
+        "MPI_Keyval_free",
+        Scope::NoObject,
+        unsafe { free_keyval_fast(ObjectKind::Comm, keyval) },
+        { unsafe { free_keyval(ObjectKind::Comm, keyval) } }
+    )
 }
 
 /// Deprecated `MPI_Attr_put`: in C identical to `MPI_Comm_set_attr` (MPI 4.1 §20.3.7).

@@ -13,6 +13,8 @@ use crate::core::callback::{
     CallbackCall, Convention, CopyCallback, CopyFn, DeleteCallback, DeleteFn,
 };
 use crate::core::convert::AttrWord;
+use crate::core::keyval::callbacks_of;
+use crate::core::store::Callbacks;
 use std::ffi::{c_int, c_void};
 
 struct CCopy(MPI_Comm_copy_attr_function);
@@ -64,9 +66,13 @@ impl DeleteCallback for CDelete {
     }
 }
 
-/// A C copy function as the core sees it: NULL and the predefined ones are recognised.
-pub fn c_copy_fn(f: Option<MPI_Comm_copy_attr_function>) -> CopyFn {
-    let Some(f) = f else { return CopyFn::Null };
+/// What NULL or a predefined C copy function does, recognised by address; `None` for a user
+/// function.
+#[inline(always)]
+fn predefined_copy(f: Option<MPI_Comm_copy_attr_function>) -> Option<CopyFn> {
+    let Some(f) = f else {
+        return Some(CopyFn::Null);
+    };
     let addr = f as usize;
     let nulls: [MPI_Comm_copy_attr_function; 4] = [
         MPI_COMM_NULL_COPY_FN,
@@ -77,29 +83,53 @@ pub fn c_copy_fn(f: Option<MPI_Comm_copy_attr_function>) -> CopyFn {
     let dups: [MPI_Comm_copy_attr_function; 4] =
         [MPI_COMM_DUP_FN, MPI_TYPE_DUP_FN, MPI_WIN_DUP_FN, MPI_DUP_FN];
     if nulls.iter().any(|&g| g as usize == addr) {
-        CopyFn::Null
+        Some(CopyFn::Null)
     } else if dups.iter().any(|&g| g as usize == addr) {
-        CopyFn::Dup
+        Some(CopyFn::Dup)
     } else {
-        CopyFn::User(Box::new(CCopy(f)))
+        None
     }
 }
 
-/// A C delete function as the core sees it.
-pub fn c_delete_fn(f: Option<MPI_Comm_delete_attr_function>) -> DeleteFn {
-    let Some(f) = f else { return DeleteFn::Null };
-    let addr = f as usize;
+/// Whether a C delete function is NULL or a predefined one (recognised by address).
+#[inline(always)]
+fn predefined_delete(f: Option<MPI_Comm_delete_attr_function>) -> bool {
+    let Some(f) = f else { return true };
     let nulls: [MPI_Comm_delete_attr_function; 4] = [
         MPI_COMM_NULL_DELETE_FN,
         MPI_TYPE_NULL_DELETE_FN,
         MPI_WIN_NULL_DELETE_FN,
         MPI_NULL_DELETE_FN,
     ];
-    if nulls.iter().any(|&g| g as usize == addr) {
-        DeleteFn::Null
-    } else {
-        DeleteFn::User(Box::new(CDelete(f)))
+    nulls.iter().any(|&g| g as usize == f as usize)
+}
+
+/// A C copy function as the core sees it: NULL and the predefined ones are recognised.
+pub fn c_copy_fn(f: Option<MPI_Comm_copy_attr_function>) -> CopyFn {
+    match (predefined_copy(f), f) {
+        (Some(native), _) => native,
+        (None, Some(f)) => CopyFn::User(Box::new(CCopy(f))),
+        (None, None) => CopyFn::Null,
     }
+}
+
+/// A C delete function as the core sees it.
+pub fn c_delete_fn(f: Option<MPI_Comm_delete_attr_function>) -> DeleteFn {
+    match f {
+        Some(f) if !predefined_delete(Some(f)) => DeleteFn::User(Box::new(CDelete(f))),
+        _ => DeleteFn::Null,
+    }
+}
+
+/// What a keyval with these C callbacks records of them, when both are NULL or predefined
+/// (no user code: the keyval can be created on the fast path); `None` otherwise.
+#[inline(always)]
+pub fn c_native_callbacks(
+    copy: Option<MPI_Comm_copy_attr_function>,
+    delete: Option<MPI_Comm_delete_attr_function>,
+) -> Option<Callbacks> {
+    let copy = predefined_copy(copy)?;
+    predefined_delete(delete).then(|| callbacks_of(&copy, &DeleteFn::Null))
 }
 
 // The bodies the predefined functions share when a program calls them directly.

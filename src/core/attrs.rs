@@ -14,7 +14,7 @@
 use crate::core::callback::{CallbackCall, CopyFn, DeleteFn};
 use crate::core::convert::{AttrWord, Provenance};
 use crate::core::error::{Error, Result};
-use crate::core::keyval::{predefined_kind, KeyvalRef};
+use crate::core::keyval::{predefined_kind, FreedKeyval, KeyvalRef};
 use crate::core::runtime::Runtime;
 use crate::core::state::State;
 pub use crate::core::store::AttrRead;
@@ -39,9 +39,52 @@ impl Runtime {
         Ok(number)
     }
 
+    /// The hot `MPI_*_create_keyval`: callbacks all predefined (or NULL), a slot this thread
+    /// freed before ready for reuse. No lock, no allocation; `None`, with nothing changed,
+    /// for everything else.
+    #[inline(always)]
+    pub fn try_create_native_keyval(
+        &self,
+        kind: ObjectKind,
+        callbacks: Callbacks,
+        extra_state: i64,
+    ) -> Option<i32> {
+        let store = self.live_store()?;
+        let number = store
+            .registry
+            .try_create_native(kind, callbacks, extra_state)?;
+        store.keyval_created(number, false);
+        Some(number)
+    }
+
     /// `MPI_*_free_keyval`: the number is invalid at once; attributes using it live on. Takes
     /// no lock.
     pub fn free_keyval(&self, kind: ObjectKind, keyval: i32) -> Result<()> {
+        match self.try_free_keyval(kind, keyval) {
+            Some(freed) => {
+                freed.recycle();
+                Ok(())
+            }
+            None => self.free_keyval_slow(kind, keyval),
+        }
+    }
+
+    /// The common free in one step (a live keyval of that kind that no attribute uses): the
+    /// number is invalid when this returns, and the caller recycles the slot; `None`, with
+    /// nothing changed, for everything else.
+    #[inline(always)]
+    pub fn try_free_keyval(&self, kind: ObjectKind, keyval: i32) -> Option<FreedKeyval> {
+        let store = self.live_store()?;
+        let freed = store.registry.try_free(keyval, kind)?;
+        store.keyval_freed(keyval);
+        Some(freed)
+    }
+
+    /// The free [`Runtime::free_keyval`] could not decide in one step: errors, predefined
+    /// keyvals, keyvals that attributes still use.
+    #[cold]
+    #[inline(never)]
+    fn free_keyval_slow(&self, kind: ObjectKind, keyval: i32) -> Result<()> {
         let store = self.active_store()?;
         if predefined_kind(keyval).is_some() {
             return Err(Error::KeyvalPredefined {

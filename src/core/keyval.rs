@@ -17,16 +17,17 @@
 //! the user's free and the first and last attribute change by compare-and-swap. The attribute
 //! count itself changes only under the runtime's lock, with plain loads and stores, so copying
 //! and deleting attributes in bulk costs no atomic read-modify-write. A creator owns the slot
-//! it takes until it publishes the live state. Free slots wait in the freeing thread's own queue
+//! it takes until it publishes the live state. Free slots wait in the freeing thread's own ring
 //! for `REUSE_DELAY` others before reuse, so freed numbers stay detectable for long and the hot
-//! create/free pair touches nothing shared but the record.
+//! create/free pair touches nothing shared but the record: a create with no user callbacks is
+//! a few plain stores, a free one compare-and-swap whose expected value the number itself gives.
 
 use crate::consts::MPI_KEYVAL_INVALID;
 use crate::core::callback::{CopyCallback, CopyFn, DeleteCallback, DeleteFn};
 use crate::core::error::{Error, Result};
 use crate::core::store::Callbacks;
 use crate::core::ObjectKind;
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
@@ -36,6 +37,9 @@ const GEN_MASK: u32 = 0x3ff;
 const SLOT_MASK: u32 = (1 << GEN_SHIFT) - 1;
 /// Free slots a thread keeps back before reusing one, so freed numbers stay detectable.
 const REUSE_DELAY: usize = 256;
+/// A thread's ring of freed slots: `REUSE_DELAY` in quarantine and as many ready for reuse;
+/// beyond that the oldest go to the registry's shared list.
+const RING: usize = 2 * REUSE_DELAY;
 
 /// The state word: bits 0..9 generation, bit 10 live (the user holds the number), bit 11
 /// attributes use the keyval.
@@ -105,7 +109,10 @@ impl UserCallbacks {
 }
 
 /// One registry slot.
+/// A cache line each: records of keyvals used by different threads do not share one, and
+/// finding a record is one shift.
 #[derive(Default)]
+#[repr(align(64))]
 struct Record {
     state: AtomicU64,
     /// Attributes using the keyval (changed only under the runtime's lock).
@@ -127,6 +134,22 @@ impl Record {
 
     fn callbacks(&self) -> Callbacks {
         Callbacks::from_code(self.callbacks.load(Ordering::Relaxed))
+    }
+}
+
+/// A keyval slot released by [`KeyvalTable::try_free`], to be recycled.
+#[must_use = "the slot is lost unless recycled"]
+pub struct FreedKeyval {
+    table: &'static KeyvalTable,
+    slot: u32,
+    record: &'static Record,
+}
+
+impl FreedKeyval {
+    /// Drops the keyval's user callbacks and queues the slot for reuse.
+    #[inline(always)]
+    pub fn recycle(self) {
+        self.table.release(self.slot, self.record);
     }
 }
 
@@ -164,110 +187,146 @@ impl KeyvalRef {
     }
 }
 
-/// Free slots of one thread, for one registry: the last `REUSE_DELAY` freed wait in
-/// quarantine, the older ones are reused last-out first (a create/free loop then cycles
-/// through few slots whatever was freed before).
+/// Free slots of one thread, for one registry, oldest first: a slot is reused once
+/// `REUSE_DELAY` slots freed after it wait behind it. A create/free loop then cycles through
+/// `REUSE_DELAY + 1` slots, whatever was freed before, and stays in cache. Plain cells and no
+/// destructor, so reaching it costs no more than the thread-local address; [`ExitGuard`]
+/// hands the slots back when the thread ends.
 struct LocalFree {
-    table: Option<&'static KeyvalTable>,
-    epoch: u64,
-    /// The quarantine: a ring of the last `REUSE_DELAY` freed, `filled` of them in use, the
-    /// oldest at `oldest`.
-    ring: [u32; REUSE_DELAY],
-    filled: usize,
-    oldest: usize,
-    ready: Vec<u32>,
+    /// The epoch of the registry whose slots the ring holds ([`NO_EPOCH`]: none).
+    epoch: Cell<u64>,
+    table: Cell<Option<&'static KeyvalTable>>,
+    ring: [Cell<u32>; RING],
+    /// Position of the oldest slot (wrapping; taken modulo `RING`).
+    head: Cell<u32>,
+    len: Cell<u32>,
 }
+
+/// No registry has this epoch.
+const NO_EPOCH: u64 = u64::MAX;
+
+/// Epochs are unique in the process, so one compare tells a thread's ring belongs to the
+/// registry, as it is since its last clear.
+static EPOCHS: AtomicU64 = AtomicU64::new(1);
 
 impl LocalFree {
-    /// Puts a freed slot in quarantine; the oldest one, when the ring is full, becomes ready.
-    #[inline]
-    fn push(&mut self, slot: u32) {
-        if self.filled < REUSE_DELAY {
-            self.ring[(self.oldest + self.filled) % REUSE_DELAY] = slot;
-            self.filled += 1;
-        } else {
-            let out = std::mem::replace(&mut self.ring[self.oldest], slot);
-            self.oldest = (self.oldest + 1) % REUSE_DELAY;
-            self.ready.push(out);
+    fn at(&self, pos: u32) -> &Cell<u32> {
+        &self.ring[pos as usize % RING]
+    }
+
+    /// The oldest slot, if more than `REUSE_DELAY` wait (or, with `any`, if any does).
+    #[inline(always)]
+    fn pop(&self, any: bool) -> Option<u32> {
+        let len = self.len.get();
+        if len as usize <= REUSE_DELAY && !(any && len > 0) {
+            return None;
         }
+        let head = self.head.get();
+        self.head.set(head.wrapping_add(1));
+        self.len.set(len - 1);
+        Some(self.at(head).get())
     }
 
-    /// The oldest slot still in quarantine (only when nothing else is left).
-    fn pop_quarantined(&mut self) -> Option<u32> {
-        (self.filled > 0).then(|| {
-            let slot = self.ring[self.oldest];
-            self.oldest = (self.oldest + 1) % REUSE_DELAY;
-            self.filled -= 1;
-            slot
-        })
+    /// Queues a freed slot if the ring has room.
+    #[inline(always)]
+    fn push_if_room(&self, slot: u32) -> bool {
+        let len = self.len.get();
+        if len as usize == RING {
+            return false;
+        }
+        self.at(self.head.get().wrapping_add(len)).set(slot);
+        self.len.set(len + 1);
+        true
     }
 
-    fn drain_all(&mut self) -> Vec<u32> {
-        let mut all = std::mem::take(&mut self.ready);
-        while let Some(slot) = self.pop_quarantined() {
+    /// Queues a freed slot; returns the oldest when the ring was full.
+    #[inline(always)]
+    fn push(&self, slot: u32) -> Option<u32> {
+        let (head, len) = (self.head.get(), self.len.get());
+        if len as usize == RING {
+            self.head.set(head.wrapping_add(1));
+            return Some(self.at(head).replace(slot));
+        }
+        self.at(head.wrapping_add(len)).set(slot);
+        self.len.set(len + 1);
+        None
+    }
+
+    /// Makes the ring `table`'s, at `epoch`: slots of another registry, or of an earlier
+    /// epoch of this one, go back to it or are forgotten (see [`LocalFree::hand_back`]).
+    #[cold]
+    fn adopt(&self, table: &'static KeyvalTable, epoch: u64) {
+        self.hand_back();
+        self.table.set(Some(table));
+        self.epoch.set(epoch);
+        // From now on the thread holds slots: give them back when it ends.
+        let _ = EXIT_GUARD.try_with(|_| {});
+    }
+
+    /// Empties the ring into its registry's shared list; slots of an epoch the registry has
+    /// left (a finalize or test reset made every slot free) are forgotten.
+    fn hand_back(&self) {
+        let mut all = Vec::new();
+        while let Some(slot) = self.pop(true) {
             all.push(slot);
         }
-        all
-    }
-
-    /// Makes this queue `table`'s, at its current epoch: slots of another registry go back to
-    /// it; slots of an older epoch (before a finalize or test reset) are forgotten.
-    fn adopt(&mut self, table: &'static KeyvalTable, epoch: u64) {
-        if self.table.is_some_and(|t| std::ptr::eq(t, table)) && self.epoch == epoch {
-            return;
-        }
-        self.hand_back();
-        self.table = Some(table);
-        self.epoch = epoch;
-    }
-
-    fn hand_back(&mut self) {
         if let Some(t) = self.table.take() {
-            let all = self.drain_all();
-            if t.epoch.load(Ordering::Acquire) == self.epoch && !all.is_empty() {
-                let mut orphans = lock(&t.orphans);
-                orphans.extend(all);
-                t.orphan_count.store(orphans.len(), Ordering::Relaxed);
+            if t.epoch.load(Ordering::Acquire) == self.epoch.get() {
+                t.orphan(all);
             }
         }
-        self.drain_all();
+        self.epoch.set(NO_EPOCH);
     }
 }
 
-impl Drop for LocalFree {
+/// Hands a thread's free slots back when it ends (a ring with a destructor of its own would
+/// cost a check on every access).
+struct ExitGuard;
+
+impl Drop for ExitGuard {
     fn drop(&mut self) {
-        self.hand_back();
+        let _ = LOCAL_FREE.try_with(LocalFree::hand_back);
     }
 }
 
 thread_local! {
-    static LOCAL_FREE: RefCell<LocalFree> = const {
-        RefCell::new(LocalFree {
-            table: None,
-            epoch: 0,
-            ring: [0; REUSE_DELAY],
-            filled: 0,
-            oldest: 0,
-            ready: Vec::new(),
-        })
+    static LOCAL_FREE: LocalFree = const {
+        LocalFree {
+            epoch: Cell::new(NO_EPOCH),
+            table: Cell::new(None),
+            ring: [const { Cell::new(0) }; RING],
+            head: Cell::new(0),
+            len: Cell::new(0),
+        }
     };
+    static EXIT_GUARD: ExitGuard = const { ExitGuard };
 }
 
 /// All keyvals created by users.
 pub struct KeyvalTable {
-    chunks: [OnceLock<Box<[Record]>>; CHUNKS],
+    chunks: [OnceLock<Box<[Record; CHUNK]>>; CHUNKS],
     /// Slots never handed out start here.
     fresh: AtomicU32,
     /// Free slots left by threads that exited or moved to another registry.
     orphans: Mutex<Vec<u32>>,
     orphan_count: AtomicUsize,
-    /// Bumped by [`KeyvalTable::clear`]: older per-thread queues are void.
+    /// Unique in the process, drawn from `EPOCHS` at first use and anew by
+    /// [`KeyvalTable::clear`], which voids the per-thread rings of before; 0 until first use.
     epoch: AtomicU64,
 }
 
 impl Default for KeyvalTable {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// A chunk of records, made on the heap (it is too large for a thread's stack).
+fn new_chunk() -> Box<[Record; CHUNK]> {
+    let records: Box<[Record]> = (0..CHUNK).map(|_| Record::default()).collect();
+    match records.try_into() {
+        Ok(chunk) => chunk,
+        Err(_) => unreachable!("CHUNK records make a chunk"),
     }
 }
 
@@ -325,7 +384,8 @@ fn released(state: u64) -> u64 {
     (state + 1) & STATE_GEN
 }
 
-fn callbacks_of(copy: &CopyFn, delete: &DeleteFn) -> Callbacks {
+/// What a keyval with these callbacks records of them (and its attributes carry).
+pub fn callbacks_of(copy: &CopyFn, delete: &DeleteFn) -> Callbacks {
     let c = match copy {
         CopyFn::Null => Callbacks::default(),
         CopyFn::Dup => Callbacks::COPY_DUP,
@@ -352,8 +412,7 @@ impl KeyvalTable {
         if slot >= self.fresh.load(Ordering::Acquire) {
             return None;
         }
-        let chunk = self.chunks.get(slot as usize >> CHUNK_BITS)?.get()?;
-        chunk.get(slot as usize & (CHUNK - 1))
+        self.record_in_use(slot)
     }
 
     /// The record of a slot known to be handed out (an attribute uses it): no check against
@@ -361,37 +420,42 @@ impl KeyvalTable {
     #[inline(always)]
     fn record_in_use(&self, slot: u32) -> Option<&Record> {
         let chunk = self.chunks.get(slot as usize >> CHUNK_BITS)?.get()?;
-        chunk.get(slot as usize & (CHUNK - 1))
+        Some(&chunk[slot as usize % CHUNK])
     }
 
     fn record_or_create(&self, slot: u32) -> &Record {
-        let chunk = self.chunks[slot as usize >> CHUNK_BITS]
-            .get_or_init(|| (0..CHUNK).map(|_| Record::default()).collect());
-        &chunk[slot as usize & (CHUNK - 1)]
+        let chunk = self.chunks[slot as usize >> CHUNK_BITS].get_or_init(new_chunk);
+        &chunk[slot as usize % CHUNK]
     }
 
-    /// A free slot: the oldest of this thread's queue once it holds more than `REUSE_DELAY`,
+    /// A free slot: the oldest of this thread's ring once more than `REUSE_DELAY` wait there,
     /// else one given back by another thread, else a slot never used, else any free one.
     fn take_slot(&'static self) -> Result<u32> {
-        let epoch = self.epoch.load(Ordering::Acquire);
-        // Out of quarantine; or, when nothing else is left, the oldest in quarantine.
-        let local = |any: bool| {
-            LOCAL_FREE
-                .try_with(|l| {
-                    let mut l = l.borrow_mut();
-                    l.adopt(self, epoch);
-                    match l.ready.pop() {
-                        Some(slot) => Some(slot),
-                        None if any => l.pop_quarantined(),
-                        None => None,
-                    }
-                })
-                .ok()
-                .flatten()
-        };
-        if let Some(slot) = local(false) {
-            return Ok(slot);
+        match self.take_local() {
+            Some(slot) => Ok(slot),
+            None => self.take_slot_elsewhere(),
         }
+    }
+
+    /// A slot out of this thread's quarantine, if one is ready.
+    #[inline(always)]
+    fn take_local(&'static self) -> Option<u32> {
+        let epoch = self.epoch.load(Ordering::Acquire);
+        LOCAL_FREE
+            .try_with(|l| {
+                if l.epoch.get() == epoch {
+                    l.pop(false)
+                } else {
+                    None
+                }
+            })
+            .ok()
+            .flatten()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn take_slot_elsewhere(&'static self) -> Result<u32> {
         if self.orphan_count.load(Ordering::Relaxed) > 0 {
             let mut orphans = lock(&self.orphans);
             let slot = orphans.pop();
@@ -401,8 +465,11 @@ impl KeyvalTable {
             }
         }
         // The record exists before `fresh` says the slot does.
-        let fresh = self.fresh.load(Ordering::Relaxed);
-        if fresh <= SLOT_MASK {
+        loop {
+            let fresh = self.fresh.load(Ordering::Relaxed);
+            if fresh > SLOT_MASK {
+                break;
+            }
             self.record_or_create(fresh);
             if self
                 .fresh
@@ -411,26 +478,74 @@ impl KeyvalTable {
             {
                 return Ok(fresh);
             }
-            return self.take_slot();
         }
-        local(true).ok_or(Error::Exhausted { kind: "keyval" })
+        // Every slot was handed out: the oldest in this thread's quarantine, if any.
+        let epoch = self.epoch.load(Ordering::Acquire);
+        LOCAL_FREE
+            .try_with(|l| {
+                if l.epoch.get() == epoch {
+                    l.pop(true)
+                } else {
+                    None
+                }
+            })
+            .ok()
+            .flatten()
+            .ok_or(Error::Exhausted { kind: "keyval" })
     }
 
-    /// Puts a released slot in the releasing thread's queue.
+    /// Puts a released slot in the releasing thread's ring.
+    #[inline(always)]
     fn give_back(&'static self, slot: u32) {
         let epoch = self.epoch.load(Ordering::Acquire);
         let queued = LOCAL_FREE
-            .try_with(|l| {
-                let mut l = l.borrow_mut();
-                l.adopt(self, epoch);
-                l.push(slot);
-            })
-            .is_ok();
+            .try_with(|l| l.epoch.get() == epoch && l.push_if_room(slot))
+            .unwrap_or(false);
         if !queued {
-            let mut orphans = lock(&self.orphans);
-            orphans.push(slot);
-            self.orphan_count.store(orphans.len(), Ordering::Relaxed);
+            self.give_back_slow(slot);
         }
+    }
+
+    /// [`KeyvalTable::give_back`] when the ring is full (its oldest slot goes to the shared
+    /// list) or holds another registry's slots, or none yet.
+    #[cold]
+    #[inline(never)]
+    fn give_back_slow(&'static self, slot: u32) {
+        let mut epoch = self.epoch.load(Ordering::Acquire);
+        if epoch == 0 {
+            let new = EPOCHS.fetch_add(1, Ordering::Relaxed);
+            epoch = match self
+                .epoch
+                .compare_exchange(0, new, Ordering::AcqRel, Ordering::Acquire)
+            {
+                Ok(_) => new,
+                Err(now) => now,
+            };
+        }
+        let overflow = LOCAL_FREE.try_with(|l| {
+            if l.epoch.get() != epoch {
+                l.adopt(self, epoch);
+            }
+            l.push(slot)
+        });
+        match overflow {
+            Ok(None) => {}
+            Ok(Some(oldest)) => self.orphan(vec![oldest]),
+            // Not reached (the ring has no destructor), but a slot is never lost.
+            Err(_) => self.orphan(vec![slot]),
+        }
+    }
+
+    /// Free slots for any thread to take.
+    #[cold]
+    #[inline(never)]
+    fn orphan(&self, slots: Vec<u32>) {
+        if slots.is_empty() {
+            return;
+        }
+        let mut orphans = lock(&self.orphans);
+        orphans.extend(slots);
+        self.orphan_count.store(orphans.len(), Ordering::Relaxed);
     }
 
     /// Creates a keyval and returns its number.
@@ -441,18 +556,51 @@ impl KeyvalTable {
         delete: DeleteFn,
         extra_state: i64,
     ) -> Result<i32> {
-        let slot = self.take_slot()?;
-        let r = self.record_or_create(slot);
         let callbacks = callbacks_of(&copy, &delete);
+        let slot = self.take_slot()?;
+        self.publish(slot, kind, callbacks, extra_state, |r| {
+            if callbacks.has_user_code() {
+                *lock(&r.user) = Some(Arc::new(UserCallbacks { copy, delete }));
+            }
+        })
+        .ok_or(Error::Exhausted { kind: "keyval" })
+    }
+
+    /// The hot create: callbacks all predefined (no user code), a slot from this thread's
+    /// quarantine. `None`, with nothing changed, when no slot is ready there.
+    #[inline(always)]
+    pub fn try_create_native(
+        &'static self,
+        kind: ObjectKind,
+        callbacks: Callbacks,
+        extra_state: i64,
+    ) -> Option<i32> {
+        debug_assert!(!callbacks.has_user_code());
+        let slot = self.take_local()?;
+        self.publish(slot, kind, callbacks, extra_state, |_| {})
+    }
+
+    /// Fills the record of a slot just taken (`fill` adds the user callbacks) and publishes
+    /// it live; returns the number.
+    #[inline(always)]
+    fn publish(
+        &'static self,
+        slot: u32,
+        kind: ObjectKind,
+        callbacks: Callbacks,
+        extra_state: i64,
+        fill: impl FnOnce(&Record),
+    ) -> Option<i32> {
+        // A slot is handed out only once its record exists: `None` is not reached (and would
+        // only lose the slot).
+        let r = self.record_in_use(slot)?;
         r.kind.store(kind_code(kind) as u8, Ordering::Relaxed);
         r.callbacks.store(callbacks.code(), Ordering::Relaxed);
         r.extra_state.set(extra_state);
-        if callbacks.has_user_code() {
-            *lock(&r.user) = Some(Arc::new(UserCallbacks { copy, delete }));
-        }
+        fill(r);
         let gen = r.state.load(Ordering::Relaxed) & STATE_GEN;
         r.state.store(gen | LIVE, Ordering::Release);
-        Ok(number_of(kind, gen, slot))
+        Some(number_of(kind, gen, slot))
     }
 
     /// The keyval a user names, checked: known, not freed, of the expected kind.
@@ -496,22 +644,52 @@ impl KeyvalTable {
         })
     }
 
-    /// The user frees the number: it is invalid from now on. The common case (a live keyval of
-    /// the right kind) costs one compare-and-swap; anything else gets its precise error from
-    /// [`KeyvalTable::lookup`].
+    /// The user frees the number: it is invalid from now on.
     pub fn free(&'static self, number: i32, expected: ObjectKind) -> Result<()> {
+        match self.try_free(number, expected) {
+            Some(freed) => {
+                freed.recycle();
+                Ok(())
+            }
+            None => self.free_slow(number, expected),
+        }
+    }
+
+    /// The common free, decided by one compare-and-swap: a live keyval of the expected kind
+    /// that no attribute uses (its state is then exactly its generation and `LIVE`, which the
+    /// number gives). `None`, with nothing changed, for everything else. The number is
+    /// invalid once this returns; the slot waits in the token until
+    /// [`FreedKeyval::recycle`], so that the caller's last writes come before any cold call.
+    #[inline(always)]
+    pub fn try_free(&'static self, number: i32, expected: ObjectKind) -> Option<FreedKeyval> {
+        let n = number as u32;
+        if number <= 0 || n >> KIND_SHIFT != kind_code(expected) {
+            return None;
+        }
+        let slot = n & SLOT_MASK;
+        let record = self.record_in_use(slot)?;
+        let live = (n >> GEN_SHIFT) as u64 & STATE_GEN | LIVE;
+        record
+            .state
+            .compare_exchange(live, released(live), Ordering::AcqRel, Ordering::Relaxed)
+            .ok()?;
+        Some(FreedKeyval {
+            table: self,
+            slot,
+            record,
+        })
+    }
+
+    /// A free that [`KeyvalTable::try_free`] left: the precise error, or a keyval that
+    /// attributes still use (it lives on for them), or a race with an attribute's first or
+    /// last use.
+    #[cold]
+    #[inline(never)]
+    fn free_slow(&'static self, number: i32, expected: ObjectKind) -> Result<()> {
+        let record = self.lookup(number, expected)?.record;
         let n = number as u32;
         let gen = (n >> GEN_SHIFT) as u64 & STATE_GEN;
         let slot = n & SLOT_MASK;
-        let record = match self.record_in_use(slot) {
-            Some(r) if n >> KIND_SHIFT == kind_code(expected) && number > 0 => r,
-            _ => {
-                return Err(self
-                    .lookup(number, expected)
-                    .err()
-                    .unwrap_or(Error::KeyvalFreed { keyval: number }))
-            }
-        };
         let mut state = record.state.load(Ordering::Acquire);
         loop {
             if state & (STATE_GEN | LIVE) != gen | LIVE {
@@ -615,11 +793,21 @@ impl KeyvalTable {
         }
     }
 
-    #[cold]
+    /// The slot is free: its user callbacks go, and the slot waits in this thread's ring.
+    #[inline(always)]
     fn release(&'static self, slot: u32, record: &Record) {
         if record.callbacks().has_user_code() {
-            lock(&record.user).take();
+            return self.release_with_user(slot, record);
         }
+        self.give_back(slot);
+    }
+
+    /// [`KeyvalTable::release`] of a keyval with user callbacks (out of line, so the common
+    /// release makes no call that values must survive).
+    #[cold]
+    #[inline(never)]
+    fn release_with_user(&'static self, slot: u32, record: &Record) {
+        lock(&record.user).take();
         self.give_back(slot);
     }
 
@@ -645,7 +833,8 @@ impl KeyvalTable {
         }
         // Every slot is free now; the per-thread queues are void. Slots keep their generations,
         // so numbers from before stay invalid.
-        self.epoch.fetch_add(1, Ordering::AcqRel);
+        self.epoch
+            .store(EPOCHS.fetch_add(1, Ordering::Relaxed), Ordering::Release);
         let all = (0..self.fresh.load(Ordering::Acquire)).collect::<Vec<_>>();
         let mut orphans = lock(&self.orphans);
         self.orphan_count.store(all.len(), Ordering::Relaxed);
@@ -751,6 +940,155 @@ mod tests {
             assert_ne!(k, first);
             r.free(k, ObjectKind::Comm).unwrap();
         }
+    }
+
+    // A freed slot waits for REUSE_DELAY others, then comes back before any fresh slot.
+    #[test]
+    fn a_freed_slot_returns_after_the_reuse_delay() {
+        let r = table();
+        let first = create(r, ObjectKind::Comm);
+        r.free(first, ObjectKind::Comm).unwrap();
+        let mut seen = Vec::new();
+        for _ in 0..REUSE_DELAY {
+            let k = create(r, ObjectKind::Comm);
+            assert_ne!(slot_of(k), slot_of(first), "reused inside the delay");
+            seen.push(k);
+        }
+        for k in seen {
+            r.free(k, ObjectKind::Comm).unwrap();
+        }
+        let again = create(r, ObjectKind::Comm);
+        assert_eq!(
+            slot_of(again),
+            slot_of(first),
+            "the oldest free slot comes first"
+        );
+        assert_ne!(again, first, "under a new generation");
+        assert_eq!(
+            r.lookup(first, ObjectKind::Comm).unwrap_err(),
+            Error::KeyvalFreed { keyval: first }
+        );
+    }
+
+    // More frees than the ring holds: the oldest go to the shared list, and nothing is lost.
+    #[test]
+    fn a_full_ring_spills_its_oldest_slots() {
+        let r = table();
+        let keys: Vec<i32> = (0..RING + 40)
+            .map(|_| create(r, ObjectKind::Comm))
+            .collect();
+        for &k in &keys {
+            r.free(k, ObjectKind::Comm).unwrap();
+        }
+        assert_eq!(r.orphan_count.load(Ordering::Relaxed), 40);
+        // Every slot out of quarantine (the ring's ready half and the spilled ones) comes
+        // back once before a fresh slot is taken; the last REUSE_DELAY freed still wait.
+        let fresh = r.fresh.load(Ordering::Relaxed);
+        let ready = keys.len() - REUSE_DELAY;
+        let mut slots: Vec<usize> = (0..ready)
+            .map(|_| slot_of(create(r, ObjectKind::Comm)))
+            .collect();
+        assert_eq!(
+            r.fresh.load(Ordering::Relaxed),
+            fresh,
+            "a fresh slot was taken"
+        );
+        slots.sort_unstable();
+        slots.dedup();
+        assert_eq!(slots.len(), ready, "a slot was handed out twice");
+        let waiting: Vec<usize> = keys[ready..].iter().map(|&k| slot_of(k)).collect();
+        assert!(
+            slots.iter().all(|s| !waiting.contains(s)),
+            "quarantine broken"
+        );
+    }
+
+    // A thread that ends gives its free slots back: another thread reuses them.
+    #[test]
+    fn an_ending_thread_hands_its_slots_back() {
+        let r = table();
+        let freed: Vec<usize> = std::thread::spawn(move || {
+            let keys: Vec<i32> = (0..10).map(|_| create(r, ObjectKind::Win)).collect();
+            for &k in &keys {
+                r.free(k, ObjectKind::Win).unwrap();
+            }
+            keys.iter().map(|&k| slot_of(k)).collect()
+        })
+        .join()
+        .unwrap();
+        assert_eq!(r.orphan_count.load(Ordering::Relaxed), freed.len());
+        let k = create(r, ObjectKind::Win);
+        assert!(freed.contains(&slot_of(k)), "a slot of the ended thread");
+    }
+
+    // After a reset every slot is free once: slots still in a thread's ring are not handed
+    // out a second time.
+    #[test]
+    fn a_reset_voids_the_rings() {
+        let r = table();
+        let keys: Vec<i32> = (0..REUSE_DELAY + 8)
+            .map(|_| create(r, ObjectKind::Comm))
+            .collect();
+        for &k in &keys {
+            r.free(k, ObjectKind::Comm).unwrap();
+        }
+        r.clear();
+        let mut slots: Vec<usize> = (0..keys.len() + 20)
+            .map(|_| slot_of(create(r, ObjectKind::Comm)))
+            .collect();
+        slots.sort_unstable();
+        slots.dedup();
+        assert_eq!(slots.len(), keys.len() + 20, "a slot was handed out twice");
+        for k in keys {
+            assert!(
+                r.lookup(k, ObjectKind::Comm).is_err(),
+                "{k} survived the reset"
+            );
+        }
+    }
+
+    // MPI 4.1 §7.7.2: freeing a keyval that attributes use leaves it to them; the one-step
+    // free declines it and changes nothing.
+    #[test]
+    fn the_one_step_free_leaves_keyvals_in_use_alone() {
+        let r = table();
+        let k = create(r, ObjectKind::Comm);
+        let slot = r.lookup(k, ObjectKind::Comm).unwrap().slot();
+        r.add_attr(slot, k).unwrap();
+        assert!(r.try_free(k, ObjectKind::Comm).is_none());
+        assert!(r.try_free(k, ObjectKind::Datatype).is_none());
+        r.lookup(k, ObjectKind::Comm).unwrap();
+        r.free(k, ObjectKind::Comm).unwrap();
+        assert_eq!(r.held(), 1, "the attribute still holds it");
+        r.remove_attr(slot);
+        assert_eq!(r.held(), 0);
+    }
+
+    // The one-step create takes only slots out of this thread's quarantine.
+    #[test]
+    fn the_one_step_create_reuses_only_quarantined_slots() {
+        let r = table();
+        assert_eq!(
+            r.try_create_native(ObjectKind::Comm, Callbacks::default(), 0),
+            None
+        );
+        let keys: Vec<i32> = (0..=REUSE_DELAY)
+            .map(|_| create(r, ObjectKind::Comm))
+            .collect();
+        for &k in &keys {
+            r.free(k, ObjectKind::Comm).unwrap();
+        }
+        let k = r
+            .try_create_native(ObjectKind::Datatype, Callbacks::COPY_DUP, -3)
+            .expect("a slot is out of quarantine");
+        assert_eq!(slot_of(k), slot_of(keys[0]));
+        let got = r.lookup(k, ObjectKind::Datatype).unwrap();
+        assert_eq!(got.callbacks(), Callbacks::COPY_DUP);
+        assert_eq!(got.extra_state().word(), -3);
+        assert_eq!(
+            r.try_create_native(ObjectKind::Comm, Callbacks::default(), 0),
+            None
+        );
     }
 
     // Creating and freeing from many threads at once hands out each number once.

@@ -78,6 +78,18 @@ impl Runtime {
         self.inactive_store()
     }
 
+    /// The attribute store while MPI calls are allowed, without taking the lock or calling
+    /// anything: `None` also when the precise answer needs the lock (the fast paths then hand
+    /// the call to the full one).
+    #[inline(always)]
+    pub fn live_store(&self) -> Option<&'static Store> {
+        if self.active.load(Ordering::Acquire) {
+            self.store()
+        } else {
+            None
+        }
+    }
+
     #[cold]
     #[inline(never)]
     fn inactive_store(&self) -> Result<&'static Store> {

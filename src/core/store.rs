@@ -730,29 +730,34 @@ impl Store {
         }
     }
 
-    #[cold]
+    /// Lookups only (no call), so hot paths that reach it need no saved registers.
+    #[inline]
     fn far_keyval_entry(&self, slot: usize) -> Option<&AtomicI64> {
         self.keyvals.get(slot / CHUNK)?.get()?.get(slot % CHUNK)
     }
 
     /// A keyval number is live (created and not freed).
+    #[inline]
     pub fn keyval_created(&self, number: i32, has_delete: bool) {
         let slot = keyval::slot_of(number);
-        let entry = match self.first_keyvals.get(slot) {
-            Some(k) => k,
-            None => match self.keyvals.get(slot / CHUNK) {
-                Some(chunk) => {
-                    &chunk.get_or_init(|| new_chunk(|_| AtomicI64::new(0)))[slot % CHUNK]
-                }
-                None => return,
-            },
-        };
-        let flags = if has_delete { HAS_DELETE } else { 0 };
-        entry.store(number as u32 as i64 | flags, Ordering::Release);
+        let entry = number as u32 as i64 | if has_delete { HAS_DELETE } else { 0 };
+        match self.first_keyvals.get(slot) {
+            Some(k) => k.store(entry, Ordering::Release),
+            None => self.far_keyval_created(slot, entry),
+        }
+    }
+
+    #[cold]
+    fn far_keyval_created(&self, slot: usize, entry: i64) {
+        if let Some(chunk) = self.keyvals.get(slot / CHUNK) {
+            let chunk = chunk.get_or_init(|| new_chunk(|_| AtomicI64::new(0)));
+            chunk[slot % CHUNK].store(entry, Ordering::Release);
+        }
     }
 
     /// A keyval number is dead. Only its own entry is cleared; a plain store does, because a
     /// slot the registry just released waits in the freeing thread's own queue.
+    #[inline]
     pub fn keyval_freed(&self, number: i32) {
         if let Some(k) = self.keyval_entry(keyval::slot_of(number)) {
             if k.load(Ordering::Relaxed) as i32 == number {
