@@ -76,7 +76,7 @@ impl Runtime {
     pub fn try_free_keyval(&self, kind: ObjectKind, keyval: i32) -> Option<FreedKeyval> {
         let store = self.live_store()?;
         let freed = store.registry.try_free(keyval, kind)?;
-        store.keyval_freed(keyval);
+        store.live_keyval_freed(keyval);
         Some(freed)
     }
 

@@ -111,9 +111,10 @@ impl UserCallbacks {
 /// One registry slot.
 /// A cache line each: records of keyvals used by different threads do not share one, and
 /// finding a record is one shift.
-#[derive(Default)]
 #[repr(align(64))]
 struct Record {
+    /// Its own slot (fixed): a thread's ring holds records, so reuse needs no lookup.
+    slot: u32,
     state: AtomicU64,
     /// Attributes using the keyval (changed only under the runtime's lock).
     attrs: AtomicU32,
@@ -128,6 +129,18 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Record {
+    fn new(slot: u32) -> Record {
+        Record {
+            slot,
+            state: AtomicU64::new(0),
+            attrs: AtomicU32::new(0),
+            kind: AtomicU8::new(0),
+            callbacks: AtomicU8::new(0),
+            extra_state: ExtraState::default(),
+            user: Mutex::new(None),
+        }
+    }
+
     fn kind(&self) -> ObjectKind {
         kind_of_code(self.kind.load(Ordering::Relaxed) as u32).unwrap_or(ObjectKind::Comm)
     }
@@ -141,7 +154,6 @@ impl Record {
 #[must_use = "the slot is lost unless recycled"]
 pub struct FreedKeyval {
     table: &'static KeyvalTable,
-    slot: u32,
     record: &'static Record,
 }
 
@@ -149,7 +161,7 @@ impl FreedKeyval {
     /// Drops the keyval's user callbacks and queues the slot for reuse.
     #[inline(always)]
     pub fn recycle(self) {
-        self.table.release(self.slot, self.record);
+        self.table.release(self.record);
     }
 }
 
@@ -196,7 +208,7 @@ struct LocalFree {
     /// The epoch of the registry whose slots the ring holds ([`NO_EPOCH`]: none).
     epoch: Cell<u64>,
     table: Cell<Option<&'static KeyvalTable>>,
-    ring: [Cell<u32>; RING],
+    ring: [Cell<Option<&'static Record>>; RING],
     /// Position of the oldest slot (wrapping; taken modulo `RING`).
     head: Cell<u32>,
     len: Cell<u32>,
@@ -210,13 +222,13 @@ const NO_EPOCH: u64 = u64::MAX;
 static EPOCHS: AtomicU64 = AtomicU64::new(1);
 
 impl LocalFree {
-    fn at(&self, pos: u32) -> &Cell<u32> {
+    fn at(&self, pos: u32) -> &Cell<Option<&'static Record>> {
         &self.ring[pos as usize % RING]
     }
 
     /// The oldest slot, if more than `REUSE_DELAY` wait (or, with `any`, if any does).
     #[inline(always)]
-    fn pop(&self, any: bool) -> Option<u32> {
+    fn pop(&self, any: bool) -> Option<&'static Record> {
         let len = self.len.get();
         if len as usize <= REUSE_DELAY && !(any && len > 0) {
             return None;
@@ -224,30 +236,30 @@ impl LocalFree {
         let head = self.head.get();
         self.head.set(head.wrapping_add(1));
         self.len.set(len - 1);
-        Some(self.at(head).get())
+        self.at(head).take()
     }
 
     /// Queues a freed slot if the ring has room.
     #[inline(always)]
-    fn push_if_room(&self, slot: u32) -> bool {
+    fn push_if_room(&self, record: &'static Record) -> bool {
         let len = self.len.get();
         if len as usize == RING {
             return false;
         }
-        self.at(self.head.get().wrapping_add(len)).set(slot);
+        self.at(self.head.get().wrapping_add(len)).set(Some(record));
         self.len.set(len + 1);
         true
     }
 
     /// Queues a freed slot; returns the oldest when the ring was full.
     #[inline(always)]
-    fn push(&self, slot: u32) -> Option<u32> {
+    fn push(&self, record: &'static Record) -> Option<&'static Record> {
         let (head, len) = (self.head.get(), self.len.get());
         if len as usize == RING {
             self.head.set(head.wrapping_add(1));
-            return Some(self.at(head).replace(slot));
+            return self.at(head).replace(Some(record));
         }
-        self.at(head.wrapping_add(len)).set(slot);
+        self.at(head.wrapping_add(len)).set(Some(record));
         self.len.set(len + 1);
         None
     }
@@ -267,8 +279,8 @@ impl LocalFree {
     /// left (a finalize or test reset made every slot free) are forgotten.
     fn hand_back(&self) {
         let mut all = Vec::new();
-        while let Some(slot) = self.pop(true) {
-            all.push(slot);
+        while let Some(record) = self.pop(true) {
+            all.push(record.slot);
         }
         if let Some(t) = self.table.take() {
             if t.epoch.load(Ordering::Acquire) == self.epoch.get() {
@@ -294,7 +306,7 @@ thread_local! {
         LocalFree {
             epoch: Cell::new(NO_EPOCH),
             table: Cell::new(None),
-            ring: [const { Cell::new(0) }; RING],
+            ring: [const { Cell::new(None) }; RING],
             head: Cell::new(0),
             len: Cell::new(0),
         }
@@ -321,9 +333,11 @@ impl Default for KeyvalTable {
     }
 }
 
-/// A chunk of records, made on the heap (it is too large for a thread's stack).
-fn new_chunk() -> Box<[Record; CHUNK]> {
-    let records: Box<[Record]> = (0..CHUNK).map(|_| Record::default()).collect();
+/// The records of chunk `c`, made on the heap (they are too large for a thread's stack).
+fn new_chunk(c: usize) -> Box<[Record; CHUNK]> {
+    let records: Box<[Record]> = (0..CHUNK)
+        .map(|i| Record::new((c * CHUNK + i) as u32))
+        .collect();
     match records.try_into() {
         Ok(chunk) => chunk,
         Err(_) => unreachable!("CHUNK records make a chunk"),
@@ -424,7 +438,8 @@ impl KeyvalTable {
     }
 
     fn record_or_create(&self, slot: u32) -> &Record {
-        let chunk = self.chunks[slot as usize >> CHUNK_BITS].get_or_init(new_chunk);
+        let c = slot as usize >> CHUNK_BITS;
+        let chunk = self.chunks[c].get_or_init(|| new_chunk(c));
         &chunk[slot as usize % CHUNK]
     }
 
@@ -432,14 +447,14 @@ impl KeyvalTable {
     /// else one given back by another thread, else a slot never used, else any free one.
     fn take_slot(&'static self) -> Result<u32> {
         match self.take_local() {
-            Some(slot) => Ok(slot),
+            Some(record) => Ok(record.slot),
             None => self.take_slot_elsewhere(),
         }
     }
 
-    /// A slot out of this thread's quarantine, if one is ready.
+    /// A slot out of this thread's quarantine, if one is ready: its record.
     #[inline(always)]
-    fn take_local(&'static self) -> Option<u32> {
+    fn take_local(&'static self) -> Option<&'static Record> {
         let epoch = self.epoch.load(Ordering::Acquire);
         LOCAL_FREE
             .try_with(|l| {
@@ -491,18 +506,19 @@ impl KeyvalTable {
             })
             .ok()
             .flatten()
+            .map(|record| record.slot)
             .ok_or(Error::Exhausted { kind: "keyval" })
     }
 
     /// Puts a released slot in the releasing thread's ring.
     #[inline(always)]
-    fn give_back(&'static self, slot: u32) {
+    fn give_back(&'static self, record: &'static Record) {
         let epoch = self.epoch.load(Ordering::Acquire);
         let queued = LOCAL_FREE
-            .try_with(|l| l.epoch.get() == epoch && l.push_if_room(slot))
+            .try_with(|l| l.epoch.get() == epoch && l.push_if_room(record))
             .unwrap_or(false);
         if !queued {
-            self.give_back_slow(slot);
+            self.give_back_slow(record);
         }
     }
 
@@ -510,7 +526,7 @@ impl KeyvalTable {
     /// list) or holds another registry's slots, or none yet.
     #[cold]
     #[inline(never)]
-    fn give_back_slow(&'static self, slot: u32) {
+    fn give_back_slow(&'static self, record: &'static Record) {
         let mut epoch = self.epoch.load(Ordering::Acquire);
         if epoch == 0 {
             let new = EPOCHS.fetch_add(1, Ordering::Relaxed);
@@ -526,13 +542,13 @@ impl KeyvalTable {
             if l.epoch.get() != epoch {
                 l.adopt(self, epoch);
             }
-            l.push(slot)
+            l.push(record)
         });
         match overflow {
             Ok(None) => {}
-            Ok(Some(oldest)) => self.orphan(vec![oldest]),
+            Ok(Some(oldest)) => self.orphan(vec![oldest.slot]),
             // Not reached (the ring has no destructor), but a slot is never lost.
-            Err(_) => self.orphan(vec![slot]),
+            Err(_) => self.orphan(vec![record.slot]),
         }
     }
 
@@ -558,12 +574,15 @@ impl KeyvalTable {
     ) -> Result<i32> {
         let callbacks = callbacks_of(&copy, &delete);
         let slot = self.take_slot()?;
-        self.publish(slot, kind, callbacks, extra_state, |r| {
+        // A slot is handed out only once its record exists.
+        let r = self
+            .record_in_use(slot)
+            .ok_or(Error::Exhausted { kind: "keyval" })?;
+        Ok(self.publish(r, kind, callbacks, extra_state, |r| {
             if callbacks.has_user_code() {
                 *lock(&r.user) = Some(Arc::new(UserCallbacks { copy, delete }));
             }
-        })
-        .ok_or(Error::Exhausted { kind: "keyval" })
+        }))
     }
 
     /// The hot create: callbacks all predefined (no user code), a slot from this thread's
@@ -576,8 +595,8 @@ impl KeyvalTable {
         extra_state: i64,
     ) -> Option<i32> {
         debug_assert!(!callbacks.has_user_code());
-        let slot = self.take_local()?;
-        self.publish(slot, kind, callbacks, extra_state, |_| {})
+        let record = self.take_local()?;
+        Some(self.publish(record, kind, callbacks, extra_state, |_| {}))
     }
 
     /// Fills the record of a slot just taken (`fill` adds the user callbacks) and publishes
@@ -585,22 +604,19 @@ impl KeyvalTable {
     #[inline(always)]
     fn publish(
         &'static self,
-        slot: u32,
+        r: &Record,
         kind: ObjectKind,
         callbacks: Callbacks,
         extra_state: i64,
         fill: impl FnOnce(&Record),
-    ) -> Option<i32> {
-        // A slot is handed out only once its record exists: `None` is not reached (and would
-        // only lose the slot).
-        let r = self.record_in_use(slot)?;
+    ) -> i32 {
         r.kind.store(kind_code(kind) as u8, Ordering::Relaxed);
         r.callbacks.store(callbacks.code(), Ordering::Relaxed);
         r.extra_state.set(extra_state);
         fill(r);
         let gen = r.state.load(Ordering::Relaxed) & STATE_GEN;
         r.state.store(gen | LIVE, Ordering::Release);
-        Some(number_of(kind, gen, slot))
+        number_of(kind, gen, r.slot)
     }
 
     /// The keyval a user names, checked: known, not freed, of the expected kind.
@@ -675,7 +691,6 @@ impl KeyvalTable {
             .ok()?;
         Some(FreedKeyval {
             table: self,
-            slot,
             record,
         })
     }
@@ -689,7 +704,6 @@ impl KeyvalTable {
         let record = self.lookup(number, expected)?.record;
         let n = number as u32;
         let gen = (n >> GEN_SHIFT) as u64 & STATE_GEN;
-        let slot = n & SLOT_MASK;
         let mut state = record.state.load(Ordering::Acquire);
         loop {
             if state & (STATE_GEN | LIVE) != gen | LIVE {
@@ -712,7 +726,7 @@ impl KeyvalTable {
             ) {
                 Ok(_) => {
                     if release {
-                        self.release(slot, record);
+                        self.release(record);
                     }
                     return Ok(());
                 }
@@ -784,7 +798,7 @@ impl KeyvalTable {
             ) {
                 Ok(_) => {
                     if release {
-                        self.release(slot, record);
+                        self.release(record);
                     }
                     return;
                 }
@@ -795,20 +809,20 @@ impl KeyvalTable {
 
     /// The slot is free: its user callbacks go, and the slot waits in this thread's ring.
     #[inline(always)]
-    fn release(&'static self, slot: u32, record: &Record) {
+    fn release(&'static self, record: &'static Record) {
         if record.callbacks().has_user_code() {
-            return self.release_with_user(slot, record);
+            return self.release_with_user(record);
         }
-        self.give_back(slot);
+        self.give_back(record);
     }
 
     /// [`KeyvalTable::release`] of a keyval with user callbacks (out of line, so the common
     /// release makes no call that values must survive).
     #[cold]
     #[inline(never)]
-    fn release_with_user(&'static self, slot: u32, record: &Record) {
+    fn release_with_user(&'static self, record: &'static Record) {
         lock(&record.user).take();
-        self.give_back(slot);
+        self.give_back(record);
     }
 
     /// Slots still held (by the user or by attributes): used by tests and by finalize checks.

@@ -755,6 +755,15 @@ impl Store {
         }
     }
 
+    /// A keyval number that was live is dead: its entry is cleared (a plain store does: the
+    /// keyval owned the slot, which waits in the freeing thread's own ring).
+    #[inline(always)]
+    pub fn live_keyval_freed(&self, number: i32) {
+        if let Some(k) = self.keyval_entry(keyval::slot_of(number)) {
+            k.store(0, Ordering::Release);
+        }
+    }
+
     /// A keyval number is dead. Only its own entry is cleared; a plain store does, because a
     /// slot the registry just released waits in the freeing thread's own queue.
     #[inline]
