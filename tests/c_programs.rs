@@ -135,6 +135,7 @@ c_programs! {
         collectives,
         groups,
         info,
+        keyval_reuse,
         pmpi;
     die:
         fatal_keyval,

@@ -218,6 +218,13 @@ fn standard_examples() {
     build_and_run("examples");
 }
 
+/// MPI 4.1 §7.7.2-§7.7.4, §19.3: keyvals created and freed many times over from Fortran (the
+/// reused ones come through the fast create and free), with every kind of callback.
+#[test]
+fn keyval_reuse() {
+    build_and_run("keyval_reuse");
+}
+
 /// MPI 4.1 §7.7.3 predefined attributes from Fortran; errors in IERROR as C gets them.
 #[test]
 fn predefined_and_errors() {

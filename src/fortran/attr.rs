@@ -16,8 +16,8 @@ use crate::core::store::Fast;
 use crate::core::{ObjRef, ObjectKind, Result, Runtime};
 use crate::fortran::callbacks::{
     fortran_address_copy_fn, fortran_address_delete_fn, fortran_integer_copy_fn,
-    fortran_integer_delete_fn, MPI_Fcopy_attr_function, MPI_Fcopy_function,
-    MPI_Fdelete_attr_function, MPI_Fdelete_function,
+    fortran_integer_delete_fn, fortran_native_callbacks, MPI_Fcopy_attr_function,
+    MPI_Fcopy_function, MPI_Fdelete_attr_function, MPI_Fdelete_function,
 };
 use crate::fortran::{
     fint, logical, narrow, read_narrow, scope_handle, wide, MPI_Aint, MPI_Fint, MPI_Flogical,
@@ -80,6 +80,45 @@ unsafe fn fits(p: *const MPI_Fint) -> Option<i32> {
     }
     #[allow(clippy::useless_conversion)]
     i32::try_from(unsafe { *p }).ok()
+}
+
+/// The hot create (predefined routines), answered inline: true when done; false sends the
+/// call to the full path, which also gives the precise error.
+#[inline(always)]
+unsafe fn create_keyval_fast(
+    kind: ObjectKind,
+    copy_fn: Option<MPI_Fcopy_attr_function>,
+    delete_fn: Option<MPI_Fdelete_attr_function>,
+    keyval: *mut MPI_Fint,
+    extra_state: *const MPI_Aint,
+) -> bool {
+    if keyval.is_null() || extra_state.is_null() {
+        return false;
+    }
+    let Some(callbacks) = fortran_native_callbacks(copy_fn, delete_fn) else {
+        return false;
+    };
+    match rt().try_create_native_keyval(kind, callbacks, unsafe { *extra_state } as i64) {
+        Some(k) => {
+            unsafe { *keyval = fint(k) };
+            true
+        }
+        None => false,
+    }
+}
+
+/// The hot free (a live keyval that no attribute uses), answered inline: true when done.
+#[inline(always)]
+unsafe fn free_keyval_fast(kind: ObjectKind, keyval: *mut MPI_Fint) -> bool {
+    let Some(k) = (unsafe { fits(keyval) }) else {
+        return false;
+    };
+    let Some(freed) = rt().try_free_keyval(kind, k) else {
+        return false;
+    };
+    unsafe { *keyval = fint(MPI_KEYVAL_INVALID) };
+    freed.recycle();
+    true
 }
 
 /// A get the store answers without any call: `write` stores the reader's view of the word.
@@ -185,25 +224,43 @@ pub unsafe extern "C" fn mpi_comm_create_keyval_(
     extra_state: *const MPI_Aint,
     ierror: *mut MPI_Fint,
 ) {
-    fentry!(ierror, "MPI_COMM_CREATE_KEYVAL", Scope::NoObject, {
+    fentry_fast!(
+        ierror,
+        "MPI_COMM_CREATE_KEYVAL",
+        Scope::NoObject,
         unsafe {
-            create_keyval(
+            create_keyval_fast(
                 ObjectKind::Comm,
                 comm_copy_attr_fn,
                 comm_delete_attr_fn,
                 comm_keyval,
                 extra_state,
             )
+        },
+        {
+            unsafe {
+                create_keyval(
+                    ObjectKind::Comm,
+                    comm_copy_attr_fn,
+                    comm_delete_attr_fn,
+                    comm_keyval,
+                    extra_state,
+                )
+            }
         }
-    })
+    )
 }
 
 /// `MPI_COMM_FREE_KEYVAL(COMM_KEYVAL, IERROR)`: sets COMM_KEYVAL to MPI_KEYVAL_INVALID.
 #[no_mangle]
 pub unsafe extern "C" fn mpi_comm_free_keyval_(comm_keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    fentry!(ierror, "MPI_COMM_FREE_KEYVAL", Scope::NoObject, {
-        unsafe { free_keyval(ObjectKind::Comm, comm_keyval) }
-    })
+    fentry_fast!(
+        ierror,
+        "MPI_COMM_FREE_KEYVAL",
+        Scope::NoObject,
+        unsafe { free_keyval_fast(ObjectKind::Comm, comm_keyval) },
+        { unsafe { free_keyval(ObjectKind::Comm, comm_keyval) } }
+    )
 }
 
 /// `MPI_COMM_SET_ATTR(COMM, COMM_KEYVAL, ATTRIBUTE_VAL, IERROR)`.
@@ -300,25 +357,43 @@ pub unsafe extern "C" fn mpi_type_create_keyval_(
     extra_state: *const MPI_Aint,
     ierror: *mut MPI_Fint,
 ) {
-    fentry!(ierror, "MPI_TYPE_CREATE_KEYVAL", Scope::NoObject, {
+    fentry_fast!(
+        ierror,
+        "MPI_TYPE_CREATE_KEYVAL",
+        Scope::NoObject,
         unsafe {
-            create_keyval(
+            create_keyval_fast(
                 ObjectKind::Datatype,
                 type_copy_attr_fn,
                 type_delete_attr_fn,
                 type_keyval,
                 extra_state,
             )
+        },
+        {
+            unsafe {
+                create_keyval(
+                    ObjectKind::Datatype,
+                    type_copy_attr_fn,
+                    type_delete_attr_fn,
+                    type_keyval,
+                    extra_state,
+                )
+            }
         }
-    })
+    )
 }
 
 /// `MPI_TYPE_FREE_KEYVAL(TYPE_KEYVAL, IERROR)`.
 #[no_mangle]
 pub unsafe extern "C" fn mpi_type_free_keyval_(type_keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    fentry!(ierror, "MPI_TYPE_FREE_KEYVAL", Scope::NoObject, {
-        unsafe { free_keyval(ObjectKind::Datatype, type_keyval) }
-    })
+    fentry_fast!(
+        ierror,
+        "MPI_TYPE_FREE_KEYVAL",
+        Scope::NoObject,
+        unsafe { free_keyval_fast(ObjectKind::Datatype, type_keyval) },
+        { unsafe { free_keyval(ObjectKind::Datatype, type_keyval) } }
+    )
 }
 
 /// `MPI_TYPE_SET_ATTR(DATATYPE, TYPE_KEYVAL, ATTRIBUTE_VAL, IERROR)`.
@@ -412,25 +487,43 @@ pub unsafe extern "C" fn mpi_win_create_keyval_(
     extra_state: *const MPI_Aint,
     ierror: *mut MPI_Fint,
 ) {
-    fentry!(ierror, "MPI_WIN_CREATE_KEYVAL", Scope::NoObject, {
+    fentry_fast!(
+        ierror,
+        "MPI_WIN_CREATE_KEYVAL",
+        Scope::NoObject,
         unsafe {
-            create_keyval(
+            create_keyval_fast(
                 ObjectKind::Win,
                 win_copy_attr_fn,
                 win_delete_attr_fn,
                 win_keyval,
                 extra_state,
             )
+        },
+        {
+            unsafe {
+                create_keyval(
+                    ObjectKind::Win,
+                    win_copy_attr_fn,
+                    win_delete_attr_fn,
+                    win_keyval,
+                    extra_state,
+                )
+            }
         }
-    })
+    )
 }
 
 /// `MPI_WIN_FREE_KEYVAL(WIN_KEYVAL, IERROR)`.
 #[no_mangle]
 pub unsafe extern "C" fn mpi_win_free_keyval_(win_keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    fentry!(ierror, "MPI_WIN_FREE_KEYVAL", Scope::NoObject, {
-        unsafe { free_keyval(ObjectKind::Win, win_keyval) }
-    })
+    fentry_fast!(
+        ierror,
+        "MPI_WIN_FREE_KEYVAL",
+        Scope::NoObject,
+        unsafe { free_keyval_fast(ObjectKind::Win, win_keyval) },
+        { unsafe { free_keyval(ObjectKind::Win, win_keyval) } }
+    )
 }
 
 /// `MPI_WIN_SET_ATTR(WIN, WIN_KEYVAL, ATTRIBUTE_VAL, IERROR)`.
@@ -536,9 +629,13 @@ pub unsafe extern "C" fn mpi_keyval_create_(
 /// Deprecated `MPI_KEYVAL_FREE(KEYVAL, IERROR)`.
 #[no_mangle]
 pub unsafe extern "C" fn mpi_keyval_free_(keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    fentry!(ierror, "MPI_KEYVAL_FREE", Scope::NoObject, {
-        unsafe { free_keyval(ObjectKind::Comm, keyval) }
-    })
+    fentry_fast!(
+        ierror,
+        "MPI_KEYVAL_FREE",
+        Scope::NoObject,
+        unsafe { free_keyval_fast(ObjectKind::Comm, keyval) },
+        { unsafe { free_keyval(ObjectKind::Comm, keyval) } }
+    )
 }
 
 /// Deprecated `MPI_ATTR_PUT(COMM, KEYVAL, ATTRIBUTE_VAL, IERROR)`: the INTEGER is stored

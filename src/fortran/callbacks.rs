@@ -16,6 +16,8 @@ use crate::core::callback::{
     CallbackCall, Convention, CopyCallback, CopyFn, DeleteCallback, DeleteFn,
 };
 use crate::core::convert::AttrWord;
+use crate::core::keyval::callbacks_of;
+use crate::core::store::Callbacks;
 use crate::fortran::{
     callback_code, fint, MPI_Aint, MPI_Fint, MPI_Flogical, FORTRAN_FALSE, FORTRAN_TRUE,
 };
@@ -214,6 +216,26 @@ fn predefined(addr: usize) -> Option<Predefined> {
         Some(Predefined::NullDelete)
     } else {
         None
+    }
+}
+
+/// What a keyval made by `MPI_*_CREATE_KEYVAL` records of these routines when both are
+/// predefined (no user code: the keyval can be created on the fast path); `None` otherwise.
+/// Decides as [`fortran_address_copy_fn`] and [`fortran_address_delete_fn`] do.
+pub fn fortran_native_callbacks(
+    copy: Option<MPI_Fcopy_attr_function>,
+    delete: Option<MPI_Fdelete_attr_function>,
+) -> Option<Callbacks> {
+    let copy = match copy {
+        None => CopyFn::Null,
+        Some(f) => match predefined(f as usize)? {
+            Predefined::Dup => CopyFn::Dup,
+            Predefined::NullCopy | Predefined::NullDelete => CopyFn::Null,
+        },
+    };
+    match delete.map(|f| predefined(f as usize)) {
+        None | Some(Some(Predefined::NullDelete)) => Some(callbacks_of(&copy, &DeleteFn::Null)),
+        Some(_) => None,
     }
 }
 
