@@ -455,11 +455,18 @@ impl KeyvalTable {
     /// A slot out of this thread's quarantine, if one is ready: its record.
     #[inline(always)]
     fn take_local(&'static self) -> Option<&'static Record> {
+        self.pop_local(false)
+    }
+
+    /// The oldest record in this thread's ring, if the ring is this registry's and one is out
+    /// of quarantine (with `any`: even one still in it).
+    #[inline(always)]
+    fn pop_local(&'static self, any: bool) -> Option<&'static Record> {
         let epoch = self.epoch.load(Ordering::Acquire);
         LOCAL_FREE
             .try_with(|l| {
                 if l.epoch.get() == epoch {
-                    l.pop(false)
+                    l.pop(any)
                 } else {
                     None
                 }
@@ -495,17 +502,7 @@ impl KeyvalTable {
             }
         }
         // Every slot was handed out: the oldest in this thread's quarantine, if any.
-        let epoch = self.epoch.load(Ordering::Acquire);
-        LOCAL_FREE
-            .try_with(|l| {
-                if l.epoch.get() == epoch {
-                    l.pop(true)
-                } else {
-                    None
-                }
-            })
-            .ok()
-            .flatten()
+        self.pop_local(true)
             .map(|record| record.slot)
             .ok_or(Error::Exhausted { kind: "keyval" })
     }
