@@ -38,6 +38,18 @@ const KIND_SHIFT: u32 = 26;
 const GEN_SHIFT: u32 = 18;
 const GEN_MASK: u32 = 0xff;
 const INDEX_MASK: u32 = (1 << GEN_SHIFT) - 1;
+/// The first slot index a dynamic handle gets: every predefined handle value is below it, so
+/// `value & INDEX_MASK` names one place per object whether its handle is predefined or not
+/// (see [`store_index`]).
+const FIRST_DYNAMIC: u32 = 0x400;
+const _: () = {
+    let mut i = 0;
+    while i < HandleKind::ALL.len() {
+        let (base, n) = HandleKind::ALL[i].predefined_range();
+        assert!(base >= 0 && base as u32 + n <= FIRST_DYNAMIC);
+        i += 1;
+    }
+};
 /// Free slots kept back before any is reused, so stale handles stay detectable: a slot's
 /// generation wraps after 256 reuses, so a stale handle is caught for at least 256 × 65 frees
 /// of its kind. Not more, so that a dup/free loop cycles through few objects whose attribute
@@ -152,22 +164,17 @@ fn decode(h: Handle) -> Decoded {
     }
 }
 
-/// The slot index a handle of `kind` names, without checking that anything lives there (the
-/// lock-free read path checks the generation by comparing the whole handle it finds bound).
+/// Where the attribute store keeps a handle's attributes: its low bits, the slot index for a
+/// dynamic handle and the value itself for a predefined one (predefined values are below
+/// [`FIRST_DYNAMIC`], dynamic indexes are not). Any value gives an index; the reader compares
+/// the whole handle with the one bound there, which checks kind, generation and liveness at once.
 #[inline(always)]
-pub fn slot_of(kind: HandleKind, h: Handle) -> Option<usize> {
-    let bits = h.0 as u32;
-    // Sign bit clear, dynamic bit set and the kind, in one compare.
-    const TAG: u32 = !((1 << KIND_SHIFT) - 1);
-    if bits & TAG == DYNAMIC_BIT as u32 | kind.code() << KIND_SHIFT {
-        Some((bits & INDEX_MASK) as usize)
-    } else {
-        let v = h.0;
-        let (base, n) = kind.predefined_range();
-        let i = v.wrapping_sub(base) as u32;
-        (i != 0 && i < n).then_some(i as usize)
-    }
+pub fn store_index(h: Handle) -> usize {
+    (h.0 as u32 & INDEX_MASK) as usize
 }
+
+/// The number of distinct [`store_index`] values.
+pub const STORE_INDEXES: usize = INDEX_MASK as usize + 1;
 
 /// The kind a raw value claims to be, if any (for error messages and Fortran conversion).
 pub fn kind_of(h: Handle) -> Option<HandleKind> {
@@ -231,8 +238,9 @@ impl<T> Slab<T> {
         self.reserved
     }
 
+    /// Places for the predefined objects, and unused ones up to [`FIRST_DYNAMIC`].
     fn ensure_reserved(&mut self) {
-        while (self.slots.len() as u32) < self.reserved() {
+        while (self.slots.len() as u32) < FIRST_DYNAMIC {
             self.slots.push(Slot {
                 gen: 0,
                 value: None,

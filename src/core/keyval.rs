@@ -35,6 +35,11 @@ const KIND_SHIFT: u32 = 28;
 const GEN_SHIFT: u32 = 18;
 const GEN_MASK: u32 = 0x3ff;
 const SLOT_MASK: u32 = (1 << GEN_SHIFT) - 1;
+/// The number of slots a keyval number can name.
+pub const SLOTS: usize = SLOT_MASK as usize + 1;
+/// The first slot handed out: slot 0 stays unused, so that the store's liveness table can hold
+/// there an entry no number matches (0 included).
+const FIRST_SLOT: u32 = 1;
 /// Free slots a thread keeps back before reusing one, so freed numbers stay detectable.
 const REUSE_DELAY: usize = 256;
 /// A thread's ring of freed slots: `REUSE_DELAY` in quarantine and as many ready for reuse;
@@ -415,7 +420,7 @@ impl KeyvalTable {
     pub const fn new() -> KeyvalTable {
         KeyvalTable {
             chunks: [const { OnceLock::new() }; CHUNKS],
-            fresh: AtomicU32::new(0),
+            fresh: AtomicU32::new(FIRST_SLOT),
             orphans: Mutex::new(Vec::new()),
             orphan_count: AtomicUsize::new(0),
             epoch: AtomicU64::new(0),
@@ -822,6 +827,11 @@ impl KeyvalTable {
         self.give_back(record);
     }
 
+    /// One past the highest slot ever handed out.
+    pub fn slots_made(&self) -> usize {
+        self.fresh.load(Ordering::Acquire) as usize
+    }
+
     /// Slots still held (by the user or by attributes): used by tests and by finalize checks.
     pub fn held(&self) -> usize {
         (0..self.fresh.load(Ordering::Acquire))
@@ -846,7 +856,7 @@ impl KeyvalTable {
         // so numbers from before stay invalid.
         self.epoch
             .store(EPOCHS.fetch_add(1, Ordering::Relaxed), Ordering::Release);
-        let all = (0..self.fresh.load(Ordering::Acquire)).collect::<Vec<_>>();
+        let all = (FIRST_SLOT..self.fresh.load(Ordering::Acquire)).collect::<Vec<_>>();
         let mut orphans = lock(&self.orphans);
         self.orphan_count.store(all.len(), Ordering::Relaxed);
         *orphans = all;

@@ -13,12 +13,14 @@ pub mod error;
 pub mod handle;
 pub mod info;
 pub mod keyval;
+pub mod once_ptr;
 pub mod reduce;
 pub mod request;
 pub mod runtime;
 pub mod state;
 pub mod store;
 pub mod window;
+pub mod zeroed;
 
 #[cfg(test)]
 mod engine_tests;

@@ -8,17 +8,18 @@ use crate::core::attr_cell::AttrCell;
 use crate::core::comm::{Comm, Group};
 use crate::core::error::{Error, Result};
 use crate::core::handle::{Handle, HandleKind};
+use crate::core::once_ptr::OncePtr;
 use crate::core::state::{Phase, State};
 use crate::core::store::Store;
 use crate::core::{convert::AttrWord, datatype, errhandler, ObjRef, ObjectKind};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 pub struct Runtime {
     state: Mutex<State>,
     /// Where attributes live, made at the first init and kept (lock-free readers may hold
     /// references into it at any time).
-    store: OnceLock<&'static Store>,
+    store: OncePtr<Store>,
     /// MPI calls are allowed (initialized, not finalized): read by the calls that take no lock.
     active: AtomicBool,
 }
@@ -41,7 +42,7 @@ impl Runtime {
     pub const fn new() -> Runtime {
         Runtime {
             state: Mutex::new(State::new()),
-            store: OnceLock::new(),
+            store: OncePtr::new(),
             active: AtomicBool::new(false),
         }
     }
@@ -100,7 +101,7 @@ impl Runtime {
     /// The attribute store, once MPI has been initialized.
     #[inline]
     pub fn store(&self) -> Option<&'static Store> {
-        self.store.get().copied()
+        self.store.get()
     }
 
     /// Whether the calling thread is the one that initialized MPI.
@@ -139,7 +140,7 @@ impl Runtime {
             _ => MPI_THREAD_MULTIPLE,
         };
         st.thread_level = provided;
-        st.store = Some(*self.store.get_or_init(|| Box::leak(Box::new(Store::new()))));
+        st.store = Some(self.store.get_or_init(|| Box::new(Store::new())));
         INIT_THREAD.with(|t| t.set(true));
         errhandler::install_predefined(&mut st);
         let world = Comm::new(vec![0], "MPI_COMM_WORLD", initial);

@@ -20,26 +20,25 @@
 //! lock; those two take no lock and write nothing shared (the overwrite writes only its slot).
 
 use crate::core::convert::{AttrWord, Provenance};
-use crate::core::handle;
+use crate::core::handle::{self, STORE_INDEXES};
 use crate::core::keyval::{self, KeyvalTable};
+use crate::core::once_ptr::OncePtr;
+use crate::core::zeroed::zeroed_table;
 use crate::core::{ObjRef, ObjectKind};
 use std::sync::atomic::{fence, AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering};
-use std::sync::OnceLock;
 
 /// Slots per page.
 const PAGE: usize = 64;
 /// Pages held inline by each object: keyval slots below `PAGE * INLINE_PAGES` need no second
 /// level.
 const INLINE_PAGES: usize = 256;
-/// Every keyval slot the registry can hand out.
-const KEYVAL_SLOTS: usize = 1 << 18;
+/// Every keyval slot a number can name.
+const KEYVAL_SLOTS: usize = keyval::SLOTS;
 const MORE_PAGES: usize = KEYVAL_SLOTS / PAGE - INLINE_PAGES;
-/// Directory chunks: handle indexes (18 bits) are `chunk << CHUNK_BITS | offset`.
-const CHUNK_BITS: u32 = 12;
-const CHUNK: usize = 1 << CHUNK_BITS;
-const CHUNKS: usize = (1 << 18) / CHUNK;
-/// Keyval slots whose liveness word is in the first, flat table.
-const FIRST_KEYVALS: usize = PAGE * INLINE_PAGES;
+/// The keyval table's entry for slot 0, which the registry never hands out: low bits that no
+/// keyval number naming slot 0 has, so every number there (0 among them) fails the liveness
+/// check without a test of its own.
+const NO_KEYVAL: i64 = 1;
 
 /// `meta` packs: bits 0..1 provenance, bit 2 dying, bits 3..5 the keyval's [`Callbacks`],
 /// bits 6.. the order of setting.
@@ -49,6 +48,11 @@ const CALLBACKS_MASK: u64 = 7 << CALLBACKS_SHIFT;
 const ORDER_SHIFT: u32 = 6;
 /// In the keyval table: the keyval has a delete callback (overwrites must run it).
 const HAS_DELETE: i64 = 1 << 32;
+
+/// `seq` of a slot: bit 0 set while a writer holds it; bits 1..2 the provenance of the value
+/// (so a C reader needs no other word to find its view); bits 3.. count the writes.
+const HELD: u32 = 1;
+const SEQ_STEP: u32 = 8;
 
 /// One attribute, or an empty place for one.
 #[derive(Default)]
@@ -170,7 +174,7 @@ impl Slot {
     fn claim(&self) -> u32 {
         loop {
             let seq = self.seq.load(Ordering::Relaxed);
-            if seq & 1 == 0
+            if seq & HELD == 0
                 && self
                     .seq
                     .compare_exchange_weak(seq, seq | 1, Ordering::Acquire, Ordering::Relaxed)
@@ -182,8 +186,12 @@ impl Slot {
         }
     }
 
-    fn release(&self, seq: u32) {
-        self.seq.store(seq.wrapping_add(2), Ordering::Release);
+    /// Ends a write begun by `claim` (which returned `seq`); `meta` is the slot's meta word
+    /// now, whose provenance the counter repeats.
+    fn release(&self, seq: u32, meta: u64) {
+        let next = (seq | (SEQ_STEP - 1)).wrapping_add(1);
+        self.seq
+            .store(next | (meta as u32 & 3) << 1, Ordering::Release);
     }
 
     /// Where a C reader of a Fortran-set value points: the word itself for `MPI_Aint`, its
@@ -210,14 +218,16 @@ impl Slot {
         }
     }
 
-    /// [`Slot::try_read`] without the meta word (for readers the provenance does not concern).
+    /// [`Slot::try_read`] for the lock-free getters: the keyval, the word and its provenance
+    /// (from the counter), without the meta word.
     #[inline(always)]
-    fn try_read_word(&self) -> Option<(i32, i64)> {
+    fn try_read_word(&self) -> Option<(i32, i64, Provenance)> {
         let before = self.seq.load(Ordering::Acquire);
         let keyval = self.keyval.load(Ordering::Relaxed);
         let word = self.word.load(Ordering::Relaxed);
         fence(Ordering::Acquire);
-        (before & 1 == 0 && self.seq.load(Ordering::Relaxed) == before).then_some((keyval, word))
+        (before & HELD == 0 && self.seq.load(Ordering::Relaxed) == before)
+            .then(|| (keyval, word, provenance_of((before >> 1) as u64)))
     }
 
     /// One try at a consistent read; `None` when it raced a writer.
@@ -228,7 +238,7 @@ impl Slot {
         let word = self.word.load(Ordering::Relaxed);
         let meta = self.meta.load(Ordering::Relaxed);
         fence(Ordering::Acquire);
-        (before & 1 == 0 && self.seq.load(Ordering::Relaxed) == before)
+        (before & HELD == 0 && self.seq.load(Ordering::Relaxed) == before)
             .then_some((keyval, word, meta))
     }
 
@@ -252,19 +262,19 @@ impl Slot {
         self.keyval.store(keyval, Ordering::Relaxed);
         self.word.store(value.word, Ordering::Relaxed);
         self.meta.store(meta, Ordering::Relaxed);
-        self.release(seq);
+        self.release(seq, meta);
     }
 
     /// Writes a slot no other writer can reach (an object not yet handed to the user): the
     /// counter still tells readers, but there is nothing to claim it from.
     fn write_unshared(&self, keyval: i32, value: AttrWord, meta: u64) {
-        let seq = self.seq.load(Ordering::Relaxed) & !1;
-        self.seq.store(seq | 1, Ordering::Relaxed);
+        let seq = self.seq.load(Ordering::Relaxed) & !HELD;
+        self.seq.store(seq | HELD, Ordering::Relaxed);
         fence(Ordering::Release);
         self.keyval.store(keyval, Ordering::Relaxed);
         self.word.store(value.word, Ordering::Relaxed);
         self.meta.store(meta, Ordering::Relaxed);
-        self.release(seq);
+        self.release(seq, meta);
     }
 
     /// Empties the slot. One store: a reader sees the whole old attribute or none, and word
@@ -281,10 +291,6 @@ impl Page {
             slots: std::array::from_fn(|_| Slot::default()),
         }
     }
-}
-
-fn leak<T>(value: T) -> &'static T {
-    Box::leak(Box::new(value))
 }
 
 /// Counts kept per object (changed only under the runtime's lock), so that a dup or a free
@@ -332,59 +338,68 @@ impl Counts {
 pub struct ObjAttrs {
     /// The handle bound to this index now; 0 when none.
     bound: AtomicI32,
+    /// Page 0, in place: the first keyval slots cost readers no pointer to follow.
+    first: Page,
     counts: Counts,
     /// The next position in the order of setting.
     next_order: AtomicU64,
-    pages: [OnceLock<&'static Page>; INLINE_PAGES],
+    /// Pages 1.. (entry 0 unused), made when first needed.
+    pages: [OncePtr<Page>; INLINE_PAGES],
     /// One past the highest page ever made: walks over the table stop there.
     pages_made: AtomicU32,
     /// Pages for keyval slots past the inline ones, made when first needed.
-    more: OnceLock<Box<[OnceLock<&'static Page>]>>,
+    more: OncePtr<[OncePtr<Page>; MORE_PAGES]>,
 }
 
 impl ObjAttrs {
     fn new() -> ObjAttrs {
         ObjAttrs {
             bound: AtomicI32::new(0),
+            first: Page::new(),
             counts: Counts::default(),
             next_order: AtomicU64::new(1),
-            pages: std::array::from_fn(|_| OnceLock::new()),
+            pages: std::array::from_fn(|_| OncePtr::new()),
             pages_made: AtomicU32::new(0),
-            more: OnceLock::new(),
+            more: OncePtr::new(),
         }
     }
 
     #[inline(always)]
-    fn page(&self, p: usize) -> Option<&'static Page> {
+    fn page(&self, p: usize) -> Option<&Page> {
+        if p == 0 {
+            return Some(&self.first);
+        }
         match self.pages.get(p) {
-            Some(page) => page.get().copied(),
-            None => self.more.get()?.get(p - INLINE_PAGES)?.get().copied(),
+            Some(page) => page.get(),
+            None => self.more.get()?.get(p - INLINE_PAGES)?.get(),
         }
     }
 
-    fn page_or_create(&self, p: usize) -> &'static Page {
-        let cell = match self.pages.get(p) {
-            Some(cell) => cell,
-            None => {
-                let more = self.more.get_or_init(|| {
-                    (0..MORE_PAGES)
-                        .map(|_| OnceLock::new())
-                        .collect::<Vec<_>>()
-                        .into_boxed_slice()
-                });
-                &more[p - INLINE_PAGES]
-            }
-        };
+    fn page_or_create(&self, p: usize) -> &Page {
         if p as u32 >= self.pages_made.load(Ordering::Relaxed) {
             self.pages_made.store(p as u32 + 1, Ordering::Relaxed);
         }
-        cell.get_or_init(|| leak(Page::new()))
+        if p == 0 {
+            return &self.first;
+        }
+        let cell = match self.pages.get(p) {
+            Some(cell) => cell,
+            None => {
+                let more = self.more.get_or_init(|| new_fixed(|_| OncePtr::new()));
+                &more[p - INLINE_PAGES]
+            }
+        };
+        cell.get_or_init(|| Box::new(Page::new()))
     }
 
     #[inline(always)]
-    fn slot(&self, slot: u32) -> Option<&'static Slot> {
-        let page = self.page(slot as usize / PAGE)?;
-        Some(&page.slots[slot as usize % PAGE])
+    fn slot(&self, slot: u32) -> Option<&Slot> {
+        let slot = slot as usize;
+        if slot < PAGE {
+            return Some(&self.first.slots[slot]);
+        }
+        let page = self.page(slot / PAGE)?;
+        Some(&page.slots[slot % PAGE])
     }
 
     pub fn len(&self) -> usize {
@@ -483,11 +498,11 @@ impl ObjAttrs {
             s.meta.store(meta, Ordering::Relaxed);
             bump(&self.counts.dying, if dying { 1 } else { -1 });
         }
-        s.release(seq);
+        s.release(seq, s.meta.load(Ordering::Relaxed));
     }
 
     /// Shows `f` every attribute in slot order.
-    fn visit(&self, mut f: impl FnMut(&'static Slot, u32, Entry)) {
+    fn visit(&self, mut f: impl FnMut(&Slot, u32, Entry)) {
         let mut p = 0;
         while let Some(page) = self.next_page(&mut p) {
             let mut bits = page.occupied.load(Ordering::Relaxed);
@@ -511,7 +526,7 @@ impl ObjAttrs {
     }
 
     /// The next page in use at or after `*p`, advancing `*p` past it.
-    fn next_page(&self, p: &mut usize) -> Option<&'static Page> {
+    fn next_page(&self, p: &mut usize) -> Option<&Page> {
         let last = self.pages_made.load(Ordering::Relaxed) as usize;
         while *p < last {
             let page = self.page(*p);
@@ -533,7 +548,7 @@ impl ObjAttrs {
         while let Some(src) = from.next_page(&mut p) {
             let page_index = p - 1;
             let mut bits = src.occupied.load(Ordering::Relaxed);
-            let mut dst: Option<&'static Page> = None;
+            let mut dst: Option<&Page> = None;
             let mut added = 0u64;
             while bits != 0 {
                 let i = bits.trailing_zeros() as usize;
@@ -590,16 +605,12 @@ impl ObjAttrs {
     }
 }
 
-/// One directory: handle index → the attributes bound there.
+/// One directory: [`handle::store_index`] → the attributes bound there.
 struct Directory {
-    /// The first chunk, made up front: the common case costs one lookup.
-    first: Box<[OnceLock<&'static ObjAttrs>; CHUNK]>,
-    /// The rest, chunk by chunk as handle indexes grow (entry 0 unused).
-    chunks: [OnceLock<Box<[OnceLock<&'static ObjAttrs>]>>; CHUNKS],
-}
-
-fn new_chunk<T>(make: impl FnMut(usize) -> T) -> Box<[T]> {
-    (0..CHUNK).map(make).collect()
+    /// Every index a handle can name (zeroed: untouched entries take no memory).
+    table: Box<[OncePtr<ObjAttrs>; STORE_INDEXES]>,
+    /// One past the highest index ever made: walks stop there.
+    made: AtomicU32,
 }
 
 /// A table whose length the compiler knows, for the lookups on the read path.
@@ -613,49 +624,27 @@ fn new_fixed<T, const N: usize>(make: impl FnMut(usize) -> T) -> Box<[T; N]> {
 impl Directory {
     fn new() -> Directory {
         Directory {
-            first: new_fixed(|_| OnceLock::new()),
-            chunks: std::array::from_fn(|_| OnceLock::new()),
+            table: zeroed_table(),
+            made: AtomicU32::new(0),
         }
-    }
-
-    #[inline(always)]
-    fn entry(&self, index: usize) -> Option<&OnceLock<&'static ObjAttrs>> {
-        match self.first.get(index) {
-            Some(e) => Some(e),
-            None => self.far_entry(index),
-        }
-    }
-
-    #[cold]
-    fn far_entry(&self, index: usize) -> Option<&OnceLock<&'static ObjAttrs>> {
-        self.chunks
-            .get(index >> CHUNK_BITS)?
-            .get()?
-            .get(index & (CHUNK - 1))
     }
 
     #[inline(always)]
     fn get(&self, index: usize) -> Option<&'static ObjAttrs> {
-        self.entry(index)?.get().copied()
+        self.table[index % STORE_INDEXES].get()
     }
 
-    fn get_or_create(&self, index: usize) -> Option<&'static ObjAttrs> {
-        let entry = match self.first.get(index) {
-            Some(e) => e,
-            None => self
-                .chunks
-                .get(index >> CHUNK_BITS)?
-                .get_or_init(|| new_chunk(|_| OnceLock::new()))
-                .get(index & (CHUNK - 1))?,
-        };
-        Some(entry.get_or_init(|| leak(ObjAttrs::new())))
+    /// Called under the runtime's lock.
+    fn get_or_create(&self, index: usize) -> &'static ObjAttrs {
+        if index as u32 >= self.made.load(Ordering::Relaxed) {
+            self.made.store(index as u32 + 1, Ordering::Relaxed);
+        }
+        self.table[index % STORE_INDEXES].get_or_init(|| Box::new(ObjAttrs::new()))
     }
 
     fn all(&self) -> impl Iterator<Item = &'static ObjAttrs> + '_ {
-        let rest = self.chunks.iter().skip(1).filter_map(|c| c.get());
-        std::iter::once(&self.first[..])
-            .chain(rest.map(|c| &c[..]))
-            .flat_map(|c| c.iter().filter_map(|o| o.get().copied()))
+        let made = self.made.load(Ordering::Relaxed) as usize;
+        self.table[..made].iter().filter_map(|o| o.get())
     }
 }
 
@@ -665,15 +654,25 @@ pub struct Store {
     pub registry: KeyvalTable,
     dirs: [Directory; 3],
     /// Per keyval slot: the live keyval's number, `| HAS_DELETE` when it has a delete callback;
-    /// 0 when no live keyval uses the slot. The first chunk is made up front.
-    first_keyvals: Box<[AtomicI64; FIRST_KEYVALS]>,
-    /// The rest, chunk by chunk (the entries below `FIRST_KEYVALS` unused).
-    keyvals: [OnceLock<Box<[AtomicI64]>>; KEYVAL_SLOTS / CHUNK],
+    /// 0 when no live keyval uses the slot. Slot 0, which the registry never hands out, holds
+    /// [`NO_KEYVAL`] (see there). Zeroed: untouched entries take no memory.
+    keyvals: Box<[AtomicI64; KEYVAL_SLOTS]>,
 }
 
 impl Default for Store {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// What the reader answers when a live keyval's attribute is not on the object: not set, if
+/// the keyval is of the object's kind; otherwise the locked path tells the error.
+#[inline(always)]
+fn not_set<T>(kind: ObjectKind, keyval: i32) -> Fast<T> {
+    if keyval::decode_kind(keyval) == Some(kind) {
+        Fast::Miss
+    } else {
+        Fast::Slow
     }
 }
 
@@ -687,30 +686,30 @@ fn dir_index(kind: ObjectKind) -> usize {
 
 impl Store {
     pub fn new() -> Store {
-        Store {
+        let store = Store {
             registry: KeyvalTable::new(),
             dirs: std::array::from_fn(|_| Directory::new()),
-            first_keyvals: new_fixed(|_| AtomicI64::new(0)),
-            keyvals: std::array::from_fn(|_| OnceLock::new()),
-        }
+            keyvals: zeroed_table(),
+        };
+        store.keyvals[0].store(NO_KEYVAL, Ordering::Relaxed);
+        store
     }
 
     /// The attributes bound to `obj`, binding them if needed (for an object that is known to
-    /// be live). `None` only for a handle that has no index.
+    /// be live).
     pub fn bind(&self, obj: ObjRef) -> Option<&'static ObjAttrs> {
-        let index = handle::slot_of(obj.kind.handle_kind(), obj.handle)?;
-        let a = self.dirs[dir_index(obj.kind)].get_or_create(index)?;
+        let a = self.dirs[dir_index(obj.kind)].get_or_create(handle::store_index(obj.handle));
         if a.bound.load(Ordering::Relaxed) != obj.handle.0 {
             a.bound.store(obj.handle.0, Ordering::Release);
         }
         Some(a)
     }
 
-    /// The attributes bound to `obj` now, if any.
+    /// The attributes bound to `obj` now, if any. Whatever the handle's value: only a live
+    /// object's own handle is ever bound.
     #[inline(always)]
     pub fn attrs(&self, obj: ObjRef) -> Option<&'static ObjAttrs> {
-        let index = handle::slot_of(obj.kind.handle_kind(), obj.handle)?;
-        let a = self.dirs[dir_index(obj.kind)].get(index)?;
+        let a = self.dirs[dir_index(obj.kind)].get(handle::store_index(obj.handle))?;
         (a.bound.load(Ordering::Acquire) == obj.handle.0).then_some(a)
     }
 
@@ -723,55 +722,33 @@ impl Store {
     }
 
     #[inline(always)]
-    fn keyval_entry(&self, slot: usize) -> Option<&AtomicI64> {
-        match self.first_keyvals.get(slot) {
-            Some(k) => Some(k),
-            None => self.far_keyval_entry(slot),
-        }
-    }
-
-    /// Lookups only (no call), so hot paths that reach it need no saved registers.
-    #[inline]
-    fn far_keyval_entry(&self, slot: usize) -> Option<&AtomicI64> {
-        self.keyvals.get(slot / CHUNK)?.get()?.get(slot % CHUNK)
+    fn keyval_entry(&self, slot: usize) -> &AtomicI64 {
+        &self.keyvals[slot % KEYVAL_SLOTS]
     }
 
     /// A keyval number is live (created and not freed).
     #[inline]
     pub fn keyval_created(&self, number: i32, has_delete: bool) {
-        let slot = keyval::slot_of(number);
         let entry = number as u32 as i64 | if has_delete { HAS_DELETE } else { 0 };
-        match self.first_keyvals.get(slot) {
-            Some(k) => k.store(entry, Ordering::Release),
-            None => self.far_keyval_created(slot, entry),
-        }
-    }
-
-    #[cold]
-    fn far_keyval_created(&self, slot: usize, entry: i64) {
-        if let Some(chunk) = self.keyvals.get(slot / CHUNK) {
-            let chunk = chunk.get_or_init(|| new_chunk(|_| AtomicI64::new(0)));
-            chunk[slot % CHUNK].store(entry, Ordering::Release);
-        }
+        self.keyval_entry(keyval::slot_of(number))
+            .store(entry, Ordering::Release);
     }
 
     /// A keyval number that was live is dead: its entry is cleared (a plain store does: the
     /// keyval owned the slot, which waits in the freeing thread's own ring).
     #[inline(always)]
     pub fn live_keyval_freed(&self, number: i32) {
-        if let Some(k) = self.keyval_entry(keyval::slot_of(number)) {
-            k.store(0, Ordering::Release);
-        }
+        self.keyval_entry(keyval::slot_of(number))
+            .store(0, Ordering::Release);
     }
 
     /// A keyval number is dead. Only its own entry is cleared; a plain store does, because a
     /// slot the registry just released waits in the freeing thread's own queue.
     #[inline]
     pub fn keyval_freed(&self, number: i32) {
-        if let Some(k) = self.keyval_entry(keyval::slot_of(number)) {
-            if k.load(Ordering::Relaxed) as i32 == number {
-                k.store(0, Ordering::Release);
-            }
+        let k = self.keyval_entry(keyval::slot_of(number));
+        if k.load(Ordering::Relaxed) as i32 == number {
+            k.store(0, Ordering::Release);
         }
     }
 
@@ -785,11 +762,9 @@ impl Store {
                 a.bound.store(0, Ordering::Release);
             }
         }
-        let rest = self.keyvals.iter().filter_map(|c| c.get());
-        for chunk in std::iter::once(&self.first_keyvals[..]).chain(rest.map(|c| &c[..])) {
-            for k in chunk.iter() {
-                k.store(0, Ordering::Release);
-            }
+        let made = self.registry.slots_made().min(KEYVAL_SLOTS);
+        for k in &self.keyvals[1..made.max(1)] {
+            k.store(0, Ordering::Release);
         }
     }
 
@@ -801,11 +776,16 @@ impl Store {
             _ => return None,
         }
         let slot = keyval::slot_of(keyval);
-        let entry = self.keyval_entry(slot)?.load(Ordering::Acquire);
+        let entry = self.keyval_entry(slot).load(Ordering::Acquire);
         (entry as i32 == keyval).then_some((slot as u32, entry))
     }
 
     /// The read path: no lock, no shared write. `take` gets the slot, word and provenance.
+    ///
+    /// The checks are ordered for the hit: the bound handle vouches for the object, the
+    /// keyval table's entry for the keyval being live (any number, even 0, names some entry;
+    /// only a live keyval's own number equals it). The keyval's kind is checked only when the
+    /// attribute is not there: a slot of `obj` holds only attributes of `obj`'s kind.
     #[inline(always)]
     fn get_with<T>(
         &self,
@@ -813,25 +793,22 @@ impl Store {
         keyval: i32,
         take: impl Fn(&Slot, i64, Provenance) -> T,
     ) -> Fast<T> {
-        let Some(s) = self.find(obj, keyval) else {
+        let Some(a) = self.attrs(obj) else {
             return Fast::Slow;
         };
-        let Some(s) = s else { return Fast::Miss };
+        let slot = keyval::slot_of(keyval);
+        if self.keyval_entry(slot).load(Ordering::Acquire) as i32 != keyval {
+            return Fast::Slow;
+        }
+        let Some(s) = a.slot(slot as u32) else {
+            return not_set(obj.kind, keyval);
+        };
         // A read racing a writer (a concurrent overwrite) asks the lock: no loop here.
-        match s.try_read() {
-            Some((k, word, meta)) if k == keyval => Fast::Hit(take(s, word, provenance_of(meta))),
-            Some(_) => Fast::Miss,
+        match s.try_read_word() {
+            Some((k, word, provenance)) if k == keyval => Fast::Hit(take(s, word, provenance)),
+            Some(_) => not_set(obj.kind, keyval),
             None => Fast::Slow,
         }
-    }
-
-    /// The slot a live keyval of `obj`'s kind has on the bound object `obj` (`Some(None)`:
-    /// no page there, so not set); `None` when only the lock can tell.
-    #[inline(always)]
-    fn find(&self, obj: ObjRef, keyval: i32) -> Option<Option<&'static Slot>> {
-        let a = self.attrs(obj)?;
-        let (slot, _) = self.live_keyval(obj.kind, keyval)?;
-        Some(a.slot(slot))
     }
 
     /// The value and what a C reader gets.
@@ -854,16 +831,8 @@ impl Store {
     /// Only the word (all a Fortran reader needs: both views are cuts of it).
     #[inline(always)]
     pub fn get_word(&self, obj: ObjRef, keyval: i32) -> Fast<i64> {
-        let Some(s) = self.find(obj, keyval) else {
-            return Fast::Slow;
-        };
-        let Some(s) = s else { return Fast::Miss };
-        // The provenance does not change a Fortran view: the meta word is not read.
-        match s.try_read_word() {
-            Some((k, word)) if k == keyval => Fast::Hit(word),
-            Some(_) => Fast::Miss,
-            None => Fast::Slow,
-        }
+        // The provenance does not change a Fortran view.
+        self.get_with(obj, keyval, |_, word, _| word)
     }
 
     /// `*_set_attr` overwriting, without the lock: only when the keyval is live and has no
@@ -887,7 +856,7 @@ impl Store {
         let seq = s.claim();
         let meta = s.meta.load(Ordering::Relaxed);
         if s.keyval.load(Ordering::Relaxed) != keyval || meta & DYING != 0 {
-            s.release(seq);
+            s.release(seq, meta);
             return false;
         }
         let mut order = meta >> ORDER_SHIFT;
@@ -896,9 +865,9 @@ impl Store {
         }
         s.word.store(value.word, Ordering::Relaxed);
         let callbacks = Callbacks::of_meta(meta);
-        s.meta
-            .store(pack(value, callbacks, order, false), Ordering::Relaxed);
-        s.release(seq);
+        let meta = pack(value, callbacks, order, false);
+        s.meta.store(meta, Ordering::Relaxed);
+        s.release(seq, meta);
         true
     }
 }
