@@ -167,7 +167,7 @@ pub unsafe extern "C" fn MPI_Comm_create_keyval(
                 extra_state,
             )
         },
-        {
+        (comm_copy_attr_fn: Option<MPI_Comm_copy_attr_function>, comm_delete_attr_fn: Option<MPI_Comm_delete_attr_function>, comm_keyval: *mut c_int, extra_state: *mut c_void) {
             unsafe {
                 create_keyval(
                     ObjectKind::Comm,
@@ -187,7 +187,7 @@ pub unsafe extern "C" fn MPI_Comm_free_keyval(comm_keyval: *mut c_int) -> c_int 
         "MPI_Comm_free_keyval",
         Scope::NoObject,
         unsafe { free_keyval_fast(ObjectKind::Comm, comm_keyval) },
-        { unsafe { free_keyval(ObjectKind::Comm, comm_keyval) } }
+        (comm_keyval: *mut c_int) { unsafe { free_keyval(ObjectKind::Comm, comm_keyval) } }
     )
 }
 
@@ -201,7 +201,7 @@ pub unsafe extern "C" fn MPI_Comm_set_attr(
         "MPI_Comm_set_attr",
         Scope::Comm(comm),
         overwrite_fast(ObjRef::comm(comm), comm_keyval, attribute_val),
-        { set_attr(ObjRef::comm(comm), comm_keyval, attribute_val) }
+        (comm: MPI_Comm, comm_keyval: c_int, attribute_val: *mut c_void) { set_attr(ObjRef::comm(comm), comm_keyval, attribute_val) }
     )
 }
 
@@ -216,7 +216,7 @@ pub unsafe extern "C" fn MPI_Comm_get_attr(
         "MPI_Comm_get_attr",
         Scope::Comm(comm),
         unsafe { get_attr_fast(ObjRef::comm(comm), comm_keyval, attribute_val, flag) },
-        { unsafe { get_attr(ObjRef::comm(comm), comm_keyval, attribute_val, flag) } }
+        (comm: MPI_Comm, comm_keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) { unsafe { get_attr(ObjRef::comm(comm), comm_keyval, attribute_val, flag) } }
     )
 }
 
@@ -246,7 +246,7 @@ pub unsafe extern "C" fn MPI_Type_create_keyval(
                 extra_state,
             )
         },
-        {
+        (type_copy_attr_fn: Option<MPI_Type_copy_attr_function>, type_delete_attr_fn: Option<MPI_Type_delete_attr_function>, type_keyval: *mut c_int, extra_state: *mut c_void) {
             unsafe {
                 create_keyval(
                     ObjectKind::Datatype,
@@ -266,7 +266,7 @@ pub unsafe extern "C" fn MPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int 
         "MPI_Type_free_keyval",
         Scope::NoObject,
         unsafe { free_keyval_fast(ObjectKind::Datatype, type_keyval) },
-        { unsafe { free_keyval(ObjectKind::Datatype, type_keyval) } }
+        (type_keyval: *mut c_int) { unsafe { free_keyval(ObjectKind::Datatype, type_keyval) } }
     )
 }
 
@@ -280,7 +280,7 @@ pub unsafe extern "C" fn MPI_Type_set_attr(
         "MPI_Type_set_attr",
         Scope::NoObject,
         overwrite_fast(ObjRef::datatype(datatype), type_keyval, attribute_val),
-        { set_attr(ObjRef::datatype(datatype), type_keyval, attribute_val) }
+        (datatype: MPI_Datatype, type_keyval: c_int, attribute_val: *mut c_void) { set_attr(ObjRef::datatype(datatype), type_keyval, attribute_val) }
     )
 }
 
@@ -295,7 +295,7 @@ pub unsafe extern "C" fn MPI_Type_get_attr(
         "MPI_Type_get_attr",
         Scope::NoObject,
         unsafe { get_attr_fast(ObjRef::datatype(datatype), type_keyval, attribute_val, flag) },
-        { unsafe { get_attr(ObjRef::datatype(datatype), type_keyval, attribute_val, flag) } }
+        (datatype: MPI_Datatype, type_keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) { unsafe { get_attr(ObjRef::datatype(datatype), type_keyval, attribute_val, flag) } }
     )
 }
 
@@ -325,7 +325,7 @@ pub unsafe extern "C" fn MPI_Win_create_keyval(
                 extra_state,
             )
         },
-        {
+        (win_copy_attr_fn: Option<MPI_Win_copy_attr_function>, win_delete_attr_fn: Option<MPI_Win_delete_attr_function>, win_keyval: *mut c_int, extra_state: *mut c_void) {
             unsafe {
                 create_keyval(
                     ObjectKind::Win,
@@ -345,7 +345,7 @@ pub unsafe extern "C" fn MPI_Win_free_keyval(win_keyval: *mut c_int) -> c_int {
         "MPI_Win_free_keyval",
         Scope::NoObject,
         unsafe { free_keyval_fast(ObjectKind::Win, win_keyval) },
-        { unsafe { free_keyval(ObjectKind::Win, win_keyval) } }
+        (win_keyval: *mut c_int) { unsafe { free_keyval(ObjectKind::Win, win_keyval) } }
     )
 }
 
@@ -359,7 +359,7 @@ pub unsafe extern "C" fn MPI_Win_set_attr(
         "MPI_Win_set_attr",
         Scope::Win(win),
         overwrite_fast(ObjRef::win(win), win_keyval, attribute_val),
-        { set_attr(ObjRef::win(win), win_keyval, attribute_val) }
+        (win: MPI_Win, win_keyval: c_int, attribute_val: *mut c_void) { set_attr(ObjRef::win(win), win_keyval, attribute_val) }
     )
 }
 
@@ -374,7 +374,7 @@ pub unsafe extern "C" fn MPI_Win_get_attr(
         "MPI_Win_get_attr",
         Scope::Win(win),
         unsafe { get_attr_fast(ObjRef::win(win), win_keyval, attribute_val, flag) },
-        { unsafe { get_attr(ObjRef::win(win), win_keyval, attribute_val, flag) } }
+        (win: MPI_Win, win_keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) { unsafe { get_attr(ObjRef::win(win), win_keyval, attribute_val, flag) } }
     )
 }
 
@@ -397,7 +397,7 @@ pub unsafe extern "C" fn MPI_Keyval_create(
         "MPI_Keyval_create",
         Scope::NoObject,
         unsafe { create_keyval_fast(ObjectKind::Comm, copy_fn, delete_fn, keyval, extra_state) },
-        { unsafe { create_keyval(ObjectKind::Comm, copy_fn, delete_fn, keyval, extra_state) } }
+        (copy_fn: Option<MPI_Copy_function>, delete_fn: Option<MPI_Delete_function>, keyval: *mut c_int, extra_state: *mut c_void) { unsafe { create_keyval(ObjectKind::Comm, copy_fn, delete_fn, keyval, extra_state) } }
     )
 }
 
@@ -407,7 +407,7 @@ pub unsafe extern "C" fn MPI_Keyval_free(keyval: *mut c_int) -> c_int {
         "MPI_Keyval_free",
         Scope::NoObject,
         unsafe { free_keyval_fast(ObjectKind::Comm, keyval) },
-        { unsafe { free_keyval(ObjectKind::Comm, keyval) } }
+        (keyval: *mut c_int) { unsafe { free_keyval(ObjectKind::Comm, keyval) } }
     )
 }
 
@@ -422,7 +422,7 @@ pub unsafe extern "C" fn MPI_Attr_put(
         "MPI_Attr_put",
         Scope::Comm(comm),
         overwrite_fast(ObjRef::comm(comm), keyval, attribute_val),
-        { set_attr(ObjRef::comm(comm), keyval, attribute_val) }
+        (comm: MPI_Comm, keyval: c_int, attribute_val: *mut c_void) { set_attr(ObjRef::comm(comm), keyval, attribute_val) }
     )
 }
 
@@ -437,7 +437,7 @@ pub unsafe extern "C" fn MPI_Attr_get(
         "MPI_Attr_get",
         Scope::Comm(comm),
         unsafe { get_attr_fast(ObjRef::comm(comm), keyval, attribute_val, flag) },
-        { unsafe { get_attr(ObjRef::comm(comm), keyval, attribute_val, flag) } }
+        (comm: MPI_Comm, keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) { unsafe { get_attr(ObjRef::comm(comm), keyval, attribute_val, flag) } }
     )
 }
 

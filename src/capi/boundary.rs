@@ -32,35 +32,32 @@ macro_rules! entry {
 }
 
 /// Like [`entry!`], for the hot calls: `$fast` (which must not panic, allocate or call user
-/// code) answers what it can and returns true; everything else runs `$body` in an
-/// out-of-line boundary. The hot path then needs no stack frame and no unwinding table.
+/// code) answers what it can and returns true; everything else goes to a slow path that takes
+/// the entry point's arguments, listed with their types, and runs `$body` in [`entry!`]:
+///
+/// ```ignore
+/// entry_fast!("MPI_X", scope, fast_expr, (a: c_int, p: *mut c_int) { body })
+/// ```
+///
+/// The slow path is a function of its own, called in tail position with the arguments in
+/// their registers: the fast path jumps to it and needs no stack frame of its own.
 #[macro_export]
 macro_rules! entry_fast {
-    ($name:expr, $scope:expr, $fast:expr, $body:block) => {{
+    ($name:expr, $scope:expr, $fast:expr, ($($arg:ident: $ty:ty),* $(,)?) $body:block) => {{
+        #[cold]
+        #[inline(never)]
+        unsafe extern "C" fn slow($($arg: $ty),*) -> ::std::ffi::c_int {
+            $crate::entry!($name, $scope, $body)
+        }
         if $fast {
             $crate::consts::MPI_SUCCESS
         } else {
-            $crate::capi::boundary::out_of_line(
-                $name,
-                $scope,
-                move || -> $crate::core::Result<()> { $body },
-            )
+            #[allow(unused_unsafe)]
+            unsafe {
+                slow($($arg),*)
+            }
         }
     }};
-}
-
-/// The boundary of [`entry_fast!`]'s slow path, kept out of the caller.
-#[inline(never)]
-pub fn out_of_line(
-    name: &'static str,
-    scope: Scope,
-    body: impl FnOnce() -> crate::core::Result<()>,
-) -> c_int {
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(body));
-    match result {
-        Ok(Ok(())) => MPI_SUCCESS,
-        failed => finish(name, scope, failed),
-    }
 }
 
 /// Fails with `MPI_ERR_ARG` naming the argument when a pointer is NULL.

@@ -237,7 +237,7 @@ pub unsafe extern "C" fn mpi_comm_create_keyval_(
                 extra_state,
             )
         },
-        {
+        (comm_copy_attr_fn: Option<MPI_Fcopy_attr_function>, comm_delete_attr_fn: Option<MPI_Fdelete_attr_function>, comm_keyval: *mut MPI_Fint, extra_state: *const MPI_Aint, ierror: *mut MPI_Fint) {
             unsafe {
                 create_keyval(
                     ObjectKind::Comm,
@@ -259,7 +259,7 @@ pub unsafe extern "C" fn mpi_comm_free_keyval_(comm_keyval: *mut MPI_Fint, ierro
         "MPI_COMM_FREE_KEYVAL",
         Scope::NoObject,
         unsafe { free_keyval_fast(ObjectKind::Comm, comm_keyval) },
-        { unsafe { free_keyval(ObjectKind::Comm, comm_keyval) } }
+        (comm_keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) { unsafe { free_keyval(ObjectKind::Comm, comm_keyval) } }
     )
 }
 
@@ -287,7 +287,7 @@ pub unsafe extern "C" fn mpi_comm_set_attr_(
                 address_value(attribute_val),
             )
         },
-        {
+        (comm: *const MPI_Fint, comm_keyval: *const MPI_Fint, attribute_val: *const MPI_Aint, ierror: *mut MPI_Fint) {
             let c = narrow(unsafe { handle(comm, MPI_COMM_NULL) }, MPI_ERR_COMM, "comm")?;
             unsafe { set_attr_address(ObjRef::comm(c), comm_keyval, attribute_val) }
         }
@@ -321,7 +321,7 @@ pub unsafe extern "C" fn mpi_comm_get_attr_(
                 |w| *attribute_val = fortran_address_view(w) as MPI_Aint,
             )
         },
-        {
+        (comm: *const MPI_Fint, comm_keyval: *const MPI_Fint, attribute_val: *mut MPI_Aint, flag: *mut MPI_Flogical, ierror: *mut MPI_Fint) {
             let c = narrow(unsafe { handle(comm, MPI_COMM_NULL) }, MPI_ERR_COMM, "comm")?;
             unsafe { get_attr_address(ObjRef::comm(c), comm_keyval, attribute_val, flag) }
         }
@@ -370,7 +370,7 @@ pub unsafe extern "C" fn mpi_type_create_keyval_(
                 extra_state,
             )
         },
-        {
+        (type_copy_attr_fn: Option<MPI_Fcopy_attr_function>, type_delete_attr_fn: Option<MPI_Fdelete_attr_function>, type_keyval: *mut MPI_Fint, extra_state: *const MPI_Aint, ierror: *mut MPI_Fint) {
             unsafe {
                 create_keyval(
                     ObjectKind::Datatype,
@@ -392,7 +392,7 @@ pub unsafe extern "C" fn mpi_type_free_keyval_(type_keyval: *mut MPI_Fint, ierro
         "MPI_TYPE_FREE_KEYVAL",
         Scope::NoObject,
         unsafe { free_keyval_fast(ObjectKind::Datatype, type_keyval) },
-        { unsafe { free_keyval(ObjectKind::Datatype, type_keyval) } }
+        (type_keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) { unsafe { free_keyval(ObjectKind::Datatype, type_keyval) } }
     )
 }
 
@@ -417,7 +417,7 @@ pub unsafe extern "C" fn mpi_type_set_attr_(
                 address_value(attribute_val),
             )
         },
-        {
+        (datatype: *const MPI_Fint, type_keyval: *const MPI_Fint, attribute_val: *const MPI_Aint, ierror: *mut MPI_Fint) {
             let t = narrow(
                 unsafe { handle(datatype, MPI_DATATYPE_NULL) },
                 MPI_ERR_TYPE,
@@ -452,7 +452,7 @@ pub unsafe extern "C" fn mpi_type_get_attr_(
                 |w| *attribute_val = fortran_address_view(w) as MPI_Aint,
             )
         },
-        {
+        (datatype: *const MPI_Fint, type_keyval: *const MPI_Fint, attribute_val: *mut MPI_Aint, flag: *mut MPI_Flogical, ierror: *mut MPI_Fint) {
             let t = narrow(
                 unsafe { handle(datatype, MPI_DATATYPE_NULL) },
                 MPI_ERR_TYPE,
@@ -500,7 +500,7 @@ pub unsafe extern "C" fn mpi_win_create_keyval_(
                 extra_state,
             )
         },
-        {
+        (win_copy_attr_fn: Option<MPI_Fcopy_attr_function>, win_delete_attr_fn: Option<MPI_Fdelete_attr_function>, win_keyval: *mut MPI_Fint, extra_state: *const MPI_Aint, ierror: *mut MPI_Fint) {
             unsafe {
                 create_keyval(
                     ObjectKind::Win,
@@ -522,7 +522,7 @@ pub unsafe extern "C" fn mpi_win_free_keyval_(win_keyval: *mut MPI_Fint, ierror:
         "MPI_WIN_FREE_KEYVAL",
         Scope::NoObject,
         unsafe { free_keyval_fast(ObjectKind::Win, win_keyval) },
-        { unsafe { free_keyval(ObjectKind::Win, win_keyval) } }
+        (win_keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) { unsafe { free_keyval(ObjectKind::Win, win_keyval) } }
     )
 }
 
@@ -543,7 +543,7 @@ pub unsafe extern "C" fn mpi_win_set_attr_(
             MPI_WIN_NULL
         )),
         unsafe { overwrite_fast(ObjRef::win, win, win_keyval, address_value(attribute_val)) },
-        {
+        (win: *const MPI_Fint, win_keyval: *const MPI_Fint, attribute_val: *const MPI_Aint, ierror: *mut MPI_Fint) {
             let w = narrow(unsafe { handle(win, MPI_WIN_NULL) }, MPI_ERR_WIN, "win")?;
             unsafe { set_attr_address(ObjRef::win(w), win_keyval, attribute_val) }
         }
@@ -577,7 +577,7 @@ pub unsafe extern "C" fn mpi_win_get_attr_(
                 |w| *attribute_val = fortran_address_view(w) as MPI_Aint,
             )
         },
-        {
+        (win: *const MPI_Fint, win_keyval: *const MPI_Fint, attribute_val: *mut MPI_Aint, flag: *mut MPI_Flogical, ierror: *mut MPI_Fint) {
             let w = narrow(unsafe { handle(win, MPI_WIN_NULL) }, MPI_ERR_WIN, "win")?;
             unsafe { get_attr_address(ObjRef::win(w), win_keyval, attribute_val, flag) }
         }
@@ -634,7 +634,7 @@ pub unsafe extern "C" fn mpi_keyval_free_(keyval: *mut MPI_Fint, ierror: *mut MP
         "MPI_KEYVAL_FREE",
         Scope::NoObject,
         unsafe { free_keyval_fast(ObjectKind::Comm, keyval) },
-        { unsafe { free_keyval(ObjectKind::Comm, keyval) } }
+        (keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) { unsafe { free_keyval(ObjectKind::Comm, keyval) } }
     )
 }
 
@@ -663,7 +663,7 @@ pub unsafe extern "C" fn mpi_attr_put_(
                 (!attribute_val.is_null()).then(|| AttrWord::from_fortran_integer(*attribute_val)),
             )
         },
-        {
+        (comm: *const MPI_Fint, keyval: *const MPI_Fint, attribute_val: *const MPI_Fint, ierror: *mut MPI_Fint) {
             let c = narrow(unsafe { handle(comm, MPI_COMM_NULL) }, MPI_ERR_COMM, "comm")?;
             nonnull!(keyval, attribute_val);
             rt().set_attr(
@@ -703,7 +703,7 @@ pub unsafe extern "C" fn mpi_attr_get_(
                 |w| *attribute_val = fortran_integer_view(w),
             )
         },
-        {
+        (comm: *const MPI_Fint, keyval: *const MPI_Fint, attribute_val: *mut MPI_Fint, flag: *mut MPI_Flogical, ierror: *mut MPI_Fint) {
             let c = narrow(unsafe { handle(comm, MPI_COMM_NULL) }, MPI_ERR_COMM, "comm")?;
             nonnull!(keyval, attribute_val, flag);
             match rt().get_attr_word(ObjRef::comm(c), unsafe { keyval_arg(keyval) }?)? {

@@ -184,40 +184,31 @@ macro_rules! fentry {
     }};
 }
 
-/// [`fentry!`] for the hot calls, on [`entry_fast!`](crate::entry_fast): `$fast` answers what it
-/// can without any call; the rest runs `$body` in the out-of-line boundary, which also writes
-/// IERROR, so the hot path keeps nothing across a call.
+/// [`fentry!`] for the hot calls, as [`entry_fast!`](crate::entry_fast): `$fast` answers what
+/// it can without any call; the rest goes to a slow path that takes the entry point's
+/// arguments (listed with their types; `$ierror` among them), runs `$body` in the boundary and
+/// writes IERROR. The fast path calls it in tail position and keeps no stack frame.
 #[macro_export]
 macro_rules! fentry_fast {
-    ($ierror:expr, $name:literal, $scope:expr, $fast:expr, $body:block) => {{
-        let ierror: *mut $crate::fortran::MPI_Fint = $ierror;
+    ($ierror:ident, $name:literal, $scope:expr, $fast:expr, ($($arg:ident: $ty:ty),* $(,)?) $body:block) => {{
+        #[cold]
+        #[inline(never)]
+        unsafe extern "C" fn slow($($arg: $ty),*) {
+            $crate::fentry!($ierror, $name, $scope, $body)
+        }
         if $fast {
+            let ierror: *mut $crate::fortran::MPI_Fint = $ierror;
             if !ierror.is_null() {
                 // SAFETY: ierror is the caller's INTEGER, passed by reference.
                 unsafe { *ierror = $crate::fortran::fint($crate::consts::MPI_SUCCESS) };
             }
         } else {
-            $crate::fortran::out_of_line(ierror, $name, $scope, move || $body);
+            #[allow(unused_unsafe)]
+            unsafe {
+                slow($($arg),*)
+            }
         }
     }};
-}
-
-/// The slow path of [`fentry_fast!`]: the boundary, then IERROR.
-///
-/// # Safety
-/// `ierror` is NULL or the caller's INTEGER.
-#[inline(never)]
-pub unsafe fn out_of_line(
-    ierror: *mut MPI_Fint,
-    name: &'static str,
-    scope: crate::capi::boundary::Scope,
-    body: impl FnOnce() -> crate::core::Result<()>,
-) {
-    let rc = crate::capi::boundary::out_of_line(name, scope, body);
-    if !ierror.is_null() {
-        // SAFETY: ierror is the caller's INTEGER, passed by reference.
-        unsafe { *ierror = fint(rc) };
-    }
 }
 
 /// The generated spellings and profiling forms of every Fortran entry point.
