@@ -111,10 +111,7 @@ unsafe fn get_attr_fast(
     if attribute_val.is_null() || flag.is_null() {
         return false;
     }
-    let Some(store) = rt().store() else {
-        return false;
-    };
-    match store.get_c_view(obj, keyval) {
+    match Runtime::global_tables().get_c_view(obj, keyval) {
         Fast::Hit(c_view) => unsafe {
             *attribute_val.cast::<*mut c_void>() = c_view as *mut c_void;
             *flag = 1;
@@ -131,13 +128,11 @@ unsafe fn get_attr_fast(
 /// The overwrite the store does without the lock (no delete callback to run): true when done.
 #[inline(always)]
 fn overwrite_fast(obj: ObjRef, keyval: c_int, attribute_val: *mut c_void) -> bool {
-    rt().store().is_some_and(|s| {
-        s.try_overwrite(
-            obj,
-            keyval,
-            AttrWord::from_c_pointer(attribute_val as usize),
-        )
-    })
+    Runtime::global_tables().try_overwrite(
+        obj,
+        keyval,
+        AttrWord::from_c_pointer(attribute_val as usize),
+    )
 }
 
 fn set_attr(obj: ObjRef, keyval: c_int, attribute_val: *mut c_void) -> Result<()> {

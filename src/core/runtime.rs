@@ -10,7 +10,7 @@ use crate::core::error::{Error, Result};
 use crate::core::handle::{Handle, HandleKind};
 use crate::core::once_ptr::OncePtr;
 use crate::core::state::{Phase, State};
-use crate::core::store::Store;
+use crate::core::store::{Store, Tables};
 use crate::core::{convert::AttrWord, datatype, errhandler, ObjRef, ObjectKind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -25,6 +25,9 @@ pub struct Runtime {
 }
 
 static GLOBAL: Runtime = Runtime::new();
+
+/// The tables of the process's store (see [`Tables`]): zeroes in `.bss` until used.
+static GLOBAL_TABLES: Tables = Tables::new();
 
 thread_local! {
     /// Marks the thread that called `MPI_Init` (`MPI_Is_thread_main`). A plain flag: asking the
@@ -45,6 +48,13 @@ impl Runtime {
             store: OncePtr::new(),
             active: AtomicBool::new(false),
         }
+    }
+
+    /// The tables of the process's runtime, for the entry points' lock-free paths: before
+    /// `MPI_Init` and after `MPI_Finalize` they are empty, and every read goes to the locked path.
+    #[inline(always)]
+    pub fn global_tables() -> &'static Tables {
+        &GLOBAL_TABLES
     }
 
     /// The process's runtime, used by the entry points.
@@ -140,7 +150,13 @@ impl Runtime {
             _ => MPI_THREAD_MULTIPLE,
         };
         st.thread_level = provided;
-        st.store = Some(self.store.get_or_init(|| Box::new(Store::new())));
+        st.store = Some(self.store.get_or_init(|| {
+            Box::new(if std::ptr::eq(self, &GLOBAL) {
+                Store::with_tables(&GLOBAL_TABLES)
+            } else {
+                Store::new()
+            })
+        }));
         INIT_THREAD.with(|t| t.set(true));
         errhandler::install_predefined(&mut st);
         let world = Comm::new(vec![0], "MPI_COMM_WORLD", initial);

@@ -23,7 +23,7 @@ use crate::core::convert::{AttrWord, Provenance};
 use crate::core::handle::{self, STORE_INDEXES};
 use crate::core::keyval::{self, KeyvalTable};
 use crate::core::once_ptr::OncePtr;
-use crate::core::zeroed::zeroed_table;
+use crate::core::zeroed::{zeroed_box, Zeroable};
 use crate::core::{ObjRef, ObjectKind};
 use std::sync::atomic::{fence, AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering};
 
@@ -35,10 +35,10 @@ const INLINE_PAGES: usize = 256;
 /// Every keyval slot a number can name.
 const KEYVAL_SLOTS: usize = keyval::SLOTS;
 const MORE_PAGES: usize = KEYVAL_SLOTS / PAGE - INLINE_PAGES;
-/// The keyval table's entry for slot 0, which the registry never hands out: low bits that no
-/// keyval number naming slot 0 has, so every number there (0 among them) fails the liveness
-/// check without a test of its own.
-const NO_KEYVAL: i64 = 1;
+/// What slot 0 of every object holds (the registry never hands out keyval slot 0): a keyval
+/// number that names another slot. Keyval 0 passes the liveness check (its table entry is the
+/// 0 of an unused slot) but never matches there, so the reader needs no test of its own for it.
+const NO_KEYVAL: i32 = 1;
 
 /// `meta` packs: bits 0..1 provenance, bit 2 dying, bits 3..5 the keyval's [`Callbacks`],
 /// bits 6.. the order of setting.
@@ -353,7 +353,7 @@ pub struct ObjAttrs {
 
 impl ObjAttrs {
     fn new() -> ObjAttrs {
-        ObjAttrs {
+        let a = ObjAttrs {
             bound: AtomicI32::new(0),
             first: Page::new(),
             counts: Counts::default(),
@@ -361,7 +361,9 @@ impl ObjAttrs {
             pages: std::array::from_fn(|_| OncePtr::new()),
             pages_made: AtomicU32::new(0),
             more: OncePtr::new(),
-        }
+        };
+        a.first.slots[0].keyval.store(NO_KEYVAL, Ordering::Relaxed);
+        a
     }
 
     #[inline(always)]
@@ -607,8 +609,8 @@ impl ObjAttrs {
 
 /// One directory: [`handle::store_index`] → the attributes bound there.
 struct Directory {
-    /// Every index a handle can name (zeroed: untouched entries take no memory).
-    table: Box<[OncePtr<ObjAttrs>; STORE_INDEXES]>,
+    /// Every index a handle can name.
+    table: [OncePtr<ObjAttrs>; STORE_INDEXES],
     /// One past the highest index ever made: walks stop there.
     made: AtomicU32,
 }
@@ -622,13 +624,6 @@ fn new_fixed<T, const N: usize>(make: impl FnMut(usize) -> T) -> Box<[T; N]> {
 }
 
 impl Directory {
-    fn new() -> Directory {
-        Directory {
-            table: zeroed_table(),
-            made: AtomicU32::new(0),
-        }
-    }
-
     #[inline(always)]
     fn get(&self, index: usize) -> Option<&'static ObjAttrs> {
         self.table[index % STORE_INDEXES].get()
@@ -648,20 +643,91 @@ impl Directory {
     }
 }
 
-/// All attributes of one runtime, and the keyvals they use.
+/// The tables the lock-free paths read: which attributes each object has and which keyvals
+/// are live. Megabytes that start all zero (untouched pages take no memory): the process's
+/// runtime keeps them in a static, so the hot paths reach them with no pointer to follow;
+/// other runtimes (tests) get them from a zeroed allocation.
+pub struct Tables {
+    dirs: [Directory; 3],
+    /// Per keyval slot: the live keyval's number, `| HAS_DELETE` when it has a delete callback;
+    /// 0 when no live keyval uses the slot.
+    keyvals: [AtomicI64; KEYVAL_SLOTS],
+}
+
+// SAFETY: atomics and empty `OncePtr`s all the way down.
+unsafe impl Zeroable for Tables {}
+
+impl Tables {
+    /// Empty tables, for a `static` (all zero: `.bss`).
+    pub const fn new() -> Tables {
+        const DIR: Directory = Directory {
+            table: [const { OncePtr::new() }; STORE_INDEXES],
+            made: AtomicU32::new(0),
+        };
+        Tables {
+            dirs: [DIR; 3],
+            keyvals: [const { AtomicI64::new(0) }; KEYVAL_SLOTS],
+        }
+    }
+}
+
+impl Default for Tables {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// All attributes of one runtime, and the keyvals they use: the registry, and the tables
+/// (which it derefs to).
 pub struct Store {
     /// The keyval registry (lock-free create and free).
     pub registry: KeyvalTable,
-    dirs: [Directory; 3],
-    /// Per keyval slot: the live keyval's number, `| HAS_DELETE` when it has a delete callback;
-    /// 0 when no live keyval uses the slot. Slot 0, which the registry never hands out, holds
-    /// [`NO_KEYVAL`] (see there). Zeroed: untouched entries take no memory.
-    keyvals: Box<[AtomicI64; KEYVAL_SLOTS]>,
+    tables: &'static Tables,
+}
+
+impl std::ops::Deref for Store {
+    type Target = Tables;
+
+    fn deref(&self) -> &Tables {
+        self.tables
+    }
 }
 
 impl Default for Store {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+impl Store {
+    /// A store with tables of its own, from the heap (kept for the rest of the process:
+    /// lock-free readers may hold references into them at any time).
+    pub fn new() -> Store {
+        Store::with_tables(Box::leak(zeroed_box()))
+    }
+
+    /// A store on `tables`, which must be empty and used by no other store.
+    pub fn with_tables(tables: &'static Tables) -> Store {
+        Store {
+            registry: KeyvalTable::new(),
+            tables,
+        }
+    }
+
+    /// Forgets everything (finalize, test resets): every attribute gone, every object
+    /// unbound, every keyval dead. No reader may be running.
+    pub fn clear(&self) {
+        self.registry.clear();
+        for dir in &self.dirs {
+            for a in dir.all() {
+                a.remove_all(|_| {});
+                a.bound.store(0, Ordering::Release);
+            }
+        }
+        let made = self.registry.slots_made().min(KEYVAL_SLOTS);
+        for k in &self.keyvals[..made] {
+            k.store(0, Ordering::Release);
+        }
     }
 }
 
@@ -684,17 +750,7 @@ fn dir_index(kind: ObjectKind) -> usize {
     }
 }
 
-impl Store {
-    pub fn new() -> Store {
-        let store = Store {
-            registry: KeyvalTable::new(),
-            dirs: std::array::from_fn(|_| Directory::new()),
-            keyvals: zeroed_table(),
-        };
-        store.keyvals[0].store(NO_KEYVAL, Ordering::Relaxed);
-        store
-    }
-
+impl Tables {
     /// The attributes bound to `obj`, binding them if needed (for an object that is known to
     /// be live).
     pub fn bind(&self, obj: ObjRef) -> Option<&'static ObjAttrs> {
@@ -748,22 +804,6 @@ impl Store {
     pub fn keyval_freed(&self, number: i32) {
         let k = self.keyval_entry(keyval::slot_of(number));
         if k.load(Ordering::Relaxed) as i32 == number {
-            k.store(0, Ordering::Release);
-        }
-    }
-
-    /// Forgets everything (finalize, test resets): every attribute gone, every object
-    /// unbound, every keyval dead. No reader may be running.
-    pub fn clear(&self) {
-        self.registry.clear();
-        for dir in &self.dirs {
-            for a in dir.all() {
-                a.remove_all(|_| {});
-                a.bound.store(0, Ordering::Release);
-            }
-        }
-        let made = self.registry.slots_made().min(KEYVAL_SLOTS);
-        for k in &self.keyvals[1..made.max(1)] {
             k.store(0, Ordering::Release);
         }
     }

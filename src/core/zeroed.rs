@@ -5,7 +5,7 @@
 
 use crate::core::once_ptr::OncePtr;
 use std::alloc::{alloc_zeroed, handle_alloc_error, Layout};
-use std::sync::atomic::AtomicI64;
+use std::sync::atomic::{AtomicI64, AtomicU32};
 
 /// Types whose all-zero bytes are a valid value.
 ///
@@ -15,32 +15,37 @@ pub unsafe trait Zeroable {}
 
 // SAFETY: an atomic integer of value 0.
 unsafe impl Zeroable for AtomicI64 {}
+// SAFETY: as above.
+unsafe impl Zeroable for AtomicU32 {}
 // SAFETY: a null pointer, the empty cell.
 unsafe impl<T> Zeroable for OncePtr<T> {}
 
-/// `N` zero entries on the heap.
-pub fn zeroed_table<T: Zeroable, const N: usize>() -> Box<[T; N]> {
-    let layout = Layout::new::<[T; N]>();
-    assert!(layout.size() > 0, "a zeroed table holds something");
-    // SAFETY: the layout is not empty; zero bytes are a valid `[T; N]` (`T: Zeroable`), and
-    // the allocation has the layout `Box` frees it with.
+// SAFETY: zero entries, each valid as zeroes.
+unsafe impl<T: Zeroable, const N: usize> Zeroable for [T; N] {}
+
+/// A `T` of zero bytes on the heap.
+pub fn zeroed_box<T: Zeroable>() -> Box<T> {
+    let layout = Layout::new::<T>();
+    assert!(layout.size() > 0, "a zeroed box holds something");
+    // SAFETY: the layout is not empty; zero bytes are a valid `T` (`T: Zeroable`), and the
+    // allocation has the layout `Box` frees it with.
     unsafe {
         let p = alloc_zeroed(layout);
         if p.is_null() {
             handle_alloc_error(layout);
         }
-        Box::from_raw(p.cast::<[T; N]>())
+        Box::from_raw(p.cast::<T>())
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::zeroed_table;
+    use super::zeroed_box;
     use std::sync::atomic::{AtomicI64, Ordering};
 
     #[test]
     fn every_entry_starts_at_zero() {
-        let t = zeroed_table::<AtomicI64, 1024>();
+        let t = zeroed_box::<[AtomicI64; 1024]>();
         assert!(t.iter().all(|e| e.load(Ordering::Relaxed) == 0));
         t[1023].store(5, Ordering::Relaxed);
         assert_eq!(t[1023].load(Ordering::Relaxed), 5);

@@ -137,10 +137,7 @@ unsafe fn get_word_fast(
     if !out || flag.is_null() {
         return false;
     }
-    let Some(store) = rt().store() else {
-        return false;
-    };
-    match store.get_word(obj(h), k) {
+    match Runtime::global_tables().get_word(obj(h), k) {
         Fast::Hit(word) => {
             write(word);
             unsafe { *flag = logical(true) };
@@ -166,8 +163,7 @@ unsafe fn overwrite_fast(
     else {
         return false;
     };
-    rt().store()
-        .is_some_and(|s| s.try_overwrite(obj(h), k, value))
+    Runtime::global_tables().try_overwrite(obj(h), k, value)
 }
 
 /// The ADDRESS_KIND value a set passes, if the pointer is there.
