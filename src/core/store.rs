@@ -660,12 +660,13 @@ unsafe impl Zeroable for Tables {}
 impl Tables {
     /// Empty tables, for a `static` (all zero: `.bss`).
     pub const fn new() -> Tables {
-        const DIR: Directory = Directory {
-            table: [const { OncePtr::new() }; STORE_INDEXES],
-            made: AtomicU32::new(0),
-        };
         Tables {
-            dirs: [DIR; 3],
+            dirs: [const {
+                Directory {
+                    table: [const { OncePtr::new() }; STORE_INDEXES],
+                    made: AtomicU32::new(0),
+                }
+            }; 3],
             keyvals: [const { AtomicI64::new(0) }; KEYVAL_SLOTS],
         }
     }
