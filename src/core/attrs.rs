@@ -444,8 +444,9 @@ impl Runtime {
                     action: "freed",
                 });
             }
-            // No delete callback to run: the object goes at once, under this one hold.
-            if st.remove_attrs_silently(obj)? {
+            // No delete callback to run: the object goes at once, under this one hold (the
+            // object was found live just above).
+            if st.remove_live_attrs_silently(obj) {
                 remove(&mut st)?;
                 st.unbind_attrs(obj);
                 return Ok(());

@@ -13,17 +13,51 @@ use crate::core::state::State;
 use crate::core::ObjRef;
 use std::sync::Arc;
 
+/// World ranks of a communicator's members, in rank order. In this world of one process they
+/// are nearly always that process alone: that case, and the empty one, are kept without a
+/// shared allocation, so a dup copies a tag instead of counting a reference atomically.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Members {
+    /// `[0]`.
+    ThisProcess,
+    /// `[]`.
+    Nobody,
+    Other(Arc<[i32]>),
+}
+
+impl std::ops::Deref for Members {
+    type Target = [i32];
+
+    fn deref(&self) -> &[i32] {
+        match self {
+            Members::ThisProcess => &[0],
+            Members::Nobody => &[],
+            Members::Other(ranks) => ranks,
+        }
+    }
+}
+
+impl From<Vec<i32>> for Members {
+    fn from(ranks: Vec<i32>) -> Members {
+        match ranks[..] {
+            [0] => Members::ThisProcess,
+            [] => Members::Nobody,
+            _ => Members::Other(ranks.into()),
+        }
+    }
+}
+
 #[derive(Debug)]
 pub struct Comm {
     /// World ranks of the members, in rank order; shared by dups (no allocation per dup).
-    pub members: Arc<[i32]>,
+    pub members: Members,
     pub name: String,
     pub errhandler: Handle,
     pub freeing: bool,
 }
 
 impl Comm {
-    pub fn new(members: impl Into<Arc<[i32]>>, name: &str, errhandler: Handle) -> Comm {
+    pub fn new(members: impl Into<Members>, name: &str, errhandler: Handle) -> Comm {
         Comm {
             members: members.into(),
             name: name.to_owned(),
@@ -70,7 +104,7 @@ impl Runtime {
             let h = st.comms.insert(nc)?;
             st.errhandler_add_ref(errh);
             // No attributes: nothing to copy, no callback to run.
-            if st.attr_count(ObjRef::comm(comm.0))? == 0 {
+            if st.live_attr_count(ObjRef::comm(comm.0)) == 0 {
                 return Ok(h);
             }
             h

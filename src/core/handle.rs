@@ -398,7 +398,8 @@ impl<T> Slab<T> {
 
     /// Whether `h` is one of the predefined handles of this slab.
     pub fn is_predefined(&self, h: Handle) -> bool {
-        matches!(decode(h), Decoded::Predefined { kind, .. } if kind == self.kind)
+        // The predefined values of each kind are one range (see `decode`).
+        (h.0.wrapping_sub(self.base) as u32) < self.reserved
     }
 
     /// Live handles, predefined first, then in slot order.
@@ -456,6 +457,24 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    /// The range test of `is_predefined` says what the full decoding says, for every kind and
+    /// for values around every range; dynamic handles are never predefined and never share a
+    /// store index with a predefined one.
+    #[test]
+    fn predefined_is_a_range_and_dynamic_indexes_stay_clear_of_it() {
+        for kind in HandleKind::ALL {
+            let mut s: Slab<u8> = Slab::new(kind);
+            for v in -4..0x500 {
+                let decoded =
+                    matches!(decode(Handle(v)), Decoded::Predefined { kind: k, .. } if k == kind);
+                assert_eq!(s.is_predefined(Handle(v)), decoded, "{kind} value {v:#x}");
+            }
+            let h = s.insert(1).unwrap();
+            assert!(!s.is_predefined(h));
+            assert!(store_index(h) >= FIRST_DYNAMIC as usize, "{kind}: {h:?}");
+        }
     }
 
     #[test]

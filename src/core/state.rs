@@ -116,7 +116,13 @@ impl State {
 
     /// How many attributes a live object has.
     pub fn attr_count(&self, obj: ObjRef) -> Result<usize> {
-        Ok(self.obj_attrs(obj)?.map_or(0, |a| a.len()))
+        self.check_object(obj)?;
+        Ok(self.live_attr_count(obj))
+    }
+
+    /// [`State::attr_count`] of an object the caller has just found live.
+    pub fn live_attr_count(&self, obj: ObjRef) -> usize {
+        self.store.and_then(|s| s.attrs(obj)).map_or(0, |a| a.len())
     }
 
     /// Puts an attribute on an object as its latest setting, replacing the one under the same
@@ -157,18 +163,24 @@ impl State {
     /// and none is dying (the order of deletion is then unobservable); returns whether the
     /// object is left without attributes.
     pub fn remove_attrs_silently(&mut self, obj: ObjRef) -> Result<bool> {
-        let Some(a) = self.obj_attrs(obj)? else {
-            return Ok(true);
+        self.check_object(obj)?;
+        Ok(self.remove_live_attrs_silently(obj))
+    }
+
+    /// [`State::remove_attrs_silently`] for an object the caller has just found live.
+    pub fn remove_live_attrs_silently(&mut self, obj: ObjRef) -> bool {
+        let Some(a) = self.store.and_then(|s| s.attrs(obj)) else {
+            return true;
         };
         if a.is_empty() {
-            return Ok(true);
+            return true;
         }
         if !a.deletes_silently() {
-            return Ok(false);
+            return false;
         }
         let keyvals = self.keyvals();
         a.remove_all(|slot| keyvals.remove_attr(slot));
-        Ok(true)
+        true
     }
 
     /// Before a delete callback: when `slot` still holds the instance set at `order` and its
