@@ -397,10 +397,12 @@ impl ObjAttrs {
     #[inline(always)]
     fn slot(&self, slot: u32) -> Option<&Slot> {
         let slot = slot as usize;
-        if slot < PAGE {
-            return Some(&self.first.slots[slot]);
-        }
-        let page = self.page(slot / PAGE)?;
+        // Page 0 needs only an offset; the slot arithmetic is the same for every page.
+        let page = if slot < PAGE {
+            &self.first
+        } else {
+            self.page(slot / PAGE)?
+        };
         Some(&page.slots[slot % PAGE])
     }
 
