@@ -218,16 +218,22 @@ impl Slot {
         }
     }
 
-    /// [`Slot::try_read`] for the lock-free getters: the keyval, the word and its provenance
-    /// (from the counter), without the meta word.
+    /// [`Slot::try_read`] for the lock-free getters, of the attribute of `keyval`: its word and
+    /// provenance (from the counter; the meta word is not read). `Some(None)`: the slot holds
+    /// no attribute of `keyval`; that is told before the counter is checked again, since a
+    /// keyval read alone is never torn (a writer racing it has not finished setting or has
+    /// finished removing: either answer is one the reader could have had). `None`: it raced a
+    /// writer of this attribute.
     #[inline(always)]
-    fn try_read_word(&self) -> Option<(i32, i64, Provenance)> {
+    fn try_read_word(&self, keyval: i32) -> Option<Option<(i64, Provenance)>> {
         let before = self.seq.load(Ordering::Acquire);
-        let keyval = self.keyval.load(Ordering::Relaxed);
+        if self.keyval.load(Ordering::Relaxed) != keyval {
+            return Some(None);
+        }
         let word = self.word.load(Ordering::Relaxed);
         fence(Ordering::Acquire);
         (before & HELD == 0 && self.seq.load(Ordering::Relaxed) == before)
-            .then(|| (keyval, word, provenance_of((before >> 1) as u64)))
+            .then(|| Some((word, provenance_of((before >> 1) as u64))))
     }
 
     /// One try at a consistent read; `None` when it raced a writer.
@@ -847,9 +853,9 @@ impl Tables {
             return not_set(obj.kind, keyval);
         };
         // A read racing a writer (a concurrent overwrite) asks the lock: no loop here.
-        match s.try_read_word() {
-            Some((k, word, provenance)) if k == keyval => Fast::Hit(take(s, word, provenance)),
-            Some(_) => not_set(obj.kind, keyval),
+        match s.try_read_word(keyval) {
+            Some(Some((word, provenance))) => Fast::Hit(take(s, word, provenance)),
+            Some(None) => not_set(obj.kind, keyval),
             None => Fast::Slow,
         }
     }
