@@ -82,6 +82,17 @@ int main(int argc, char **argv)
              "MPI 4.1 §7.7.2: MPI_KEYVAL_INVALID cannot be freed");
     unchanged("MPI 4.1 §9.3: MPI_KEYVAL_INVALID errors change nothing");
 
+    /* Numbers that name no keyval, on a communicator that has attributes: 0 (which the lock-free
+     * reader meets in the place of keyval slot 0) and a live keyval's number with its generation
+     * changed (the same place, another keyval). */
+    val = &flag;
+    CHECK_EQ(error_class(MPI_Comm_get_attr(MPI_COMM_WORLD, 0, &val, &flag)), MPI_ERR_KEYVAL,
+             "MPI 4.1 §9.4: a number that is no keyval in MPI_Comm_get_attr is MPI_ERR_KEYVAL (0)");
+    CHECK_EQ(error_class(MPI_Comm_get_attr(MPI_COMM_WORLD, keyval ^ (1 << 18), &val, &flag)), MPI_ERR_KEYVAL,
+             "DESIGN: a keyval number of another generation is MPI_ERR_KEYVAL, not another keyval's attribute");
+    CHECK(val == &flag, "DESIGN: a failed get writes nothing to attribute_val");
+    unchanged("MPI 4.1 §9.3: invalid-number errors change nothing");
+
     /* A datatype keyval on a communicator */
     MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &type_keyval, NULL);
     CHECK_EQ(error_class(MPI_Comm_set_attr(MPI_COMM_WORLD, type_keyval, &value)), MPI_ERR_KEYVAL,
