@@ -171,7 +171,7 @@ static void body_floor(long n, struct ctx *c)
         void *v;
         int flag;
         floor_get(1, c->key, &v, &flag);
-        acc += (uintptr_t)v + (uintptr_t)flag;
+        acc += (uintptr_t)(flag ? v : NULL) + (uintptr_t)flag; /* as the get loops */
     }
     sink += acc;
 }
@@ -329,7 +329,7 @@ static inline uintptr_t mt_loop(int kind, MPI_Comm comm, int key, long n)
             void *v;
             int flag;
             floor_get(1, key, &v, &flag);
-            acc += (uintptr_t)v + (uintptr_t)flag;
+            acc += (uintptr_t)(flag ? v : NULL) + (uintptr_t)flag; /* as the get loop */
         }
     } else {
         for (long i = 0; i < n; i++) {
