@@ -246,6 +246,17 @@ fn readers_never_see_a_torn_overwrite() {
                             Fast::Miss => panic!("the attribute is always set"),
                         };
                         assert_eq!(r.value, value(r.value.word), "torn read");
+                        // §20.3.7: a C reader gets a C pointer as set and a Fortran value
+                        // through the address of the stored word; the view follows the
+                        // provenance read with the word (the slot counter carries it).
+                        if r.value.word % 2 == 0 {
+                            assert_eq!(r.c_view, r.value.word as usize, "C view of a C value");
+                        } else {
+                            assert_ne!(
+                                r.c_view, r.value.word as usize,
+                                "C view of a Fortran value"
+                            );
+                        }
                     }
                     readers_left.fetch_sub(1, std::sync::atomic::Ordering::Release);
                 })
