@@ -37,8 +37,8 @@ const GEN_MASK: u32 = 0x3ff;
 const SLOT_MASK: u32 = (1 << GEN_SHIFT) - 1;
 /// The number of slots a keyval number can name.
 pub const SLOTS: usize = SLOT_MASK as usize + 1;
-/// The first slot handed out: slot 0 stays unused, so that the store's liveness table can hold
-/// there an entry no number matches (0 included).
+/// The first slot handed out: slot 0 stays unused, so that the store can keep in every
+/// object's slot 0 a number that no keyval naming slot 0 has (see `store::NO_KEYVAL`).
 const FIRST_SLOT: u32 = 1;
 /// Free slots a thread keeps back before reusing one, so freed numbers stay detectable.
 const REUSE_DELAY: usize = 256;

@@ -103,13 +103,19 @@ impl State {
     /// The attributes of a live object; `None` when it never had any bound.
     pub fn obj_attrs(&self, obj: ObjRef) -> Result<Option<&'static ObjAttrs>> {
         self.check_object(obj)?;
-        Ok(self.store.and_then(|s| s.attrs(obj)))
+        Ok(self.live_attrs(obj))
+    }
+
+    /// The attributes of an object the caller has just found live; `None` when it never had
+    /// any bound.
+    fn live_attrs(&self, obj: ObjRef) -> Option<&'static ObjAttrs> {
+        self.store.and_then(|s| s.attrs(obj))
     }
 
     /// The attributes of a live object, bound to it if they were not.
     pub fn bind_attrs(&self, obj: ObjRef) -> Result<&'static ObjAttrs> {
         self.check_object(obj)?;
-        self.store.and_then(|s| s.bind(obj)).ok_or_else(|| {
+        self.store.map(|s| s.bind(obj)).ok_or_else(|| {
             Error::invalid(MPI_ERR_INTERN, format!("no attribute store for {obj:?}"))
         })
     }
@@ -122,7 +128,7 @@ impl State {
 
     /// [`State::attr_count`] of an object the caller has just found live.
     pub fn live_attr_count(&self, obj: ObjRef) -> usize {
-        self.store.and_then(|s| s.attrs(obj)).map_or(0, |a| a.len())
+        self.live_attrs(obj).map_or(0, |a| a.len())
     }
 
     /// Puts an attribute on an object as its latest setting, replacing the one under the same
@@ -169,7 +175,7 @@ impl State {
 
     /// [`State::remove_attrs_silently`] for an object the caller has just found live.
     pub fn remove_live_attrs_silently(&mut self, obj: ObjRef) -> bool {
-        let Some(a) = self.store.and_then(|s| s.attrs(obj)) else {
+        let Some(a) = self.live_attrs(obj) else {
             return true;
         };
         if a.is_empty() {

@@ -762,12 +762,12 @@ fn dir_index(kind: ObjectKind) -> usize {
 impl Tables {
     /// The attributes bound to `obj`, binding them if needed (for an object that is known to
     /// be live).
-    pub fn bind(&self, obj: ObjRef) -> Option<&'static ObjAttrs> {
+    pub fn bind(&self, obj: ObjRef) -> &'static ObjAttrs {
         let a = self.dirs[dir_index(obj.kind)].get_or_create(handle::store_index(obj.handle));
         if a.bound.load(Ordering::Relaxed) != obj.handle.0 {
             a.bound.store(obj.handle.0, Ordering::Release);
         }
-        Some(a)
+        a
     }
 
     /// The attributes bound to `obj` now, if any. Whatever the handle's value: only a live

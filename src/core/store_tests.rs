@@ -47,7 +47,7 @@ fn get_hits_what_was_set_and_misses_the_rest() {
         Fast::Slow,
         "unbound object: the lock decides"
     );
-    let a = s.bind(obj).unwrap();
+    let a = s.bind(obj);
     set(a, k1, 0xbeef);
     assert_eq!(s.get_c_view(obj, k1.1), Fast::Hit(0xbeef));
     assert_eq!(s.get_c_view(obj, k2.1), Fast::Miss);
@@ -69,7 +69,7 @@ fn get_hits_what_was_set_and_misses_the_rest() {
 fn c_view_of_fortran_values_points_into_the_slot() {
     let s = store();
     let obj = comms(1)[0];
-    let a = s.bind(obj).unwrap();
+    let a = s.bind(obj);
     let k = keyval(s, CopyFn::Null, DeleteFn::Null);
     a.insert(k.0, k.1, AttrWord::from_fortran_integer(-5), k.2);
     let Fast::Hit(read) = s.get(obj, k.1) else {
@@ -94,7 +94,7 @@ fn c_view_of_fortran_values_points_into_the_slot() {
 fn overwrite_without_lock_only_when_no_user_code_runs() {
     let s = store();
     let obj = comms(1)[0];
-    let a = s.bind(obj).unwrap();
+    let a = s.bind(obj);
     let plain = keyval(s, CopyFn::Null, DeleteFn::Null);
     let other = keyval(s, CopyFn::Null, DeleteFn::Null);
     set(a, plain, 1);
@@ -141,7 +141,7 @@ fn overwrite_without_lock_only_when_no_user_code_runs() {
 fn native_copy_keeps_slots_order_and_counts() {
     let s = store();
     let objs = comms(2);
-    let (from, to) = (s.bind(objs[0]).unwrap(), s.bind(objs[1]).unwrap());
+    let (from, to) = (s.bind(objs[0]), s.bind(objs[1]));
     let dup = keyval(s, CopyFn::Dup, DeleteFn::Null);
     let null = keyval(s, CopyFn::Null, DeleteFn::Null);
     let dup2 = keyval(s, CopyFn::Dup, DeleteFn::Null);
@@ -180,7 +180,7 @@ fn remove_all_reaches_far_slots_and_far_objects() {
     let s = store();
     let objs = comms(5000);
     let far = *objs.last().unwrap();
-    let a = s.bind(far).unwrap();
+    let a = s.bind(far);
     let keys: Vec<_> = (0..17000)
         .map(|_| keyval(s, CopyFn::Dup, DeleteFn::Null))
         .collect();
@@ -191,7 +191,7 @@ fn remove_all_reaches_far_slots_and_far_objects() {
     assert!(high.0 >= 16384, "a keyval slot past the inline pages");
     set(a, high, 42);
     assert_eq!(s.get_c_view(far, high.1), Fast::Hit(42));
-    let b = s.bind(objs[0]).unwrap();
+    let b = s.bind(objs[0]);
     b.copy_from(a, |_, _| true);
     assert_eq!(b.len(), a.len());
     assert_eq!(s.get_c_view(objs[0], high.1), Fast::Hit(42));
@@ -215,7 +215,7 @@ fn remove_all_reaches_far_slots_and_far_objects() {
 fn readers_never_see_a_torn_overwrite() {
     let s = store();
     let obj = comms(1)[0];
-    let a = s.bind(obj).unwrap();
+    let a = s.bind(obj);
     let k = keyval(s, CopyFn::Null, DeleteFn::Null);
     set(a, k, 0);
     // Even words are C pointers, odd words Fortran addresses.

@@ -187,7 +187,7 @@ macro_rules! fentry {
 /// [`fentry!`] for the hot calls, as [`entry_fast!`](crate::entry_fast): `$fast` answers what
 /// it can without any call; the rest goes to a slow path that takes the entry point's
 /// arguments (listed with their types; `$ierror` among them), runs `$body` in the boundary and
-/// writes IERROR. The fast path calls it in tail position and keeps no stack frame.
+/// writes IERROR. The fast path jumps to it in tail position, keeping nothing across a call.
 #[macro_export]
 macro_rules! fentry_fast {
     ($ierror:ident, $name:literal, $scope:expr, $fast:expr, ($($arg:ident: $ty:ty),* $(,)?) $body:block) => {{
