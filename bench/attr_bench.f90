@@ -3,12 +3,14 @@
 ! library (bench/floor.c, called here through BIND(C)):
 !
 !   mpifort -O2 bench/attr_bench.f90 -o attr_bench_f -Wl,--no-as-needed -LDIR -lfloor -Wl,-rpath,DIR
-!   ./attr_bench_f [--impl NAME] [-r RUNS] [-n ITERS] [-t MS]
+!   ./attr_bench_f [--impl NAME] [-r RUNS] [-n ITERS] [-t MS] [--warm MS]
 !
 ! Cases: MPI_COMM_GET_ATTR (INTEGER(KIND=MPI_ADDRESS_KIND) value) and the deprecated
 ! MPI_ATTR_GET (INTEGER value) hits on a communicator holding 16 attributes, reading the
 ! first-set and the last-set keyval; and the floor (floor_get called from Fortran). Output lines
-! as the C benchmark: case,impl,median,min,max,unit,floor_ratio.
+! as the C benchmark: case,impl,median,min,max,unit,floor_ratio. As there, the floor is timed
+! first after --warm milliseconds of its loop run untimed (500 by default), and each get case's
+! runs alternate with runs of the floor loop, whose median its ratio is to.
 module bench_floor
   use, intrinsic :: iso_c_binding
   implicit none
@@ -32,8 +34,8 @@ module bench_harness
   integer :: runs = 7
   integer(i8) :: max_iters = 1000000_i8
   real(dp) :: budget_ns = 20.0e6_dp
+  real(dp) :: warm_ns = 500.0e6_dp
   character(len=64) :: impl = 'unknown'
-  real(dp) :: floor_median = 0.0_dp
   integer(i8) :: sink = 0
 
 contains
@@ -113,33 +115,46 @@ contains
     end do
   end subroutine sort
 
+  real(dp) function median_of(v)
+    real(dp), intent(inout) :: v(:)
+    integer :: n
+    call sort(v)
+    n = size(v)
+    if (mod(n, 2) == 1) then
+      median_of = v(n / 2 + 1)
+    else
+      median_of = (v(n / 2) + v(n / 2 + 1)) / 2
+    end if
+  end function median_of
+
   real(dp) function time_case(name, kind, comm, key, is_get)
     character(len=*), intent(in) :: name
     integer, intent(in) :: kind, comm, key
     logical, intent(in) :: is_get
-    real(dp), allocatable :: v(:)
-    integer(i8) :: it
-    integer :: r, n
+    real(dp), allocatable :: v(:), f(:)
+    integer(i8) :: it, fit
+    integer :: r
     real(dp) :: t0, med
     character(len=32) :: ratio
-    allocate (v(runs))
+    allocate (v(runs), f(runs))
     it = calibrate(kind, comm, key)
+    fit = 0
+    if (is_get) fit = calibrate(K_FLOOR, 0, 3)
     do r = 1, runs
+      if (is_get) then
+        t0 = now_ns()
+        call body(K_FLOOR, fit, 0, 3)
+        f(r) = (now_ns() - t0) / real(fit, dp)
+      end if
       t0 = now_ns()
       call body(kind, it, comm, key)
       v(r) = (now_ns() - t0) / real(it, dp)
     end do
-    call sort(v)
-    n = runs
-    if (mod(n, 2) == 1) then
-      med = v(n / 2 + 1)
-    else
-      med = (v(n / 2) + v(n / 2 + 1)) / 2
-    end if
+    med = median_of(v)
     ratio = ''
-    if (is_get .and. floor_median > 0) write (ratio, '(F0.3)') med / floor_median
+    if (is_get) write (ratio, '(F0.3)') med / median_of(f)
     write (*, '(A,",",A,",",F0.3,",",F0.3,",",F0.3,",ns/op,",A)') trim(name), trim(impl), &
-      med, v(1), v(n), trim(ratio)
+      med, v(1), v(runs), trim(ratio)
     flush (6)
     time_case = med
   end function time_case
@@ -156,7 +171,7 @@ program attr_bench_f
   integer(kind=MPI_ADDRESS_KIND) :: extra, val
   character(len=256) :: arg, arg2
   character(len=MPI_MAX_LIBRARY_VERSION_STRING) :: version
-  real(dp) :: dummy
+  real(dp) :: dummy, t_end
   logical :: impl_given
 
   impl_given = .false.
@@ -177,6 +192,9 @@ program attr_bench_f
     case ('-t')
       read (arg2, *) budget_ns
       budget_ns = budget_ns * 1.0e6_dp
+    case ('--warm')
+      read (arg2, *) warm_ns
+      warm_ns = warm_ns * 1.0e6_dp
     case ('--mem-comms', '--mem-attrs')
       ! accepted (and ignored) so both benchmarks take the same command line
     case default
@@ -184,7 +202,7 @@ program attr_bench_f
     end select
     i = i + 2
   end do
-  if (runs < 1 .or. max_iters < 1 .or. budget_ns <= 0) call usage()
+  if (runs < 1 .or. max_iters < 1 .or. budget_ns <= 0 .or. warm_ns < 0) call usage()
 
   call MPI_INIT(ierr)
   if (.not. impl_given) then
@@ -199,7 +217,12 @@ program attr_bench_f
   end if
   write (*, '(A)') '# case,impl,median,min,max,unit,floor_ratio'
 
-  floor_median = time_case('f_floor', K_FLOOR, 0, 3, .false.)
+  ! The floor, after a warm-up (see the C benchmark).
+  t_end = now_ns() + warm_ns
+  do while (now_ns() < t_end)
+    call body(K_FLOOR, 1000_i8, 0, 3)
+  end do
+  dummy = time_case('f_floor', K_FLOOR, 0, 3, .false.)
 
   ! 16 attributes through MPI_COMM_SET_ATTR (ADDRESS_KIND values) on one dup ...
   call MPI_COMM_DUP(MPI_COMM_WORLD, comm_new, ierr)
@@ -238,7 +261,7 @@ program attr_bench_f
 contains
 
   subroutine usage()
-    write (0, '(A)') 'usage: attr_bench_f [--impl NAME] [-r RUNS] [-n ITERS] [-t MS]'
+    write (0, '(A)') 'usage: attr_bench_f [--impl NAME] [-r RUNS] [-n ITERS] [-t MS] [--warm MS]'
     stop 2
   end subroutine usage
 

@@ -12,6 +12,16 @@
 
 static void *floor_table[FLOOR_OBJS * FLOOR_KEYS];
 
+/* Stores a word that floor_get then loads. It exists so that the compiler cannot prove the
+ * table all zero and fold floor_get's load into a constant store (which it did). */
+int floor_put(int obj, int key, void *val)
+{
+    if ((unsigned)obj >= FLOOR_OBJS || (unsigned)key >= FLOOR_KEYS)
+        return 13;
+    floor_table[obj * FLOOR_KEYS + key] = val;
+    return 0;
+}
+
 int floor_get(int obj, int key, void *out, int *flag)
 {
     if (out == NULL || flag == NULL)

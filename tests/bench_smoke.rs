@@ -12,7 +12,7 @@ use std::sync::{Mutex, OnceLock};
 /// The two benchmarks compile to the same executable name (the sources' stem): one at a time.
 static SERIAL: Mutex<()> = Mutex::new(());
 
-const TINY: &[&str] = &["-r", "1", "-n", "10", "-t", "1"];
+const TINY: &[&str] = &["-r", "1", "-n", "10", "-t", "1", "--warm", "0"];
 
 /// The C benchmark's cases: (name, unit, reported as a ratio to the floor).
 const C_CASES: &[(&str, &str, bool)] = &[
