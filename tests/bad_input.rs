@@ -354,7 +354,13 @@ fn cases() -> Vec<Case> {
         "MPI_Comm_set_attr",
         format!("{pre} MPI_TAG_UB"),
         MPI_ERR_KEYVAL,
-        |_| unsafe { MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_TAG_UB, 1usize as *mut c_void) }
+        |_| unsafe {
+            MPI_Comm_set_attr(
+                MPI_COMM_WORLD,
+                MPI_TAG_UB,
+                std::ptr::dangling_mut::<c_void>(),
+            )
+        }
     );
     case!(
         "MPI_Comm_delete_attr",
@@ -366,7 +372,13 @@ fn cases() -> Vec<Case> {
         "MPI_Attr_put",
         format!("{pre} MPI_TAG_UB"),
         MPI_ERR_KEYVAL,
-        |_| unsafe { MPI_Attr_put(MPI_COMM_WORLD, MPI_TAG_UB, 1usize as *mut c_void) }
+        |_| unsafe {
+            MPI_Attr_put(
+                MPI_COMM_WORLD,
+                MPI_TAG_UB,
+                std::ptr::dangling_mut::<c_void>(),
+            )
+        }
     );
     case!(
         "MPI_Attr_delete",
@@ -396,7 +408,7 @@ fn cases() -> Vec<Case> {
         "MPI_Win_set_attr",
         format!("{pre} MPI_WIN_BASE"),
         MPI_ERR_KEYVAL,
-        |f| unsafe { MPI_Win_set_attr(f.w, MPI_WIN_BASE, 1usize as *mut c_void) }
+        |f| unsafe { MPI_Win_set_attr(f.w, MPI_WIN_BASE, std::ptr::dangling_mut::<c_void>()) }
     );
     case!(
         "MPI_Win_delete_attr",

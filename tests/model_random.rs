@@ -121,7 +121,7 @@ unsafe fn c_seen(p: *mut c_void) -> Seen {
         };
     }
     let as_int = Some(unsafe { *(p as *const i32) });
-    let as_aint = (ptr % 8 == 0).then(|| unsafe { *(p as *const i64) });
+    let as_aint = ptr.is_multiple_of(8).then(|| unsafe { *(p as *const i64) });
     Seen::C {
         ptr,
         as_int,
@@ -624,7 +624,7 @@ impl Driver {
             ),
             Prov::FAddress => {
                 ensure!(
-                    !c_domain(ptr) && ptr % 8 == 0,
+                    !c_domain(ptr) && ptr.is_multiple_of(8),
                     "{what}: C view of a Fortran ADDRESS_KIND value {} should point to an MPI_Aint, got {ptr:#x}",
                     val.word
                 );

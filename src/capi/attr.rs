@@ -8,6 +8,7 @@ use crate::consts::MPI_KEYVAL_INVALID;
 use crate::core::convert::AttrWord;
 use crate::core::store::Fast;
 use crate::core::{ObjRef, ObjectKind, Result, Runtime};
+use crate::fast_get::c_get_attr;
 use crate::{entry, entry_fast, nonnull};
 use std::ffi::{c_int, c_void};
 
@@ -100,8 +101,10 @@ unsafe fn get_attr(
 }
 
 /// What the store answers for a C reader without any call: true when it answered (the
-/// attribute, or flag = false); false sends the call to the locked path.
+/// attribute, or flag = false); false sends the call to the locked path. (Where the getters
+/// are written by hand, `src/fast_get.rs`, they answer the same without it.)
 #[inline(always)]
+#[cfg_attr(mpicache_fast_get, allow(dead_code))]
 unsafe fn get_attr_fast(
     obj: ObjRef,
     keyval: c_int,
@@ -200,6 +203,7 @@ pub unsafe extern "C" fn MPI_Comm_set_attr(
     )
 }
 
+#[cfg_attr(mpicache_fast_get, unsafe(naked))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_get_attr(
     comm: MPI_Comm,
@@ -207,12 +211,27 @@ pub unsafe extern "C" fn MPI_Comm_get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    entry_fast!(
-        "MPI_Comm_get_attr",
-        Scope::Comm(comm),
-        unsafe { get_attr_fast(ObjRef::comm(comm), comm_keyval, attribute_val, flag) },
-        (comm: MPI_Comm, comm_keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) { unsafe { get_attr(ObjRef::comm(comm), comm_keyval, attribute_val, flag) } }
-    )
+    c_get_attr!(ObjectKind::Comm, comm_get_attr_slow, {
+        if unsafe { get_attr_fast(ObjRef::comm(comm), comm_keyval, attribute_val, flag) } {
+            MPI_SUCCESS
+        } else {
+            unsafe { comm_get_attr_slow(comm, comm_keyval, attribute_val, flag) }
+        }
+    })
+}
+
+/// `MPI_Comm_get_attr` in full, for what the fast path leaves.
+#[cold]
+#[inline(never)]
+unsafe extern "C" fn comm_get_attr_slow(
+    comm: MPI_Comm,
+    comm_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    entry!("MPI_Comm_get_attr", Scope::Comm(comm), {
+        unsafe { get_attr(ObjRef::comm(comm), comm_keyval, attribute_val, flag) }
+    })
 }
 
 #[no_mangle]
@@ -279,6 +298,7 @@ pub unsafe extern "C" fn MPI_Type_set_attr(
     )
 }
 
+#[cfg_attr(mpicache_fast_get, unsafe(naked))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_get_attr(
     datatype: MPI_Datatype,
@@ -286,12 +306,27 @@ pub unsafe extern "C" fn MPI_Type_get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    entry_fast!(
-        "MPI_Type_get_attr",
-        Scope::NoObject,
-        unsafe { get_attr_fast(ObjRef::datatype(datatype), type_keyval, attribute_val, flag) },
-        (datatype: MPI_Datatype, type_keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) { unsafe { get_attr(ObjRef::datatype(datatype), type_keyval, attribute_val, flag) } }
-    )
+    c_get_attr!(ObjectKind::Datatype, type_get_attr_slow, {
+        if unsafe { get_attr_fast(ObjRef::datatype(datatype), type_keyval, attribute_val, flag) } {
+            MPI_SUCCESS
+        } else {
+            unsafe { type_get_attr_slow(datatype, type_keyval, attribute_val, flag) }
+        }
+    })
+}
+
+/// `MPI_Type_get_attr` in full, for what the fast path leaves.
+#[cold]
+#[inline(never)]
+unsafe extern "C" fn type_get_attr_slow(
+    datatype: MPI_Datatype,
+    type_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    entry!("MPI_Type_get_attr", Scope::NoObject, {
+        unsafe { get_attr(ObjRef::datatype(datatype), type_keyval, attribute_val, flag) }
+    })
 }
 
 #[no_mangle]
@@ -358,6 +393,7 @@ pub unsafe extern "C" fn MPI_Win_set_attr(
     )
 }
 
+#[cfg_attr(mpicache_fast_get, unsafe(naked))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Win_get_attr(
     win: MPI_Win,
@@ -365,12 +401,27 @@ pub unsafe extern "C" fn MPI_Win_get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    entry_fast!(
-        "MPI_Win_get_attr",
-        Scope::Win(win),
-        unsafe { get_attr_fast(ObjRef::win(win), win_keyval, attribute_val, flag) },
-        (win: MPI_Win, win_keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) { unsafe { get_attr(ObjRef::win(win), win_keyval, attribute_val, flag) } }
-    )
+    c_get_attr!(ObjectKind::Win, win_get_attr_slow, {
+        if unsafe { get_attr_fast(ObjRef::win(win), win_keyval, attribute_val, flag) } {
+            MPI_SUCCESS
+        } else {
+            unsafe { win_get_attr_slow(win, win_keyval, attribute_val, flag) }
+        }
+    })
+}
+
+/// `MPI_Win_get_attr` in full, for what the fast path leaves.
+#[cold]
+#[inline(never)]
+unsafe extern "C" fn win_get_attr_slow(
+    win: MPI_Win,
+    win_keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    entry!("MPI_Win_get_attr", Scope::Win(win), {
+        unsafe { get_attr(ObjRef::win(win), win_keyval, attribute_val, flag) }
+    })
 }
 
 #[no_mangle]
@@ -421,6 +472,7 @@ pub unsafe extern "C" fn MPI_Attr_put(
     )
 }
 
+#[cfg_attr(mpicache_fast_get, unsafe(naked))]
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Attr_get(
     comm: MPI_Comm,
@@ -428,12 +480,27 @@ pub unsafe extern "C" fn MPI_Attr_get(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    entry_fast!(
-        "MPI_Attr_get",
-        Scope::Comm(comm),
-        unsafe { get_attr_fast(ObjRef::comm(comm), keyval, attribute_val, flag) },
-        (comm: MPI_Comm, keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) { unsafe { get_attr(ObjRef::comm(comm), keyval, attribute_val, flag) } }
-    )
+    c_get_attr!(ObjectKind::Comm, attr_get_slow, {
+        if unsafe { get_attr_fast(ObjRef::comm(comm), keyval, attribute_val, flag) } {
+            MPI_SUCCESS
+        } else {
+            unsafe { attr_get_slow(comm, keyval, attribute_val, flag) }
+        }
+    })
+}
+
+/// `MPI_Attr_get` in full, for what the fast path leaves.
+#[cold]
+#[inline(never)]
+unsafe extern "C" fn attr_get_slow(
+    comm: MPI_Comm,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    entry!("MPI_Attr_get", Scope::Comm(comm), {
+        unsafe { get_attr(ObjRef::comm(comm), keyval, attribute_val, flag) }
+    })
 }
 
 #[no_mangle]

@@ -37,7 +37,8 @@ const DYNAMIC_BIT: i32 = 1 << 30;
 const KIND_SHIFT: u32 = 26;
 const GEN_SHIFT: u32 = 18;
 const GEN_MASK: u32 = 0xff;
-const INDEX_MASK: u32 = (1 << GEN_SHIFT) - 1;
+/// The bits of a handle that are its slot index.
+pub const INDEX_MASK: u32 = (1 << GEN_SHIFT) - 1;
 /// The first slot index a dynamic handle gets: every predefined handle value is below it, so
 /// `value & INDEX_MASK` names one place per object whether its handle is predefined or not
 /// (see [`store_index`]).

@@ -34,7 +34,11 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 const KIND_SHIFT: u32 = 28;
 const GEN_SHIFT: u32 = 18;
 const GEN_MASK: u32 = 0x3ff;
-const SLOT_MASK: u32 = (1 << GEN_SHIFT) - 1;
+/// The bits of a number that name its slot.
+pub const SLOT_MASK: u32 = (1 << GEN_SHIFT) - 1;
+/// The bits of a number that say its kind: for a user keyval, its kind code (bits 31 and 30 are
+/// zero).
+pub const KIND_FIELD_MASK: u32 = 0xf << KIND_SHIFT;
 /// The number of slots a keyval number can name.
 pub const SLOTS: usize = SLOT_MASK as usize + 1;
 /// The first slot handed out: slot 0 stays unused, so that the store can keep in every
@@ -382,12 +386,17 @@ pub fn decode_kind(number: i32) -> Option<ObjectKind> {
     decode(number).map(|(kind, _, _)| kind)
 }
 
-fn kind_code(kind: ObjectKind) -> u32 {
+const fn kind_code(kind: ObjectKind) -> u32 {
     match kind {
         ObjectKind::Comm => 1,
         ObjectKind::Datatype => 2,
         ObjectKind::Win => 3,
     }
+}
+
+/// What `number & KIND_FIELD_MASK` is for a user keyval of `kind`.
+pub const fn kind_field(kind: ObjectKind) -> u32 {
+    kind_code(kind) << KIND_SHIFT
 }
 
 fn number_of(kind: ObjectKind, gen: u64, slot: u32) -> i32 {
@@ -882,6 +891,23 @@ mod tests {
 
     fn table() -> &'static KeyvalTable {
         Box::leak(Box::new(KeyvalTable::new()))
+    }
+
+    /// The hand-written getters tell a keyval's kind with one mask and compare (store::layout):
+    /// that must agree with the full decoding for every number, negative and garbage included.
+    #[test]
+    fn kind_field_agrees_with_decoding() {
+        let interesting = [0, 1, -1, i32::MIN, i32::MAX, MPI_KEYVAL_INVALID];
+        let sweep = (0..=0xff_u32).map(|top| (top << 24 | 0x12345) as i32);
+        for n in interesting.into_iter().chain(sweep) {
+            for kind in [ObjectKind::Comm, ObjectKind::Datatype, ObjectKind::Win] {
+                assert_eq!(
+                    n as u32 & KIND_FIELD_MASK == kind_field(kind),
+                    decode_kind(n) == Some(kind),
+                    "{n:#x} {kind:?}"
+                );
+            }
+        }
     }
 
     fn create(r: &'static KeyvalTable, kind: ObjectKind) -> i32 {

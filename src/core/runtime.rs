@@ -27,7 +27,7 @@ pub struct Runtime {
 static GLOBAL: Runtime = Runtime::new();
 
 /// The tables of the process's store (see [`Tables`]): zeroes in `.bss` until used.
-static GLOBAL_TABLES: Tables = Tables::new();
+pub(crate) static GLOBAL_TABLES: Tables = Tables::new();
 
 thread_local! {
     /// Marks the thread that called `MPI_Init` (`MPI_Is_thread_main`). A plain flag: asking the

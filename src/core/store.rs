@@ -27,6 +27,8 @@ use crate::core::zeroed::{zeroed_box, Zeroable};
 use crate::core::{ObjRef, ObjectKind};
 use std::sync::atomic::{fence, AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering};
 
+pub mod layout;
+
 /// Slots per page.
 const PAGE: usize = 64;
 /// Pages held inline by each object: keyval slots below `PAGE * INLINE_PAGES` need no second
@@ -52,18 +54,22 @@ const HAS_DELETE: i64 = 1 << 32;
 /// `seq` of a slot: bit 0 set while a writer holds it; bits 1..2 the provenance of the value
 /// (so a C reader needs no other word to find its view); bits 3.. count the writes.
 const HELD: u32 = 1;
+const PROVENANCE_SHIFT: u32 = 1;
 const SEQ_STEP: u32 = 8;
 
-/// One attribute, or an empty place for one.
+/// One attribute, or an empty place for one. The layouts here are `repr(C)`: the hand-written
+/// readers of [`layout`] follow them.
 #[derive(Default)]
+#[repr(C)]
 struct Slot {
+    word: AtomicI64,
     seq: AtomicU32,
     /// The keyval set here; 0 when empty.
     keyval: AtomicI32,
-    word: AtomicI64,
     meta: AtomicU64,
 }
 
+#[repr(C)]
 struct Page {
     /// Bit `i` set: slot `i` holds an attribute.
     occupied: AtomicU64,
@@ -190,8 +196,10 @@ impl Slot {
     /// now, whose provenance the counter repeats.
     fn release(&self, seq: u32, meta: u64) {
         let next = (seq | (SEQ_STEP - 1)).wrapping_add(1);
-        self.seq
-            .store(next | (meta as u32 & 3) << 1, Ordering::Release);
+        self.seq.store(
+            next | (meta as u32 & 3) << PROVENANCE_SHIFT,
+            Ordering::Release,
+        );
     }
 
     /// Where a C reader of a Fortran-set value points: the word itself for `MPI_Aint`, its
@@ -233,7 +241,7 @@ impl Slot {
         let word = self.word.load(Ordering::Relaxed);
         fence(Ordering::Acquire);
         (before & HELD == 0 && self.seq.load(Ordering::Relaxed) == before)
-            .then(|| Some((word, provenance_of((before >> 1) as u64))))
+            .then(|| Some((word, provenance_of((before >> PROVENANCE_SHIFT) as u64))))
     }
 
     /// One try at a consistent read; `None` when it raced a writer.
@@ -340,7 +348,9 @@ impl Counts {
     }
 }
 
-/// The attributes of whatever object is bound to one handle index.
+/// The attributes of whatever object is bound to one handle index. The fields the readers need
+/// come first, so that they sit at small offsets.
+#[repr(C)]
 pub struct ObjAttrs {
     /// The handle bound to this index now; 0 when none.
     bound: AtomicI32,
@@ -616,6 +626,7 @@ impl ObjAttrs {
 }
 
 /// One directory: [`handle::store_index`] → the attributes bound there.
+#[repr(C)]
 struct Directory {
     /// Every index a handle can name.
     table: [OncePtr<ObjAttrs>; STORE_INDEXES],
@@ -655,6 +666,7 @@ impl Directory {
 /// are live. Megabytes that start all zero (untouched pages take no memory): the process's
 /// runtime keeps them in a static, so the hot paths reach them with no pointer to follow;
 /// other runtimes (tests) get them from a zeroed allocation.
+#[repr(C)]
 pub struct Tables {
     dirs: [Directory; 3],
     /// Per keyval slot: the live keyval's number, `| HAS_DELETE` when it has a delete callback;
@@ -751,7 +763,7 @@ fn not_set<T>(kind: ObjectKind, keyval: i32) -> Fast<T> {
     }
 }
 
-fn dir_index(kind: ObjectKind) -> usize {
+const fn dir_index(kind: ObjectKind) -> usize {
     match kind {
         ObjectKind::Comm => 0,
         ObjectKind::Datatype => 1,

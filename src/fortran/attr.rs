@@ -14,6 +14,7 @@ use crate::consts::{
 use crate::core::convert::{fortran_address_view, fortran_integer_view, AttrWord};
 use crate::core::store::Fast;
 use crate::core::{ObjRef, ObjectKind, Result, Runtime};
+use crate::fast_get::fortran_get_attr;
 use crate::fortran::callbacks::{
     fortran_address_copy_fn, fortran_address_delete_fn, fortran_integer_copy_fn,
     fortran_integer_delete_fn, fortran_native_callbacks, MPI_Fcopy_attr_function,
@@ -122,7 +123,9 @@ unsafe fn free_keyval_fast(kind: ObjectKind, keyval: *mut MPI_Fint) -> bool {
 }
 
 /// A get the store answers without any call: `write` stores the reader's view of the word.
+/// (Where the getters are written by hand, `src/fast_get.rs`, they answer the same without it.)
 #[inline(always)]
+#[cfg_attr(mpicache_fast_get_fortran, allow(dead_code))]
 unsafe fn get_word_fast(
     obj: fn(i32) -> ObjRef,
     handle: *const MPI_Fint,
@@ -291,6 +294,7 @@ pub unsafe extern "C" fn mpi_comm_set_attr_(
 }
 
 /// `MPI_COMM_GET_ATTR(COMM, COMM_KEYVAL, ATTRIBUTE_VAL, FLAG, IERROR)`.
+#[cfg_attr(mpicache_fast_get_fortran, unsafe(naked))]
 #[no_mangle]
 pub unsafe extern "C" fn mpi_comm_get_attr_(
     comm: *const MPI_Fint,
@@ -299,15 +303,8 @@ pub unsafe extern "C" fn mpi_comm_get_attr_(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
-    // The handle is read again on the slow path: nothing stays live across the fast one.
-    fentry_fast!(
-        ierror,
-        "MPI_COMM_GET_ATTR",
-        Scope::Comm(scope_handle(
-            unsafe { handle(comm, MPI_COMM_NULL) },
-            MPI_COMM_NULL
-        )),
-        unsafe {
+    fortran_get_attr!(ObjectKind::Comm, address, comm_get_attr_slow, {
+        let answered = unsafe {
             get_word_fast(
                 ObjRef::comm,
                 comm,
@@ -316,8 +313,33 @@ pub unsafe extern "C" fn mpi_comm_get_attr_(
                 flag,
                 |w| *attribute_val = fortran_address_view(w) as MPI_Aint,
             )
-        },
-        (comm: *const MPI_Fint, comm_keyval: *const MPI_Fint, attribute_val: *mut MPI_Aint, flag: *mut MPI_Flogical, ierror: *mut MPI_Fint) {
+        };
+        if answered {
+            unsafe { crate::fortran::succeeded(ierror) }
+        } else {
+            unsafe { comm_get_attr_slow(comm, comm_keyval, attribute_val, flag, ierror) }
+        }
+    })
+}
+
+/// `MPI_COMM_GET_ATTR` in full, for what the fast path leaves.
+#[cold]
+#[inline(never)]
+unsafe extern "C" fn comm_get_attr_slow(
+    comm: *const MPI_Fint,
+    comm_keyval: *const MPI_Fint,
+    attribute_val: *mut MPI_Aint,
+    flag: *mut MPI_Flogical,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(
+        ierror,
+        "MPI_COMM_GET_ATTR",
+        Scope::Comm(scope_handle(
+            unsafe { handle(comm, MPI_COMM_NULL) },
+            MPI_COMM_NULL
+        )),
+        {
             let c = narrow(unsafe { handle(comm, MPI_COMM_NULL) }, MPI_ERR_COMM, "comm")?;
             unsafe { get_attr_address(ObjRef::comm(c), comm_keyval, attribute_val, flag) }
         }
@@ -425,6 +447,7 @@ pub unsafe extern "C" fn mpi_type_set_attr_(
 }
 
 /// `MPI_TYPE_GET_ATTR(DATATYPE, TYPE_KEYVAL, ATTRIBUTE_VAL, FLAG, IERROR)`.
+#[cfg_attr(mpicache_fast_get_fortran, unsafe(naked))]
 #[no_mangle]
 pub unsafe extern "C" fn mpi_type_get_attr_(
     datatype: *const MPI_Fint,
@@ -433,12 +456,8 @@ pub unsafe extern "C" fn mpi_type_get_attr_(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
-    // The handle is read again on the slow path: nothing stays live across the fast one.
-    fentry_fast!(
-        ierror,
-        "MPI_TYPE_GET_ATTR",
-        Scope::NoObject,
-        unsafe {
+    fortran_get_attr!(ObjectKind::Datatype, address, type_get_attr_slow, {
+        let answered = unsafe {
             get_word_fast(
                 ObjRef::datatype,
                 datatype,
@@ -447,16 +466,33 @@ pub unsafe extern "C" fn mpi_type_get_attr_(
                 flag,
                 |w| *attribute_val = fortran_address_view(w) as MPI_Aint,
             )
-        },
-        (datatype: *const MPI_Fint, type_keyval: *const MPI_Fint, attribute_val: *mut MPI_Aint, flag: *mut MPI_Flogical, ierror: *mut MPI_Fint) {
-            let t = narrow(
-                unsafe { handle(datatype, MPI_DATATYPE_NULL) },
-                MPI_ERR_TYPE,
-                "datatype",
-            )?;
-            unsafe { get_attr_address(ObjRef::datatype(t), type_keyval, attribute_val, flag) }
+        };
+        if answered {
+            unsafe { crate::fortran::succeeded(ierror) }
+        } else {
+            unsafe { type_get_attr_slow(datatype, type_keyval, attribute_val, flag, ierror) }
         }
-    )
+    })
+}
+
+/// `MPI_TYPE_GET_ATTR` in full, for what the fast path leaves.
+#[cold]
+#[inline(never)]
+unsafe extern "C" fn type_get_attr_slow(
+    datatype: *const MPI_Fint,
+    type_keyval: *const MPI_Fint,
+    attribute_val: *mut MPI_Aint,
+    flag: *mut MPI_Flogical,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_TYPE_GET_ATTR", Scope::NoObject, {
+        let t = narrow(
+            unsafe { handle(datatype, MPI_DATATYPE_NULL) },
+            MPI_ERR_TYPE,
+            "datatype",
+        )?;
+        unsafe { get_attr_address(ObjRef::datatype(t), type_keyval, attribute_val, flag) }
+    })
 }
 
 /// `MPI_TYPE_DELETE_ATTR(DATATYPE, TYPE_KEYVAL, IERROR)`.
@@ -547,6 +583,7 @@ pub unsafe extern "C" fn mpi_win_set_attr_(
 }
 
 /// `MPI_WIN_GET_ATTR(WIN, WIN_KEYVAL, ATTRIBUTE_VAL, FLAG, IERROR)`.
+#[cfg_attr(mpicache_fast_get_fortran, unsafe(naked))]
 #[no_mangle]
 pub unsafe extern "C" fn mpi_win_get_attr_(
     win: *const MPI_Fint,
@@ -555,15 +592,8 @@ pub unsafe extern "C" fn mpi_win_get_attr_(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
-    // The handle is read again on the slow path: nothing stays live across the fast one.
-    fentry_fast!(
-        ierror,
-        "MPI_WIN_GET_ATTR",
-        Scope::Win(scope_handle(
-            unsafe { handle(win, MPI_WIN_NULL) },
-            MPI_WIN_NULL
-        )),
-        unsafe {
+    fortran_get_attr!(ObjectKind::Win, address, win_get_attr_slow, {
+        let answered = unsafe {
             get_word_fast(
                 ObjRef::win,
                 win,
@@ -572,8 +602,33 @@ pub unsafe extern "C" fn mpi_win_get_attr_(
                 flag,
                 |w| *attribute_val = fortran_address_view(w) as MPI_Aint,
             )
-        },
-        (win: *const MPI_Fint, win_keyval: *const MPI_Fint, attribute_val: *mut MPI_Aint, flag: *mut MPI_Flogical, ierror: *mut MPI_Fint) {
+        };
+        if answered {
+            unsafe { crate::fortran::succeeded(ierror) }
+        } else {
+            unsafe { win_get_attr_slow(win, win_keyval, attribute_val, flag, ierror) }
+        }
+    })
+}
+
+/// `MPI_WIN_GET_ATTR` in full, for what the fast path leaves.
+#[cold]
+#[inline(never)]
+unsafe extern "C" fn win_get_attr_slow(
+    win: *const MPI_Fint,
+    win_keyval: *const MPI_Fint,
+    attribute_val: *mut MPI_Aint,
+    flag: *mut MPI_Flogical,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(
+        ierror,
+        "MPI_WIN_GET_ATTR",
+        Scope::Win(scope_handle(
+            unsafe { handle(win, MPI_WIN_NULL) },
+            MPI_WIN_NULL
+        )),
+        {
             let w = narrow(unsafe { handle(win, MPI_WIN_NULL) }, MPI_ERR_WIN, "win")?;
             unsafe { get_attr_address(ObjRef::win(w), win_keyval, attribute_val, flag) }
         }
@@ -673,6 +728,7 @@ pub unsafe extern "C" fn mpi_attr_put_(
 
 /// Deprecated `MPI_ATTR_GET(COMM, KEYVAL, ATTRIBUTE_VAL, FLAG, IERROR)`: the low part of the
 /// word (MPI 4.1 §20.3.7).
+#[cfg_attr(mpicache_fast_get_fortran, unsafe(naked))]
 #[no_mangle]
 pub unsafe extern "C" fn mpi_attr_get_(
     comm: *const MPI_Fint,
@@ -681,15 +737,8 @@ pub unsafe extern "C" fn mpi_attr_get_(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
-    // The handle is read again on the slow path: nothing stays live across the fast one.
-    fentry_fast!(
-        ierror,
-        "MPI_ATTR_GET",
-        Scope::Comm(scope_handle(
-            unsafe { handle(comm, MPI_COMM_NULL) },
-            MPI_COMM_NULL
-        )),
-        unsafe {
+    fortran_get_attr!(ObjectKind::Comm, integer, attr_get_slow, {
+        let answered = unsafe {
             get_word_fast(
                 ObjRef::comm,
                 comm,
@@ -698,8 +747,33 @@ pub unsafe extern "C" fn mpi_attr_get_(
                 flag,
                 |w| *attribute_val = fortran_integer_view(w),
             )
-        },
-        (comm: *const MPI_Fint, keyval: *const MPI_Fint, attribute_val: *mut MPI_Fint, flag: *mut MPI_Flogical, ierror: *mut MPI_Fint) {
+        };
+        if answered {
+            unsafe { crate::fortran::succeeded(ierror) }
+        } else {
+            unsafe { attr_get_slow(comm, keyval, attribute_val, flag, ierror) }
+        }
+    })
+}
+
+/// `MPI_ATTR_GET` in full, for what the fast path leaves.
+#[cold]
+#[inline(never)]
+unsafe extern "C" fn attr_get_slow(
+    comm: *const MPI_Fint,
+    keyval: *const MPI_Fint,
+    attribute_val: *mut MPI_Fint,
+    flag: *mut MPI_Flogical,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(
+        ierror,
+        "MPI_ATTR_GET",
+        Scope::Comm(scope_handle(
+            unsafe { handle(comm, MPI_COMM_NULL) },
+            MPI_COMM_NULL
+        )),
+        {
             let c = narrow(unsafe { handle(comm, MPI_COMM_NULL) }, MPI_ERR_COMM, "comm")?;
             nonnull!(keyval, attribute_val, flag);
             match rt().get_attr_word(ObjRef::comm(c), unsafe { keyval_arg(keyval) }?)? {

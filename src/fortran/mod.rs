@@ -197,11 +197,7 @@ macro_rules! fentry_fast {
             $crate::fentry!($ierror, $name, $scope, $body)
         }
         if $fast {
-            let ierror: *mut $crate::fortran::MPI_Fint = $ierror;
-            if !ierror.is_null() {
-                // SAFETY: ierror is the caller's INTEGER, passed by reference.
-                unsafe { *ierror = $crate::fortran::fint($crate::consts::MPI_SUCCESS) };
-            }
+            unsafe { $crate::fortran::succeeded($ierror) };
         } else {
             #[allow(unused_unsafe)]
             unsafe {
@@ -209,6 +205,17 @@ macro_rules! fentry_fast {
             }
         }
     }};
+}
+
+/// Stores `MPI_SUCCESS` in IERROR, unless it is NULL (an `mpi_f08` call may leave it out).
+///
+/// # Safety
+/// `ierror` is NULL or the caller's INTEGER, passed by reference.
+#[inline(always)]
+pub unsafe fn succeeded(ierror: *mut MPI_Fint) {
+    if !ierror.is_null() {
+        unsafe { *ierror = fint(crate::consts::MPI_SUCCESS) };
+    }
 }
 
 /// The generated spellings and profiling forms of every Fortran entry point.

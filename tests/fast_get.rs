@@ -1,0 +1,424 @@
+//! The getters' entry points (hand-written on x86-64, src/fast_get.rs) answer every call as the
+//! library's Rust path does: for hits and misses through page 0 and the other pages, values
+//! written from C, by `MPI_COMM_SET_ATTR` and by `MPI_ATTR_PUT`, and for every call they leave to
+//! the full path (freed, forged, NULL and wrong-kind handles, freed, predefined, foreign-kind and
+//! garbage keyvals, keyval slots past the inline pages, NULL arguments).
+//!
+//! Rules checked: MPI 4.1 §7.7.2 (a get returns the attribute and flag = true, or flag = false
+//! when none is set), §7.7.1 and §9.4 (`MPI_ERR_KEYVAL` for an invalid keyval or one of another
+//! kind, `MPI_ERR_COMM` / `MPI_ERR_TYPE` / `MPI_ERR_WIN` for invalid handles, `MPI_ERR_ARG` for
+//! NULL output arguments), §20.3.7 (the C view of a Fortran-written value is a pointer to it;
+//! `MPI_ATTR_GET` gets the low-order INTEGER).
+// The Fortran routines here take 4-byte INTEGERs; the 8-byte build has tests/ilp64.rs.
+#![cfg(not(feature = "fortran-integer-8"))]
+
+use mpicache::capi::attr::*;
+use mpicache::capi::comm::{MPI_Comm_dup, MPI_Comm_free};
+use mpicache::capi::datatype::MPI_Type_contiguous;
+use mpicache::capi::errhandler::{MPI_Comm_set_errhandler, MPI_Win_set_errhandler};
+use mpicache::capi::init::MPI_Init;
+use mpicache::capi::win::MPI_Win_create;
+use mpicache::consts::*;
+use mpicache::core::{ObjRef, ObjectKind, Runtime};
+use mpicache::fortran::attr::{
+    mpi_attr_get_, mpi_attr_put_, mpi_comm_get_attr_, mpi_comm_set_attr_, mpi_type_get_attr_,
+    mpi_win_get_attr_,
+};
+use std::ffi::{c_int, c_void};
+
+/// What a C getter returned.
+#[derive(Debug, PartialEq, Eq)]
+enum Answer {
+    Value(usize),
+    NotSet,
+    Error(c_int),
+}
+
+/// What the Rust path answers for a C reader.
+fn expected_c(obj: ObjRef, keyval: i32) -> Answer {
+    match Runtime::global().get_attr(obj, keyval) {
+        Ok(Some(read)) => Answer::Value(read.c_view),
+        Ok(None) => Answer::NotSet,
+        Err(e) => Answer::Error(e.code()),
+    }
+}
+
+/// What the Rust path answers for a Fortran reader: the word.
+fn expected_word(obj: ObjRef, keyval: i32) -> (Option<i64>, c_int) {
+    match Runtime::global().get_attr(obj, keyval) {
+        Ok(Some(read)) => (Some(read.value.word), MPI_SUCCESS),
+        Ok(None) => (None, MPI_SUCCESS),
+        Err(e) => (None, e.code()),
+    }
+}
+
+type CGetter = unsafe extern "C" fn(c_int, c_int, *mut c_void, *mut c_int) -> c_int;
+
+unsafe fn c_get(getter: CGetter, handle: c_int, keyval: c_int) -> Answer {
+    let mut value: *mut c_void = std::ptr::null_mut();
+    let mut flag: c_int = -7;
+    let rc = unsafe {
+        getter(
+            handle,
+            keyval,
+            (&mut value as *mut *mut c_void).cast(),
+            &mut flag,
+        )
+    };
+    match (rc, flag) {
+        (MPI_SUCCESS, 1) => Answer::Value(value as usize),
+        (MPI_SUCCESS, 0) => {
+            assert!(value.is_null(), "flag = false wrote the value");
+            Answer::NotSet
+        }
+        (MPI_SUCCESS, f) => panic!("flag {f}"),
+        (rc, _) => Answer::Error(rc),
+    }
+}
+
+type FGetter = unsafe extern "C" fn(*const c_int, *const c_int, *mut isize, *mut c_int, *mut c_int);
+type FIntGetter =
+    unsafe extern "C" fn(*const c_int, *const c_int, *mut c_int, *mut c_int, *mut c_int);
+
+/// A Fortran `*_GET_ATTR`: (value if FLAG, IERROR); also called without IERROR (as an
+/// `mpi_f08` call may), which must answer the same.
+unsafe fn f_get(getter: FGetter, handle: c_int, keyval: c_int) -> (Option<i64>, c_int) {
+    let mut answers = Vec::new();
+    for with_ierror in [true, false] {
+        let mut value: isize = -99;
+        let mut flag: c_int = -7;
+        let mut ierror: c_int = -7;
+        let ierror_arg = if with_ierror {
+            &mut ierror as *mut c_int
+        } else {
+            std::ptr::null_mut()
+        };
+        unsafe { getter(&handle, &keyval, &mut value, &mut flag, ierror_arg) };
+        let got = match flag {
+            1 => Some(value as i64),
+            _ => {
+                assert_eq!(value, -99, "FLAG = .FALSE. wrote the value");
+                None
+            }
+        };
+        answers.push((got, if with_ierror { ierror } else { MPI_SUCCESS }));
+    }
+    if answers[0].1 == MPI_SUCCESS {
+        assert_eq!(answers[0], answers[1], "with and without IERROR");
+    }
+    answers.swap_remove(0)
+}
+
+unsafe fn f_attr_get(getter: FIntGetter, handle: c_int, keyval: c_int) -> (Option<i32>, c_int) {
+    let mut value: c_int = -99;
+    let mut flag: c_int = -7;
+    let mut ierror: c_int = -7;
+    unsafe { getter(&handle, &keyval, &mut value, &mut flag, &mut ierror) };
+    ((flag == 1).then_some(value), ierror)
+}
+
+/// MPI_Init once for the tests of this file, with errors returned.
+fn init() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| unsafe {
+        assert_eq!(
+            MPI_Init(std::ptr::null_mut(), std::ptr::null_mut()),
+            MPI_SUCCESS
+        );
+        for c in [MPI_COMM_WORLD, MPI_COMM_SELF] {
+            assert_eq!(MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN), MPI_SUCCESS);
+        }
+    });
+}
+
+#[test]
+fn getters_answer_as_the_rust_path() {
+    init();
+    unsafe {
+        let mut comm: c_int = 0;
+        let mut gone: c_int = 0;
+        assert_eq!(MPI_Comm_dup(MPI_COMM_WORLD, &mut comm), MPI_SUCCESS);
+        assert_eq!(MPI_Comm_dup(MPI_COMM_WORLD, &mut gone), MPI_SUCCESS);
+        let gone_handle = gone;
+        assert_eq!(MPI_Comm_free(&mut gone), MPI_SUCCESS);
+        let mut datatype: c_int = 0;
+        assert_eq!(MPI_Type_contiguous(2, MPI_INT, &mut datatype), MPI_SUCCESS);
+        let mut buf = [0u8; 64];
+        let mut win: c_int = 0;
+        assert_eq!(
+            MPI_Win_create(
+                buf.as_mut_ptr().cast(),
+                64,
+                1,
+                MPI_INFO_NULL,
+                MPI_COMM_WORLD,
+                &mut win
+            ),
+            MPI_SUCCESS
+        );
+
+        // Communicator keyvals in page 0 and past it (slots above 64), set three ways.
+        let mut ckeys = Vec::new();
+        for i in 0..160 {
+            let mut k = 0;
+            assert_eq!(
+                MPI_Comm_create_keyval(None, None, &mut k, std::ptr::null_mut()),
+                MPI_SUCCESS
+            );
+            match i % 4 {
+                0 => assert_eq!(
+                    MPI_Comm_set_attr(comm, k, (0x1000 + i) as *mut c_void),
+                    MPI_SUCCESS
+                ),
+                1 => {
+                    let value: isize = (1 << 40) + i as isize;
+                    let mut ierror = -1;
+                    mpi_comm_set_attr_(&comm, &k, &value, &mut ierror);
+                    assert_eq!(ierror, MPI_SUCCESS);
+                }
+                2 => {
+                    let value: c_int = -5 - i;
+                    let mut ierror = -1;
+                    mpi_attr_put_(&comm, &k, &value, &mut ierror);
+                    assert_eq!(ierror, MPI_SUCCESS);
+                }
+                _ => {} // not set
+            }
+            ckeys.push(k);
+        }
+        // One freed while its attribute stays: the number is invalid at once (MPI 4.1 §7.7.1).
+        let mut freed = ckeys[4];
+        let freed_number = freed;
+        assert_eq!(MPI_Comm_free_keyval(&mut freed), MPI_SUCCESS);
+
+        // A window starts with MPI_ERRORS_ARE_FATAL whatever its communicator has (§9.3).
+        assert_eq!(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN), MPI_SUCCESS);
+
+        let mut tkey = 0;
+        let mut wkey = 0;
+        assert_eq!(
+            MPI_Type_create_keyval(None, None, &mut tkey, std::ptr::null_mut()),
+            MPI_SUCCESS
+        );
+        assert_eq!(
+            MPI_Win_create_keyval(None, None, &mut wkey, std::ptr::null_mut()),
+            MPI_SUCCESS
+        );
+        assert_eq!(
+            MPI_Type_set_attr(datatype, tkey, 7 as *mut c_void),
+            MPI_SUCCESS
+        );
+        assert_eq!(MPI_Win_set_attr(win, wkey, 9 as *mut c_void), MPI_SUCCESS);
+
+        let mut keyvals: Vec<c_int> = ckeys.clone();
+        keyvals.extend([
+            freed_number,
+            tkey,
+            wkey,
+            MPI_TAG_UB,
+            MPI_HOST,
+            MPI_WIN_BASE,
+            MPI_KEYVAL_INVALID,
+            0,
+            1,
+            -1,
+            i32::MAX,
+            i32::MIN,
+            freed_number ^ (1 << 18), // another generation of a live-looking slot
+            ckeys[0] & !(0xf << 28) | (2 << 28), // a communicator keyval's slot as a datatype's
+        ]);
+        let comms = [
+            comm,
+            MPI_COMM_WORLD,
+            MPI_COMM_SELF,
+            gone_handle,
+            MPI_COMM_NULL,
+            datatype,
+            0,
+            -1,
+            comm ^ (1 << 18),
+        ];
+
+        let mut checked = 0;
+        for &h in &comms {
+            for &k in &keyvals {
+                let obj = ObjRef {
+                    kind: ObjectKind::Comm,
+                    handle: mpicache::core::Handle(h),
+                };
+                for getter in [MPI_Comm_get_attr as CGetter, MPI_Attr_get as CGetter] {
+                    assert_eq!(
+                        c_get(getter, h, k),
+                        expected_c(obj, k),
+                        "comm {h:#x} keyval {k:#x}"
+                    );
+                }
+                let (word, code) = expected_word(obj, k);
+                assert_eq!(
+                    f_get(mpi_comm_get_attr_, h, k),
+                    (word, code),
+                    "MPI_COMM_GET_ATTR comm {h:#x} keyval {k:#x}"
+                );
+                // MPI_ATTR_GET: the low-order INTEGER of the word.
+                assert_eq!(
+                    f_attr_get(mpi_attr_get_, h, k),
+                    (word.map(|w| w as i32), code),
+                    "MPI_ATTR_GET comm {h:#x} keyval {k:#x}"
+                );
+                checked += 4;
+            }
+        }
+        for (kind, getter, fgetter, handles) in [
+            (
+                ObjectKind::Datatype,
+                MPI_Type_get_attr as CGetter,
+                mpi_type_get_attr_ as FGetter,
+                [datatype, MPI_INT, MPI_DATATYPE_NULL, comm, win, 0],
+            ),
+            (
+                ObjectKind::Win,
+                MPI_Win_get_attr as CGetter,
+                mpi_win_get_attr_ as FGetter,
+                [win, MPI_WIN_NULL, comm, datatype, 0, -1],
+            ),
+        ] {
+            for &h in &handles {
+                for &k in &keyvals {
+                    let obj = ObjRef {
+                        kind,
+                        handle: mpicache::core::Handle(h),
+                    };
+                    assert_eq!(
+                        c_get(getter, h, k),
+                        expected_c(obj, k),
+                        "{kind} {h:#x} keyval {k:#x}"
+                    );
+                    assert_eq!(
+                        f_get(fgetter, h, k),
+                        expected_word(obj, k),
+                        "{kind} {h:#x} keyval {k:#x}"
+                    );
+                    checked += 2;
+                }
+            }
+        }
+        assert!(checked > 5000);
+
+        // Answers seen above, spelled out: a hit through page 0, one past it, a value from
+        // Fortran seen from C (a pointer to it), and the errors.
+        assert_eq!(
+            c_get(MPI_Comm_get_attr, comm, ckeys[0]),
+            Answer::Value(0x1000)
+        );
+        assert_eq!(
+            c_get(MPI_Comm_get_attr, comm, ckeys[128]),
+            Answer::Value(0x1000 + 128)
+        );
+        assert_eq!(c_get(MPI_Comm_get_attr, comm, ckeys[3]), Answer::NotSet);
+        assert_eq!(c_get(MPI_Comm_get_attr, comm, ckeys[131]), Answer::NotSet);
+        match c_get(MPI_Comm_get_attr, comm, ckeys[129]) {
+            Answer::Value(p) => assert_eq!(*(p as *const i64), (1 << 40) + 129),
+            other => panic!("{other:?}"),
+        }
+        match c_get(MPI_Comm_get_attr, comm, ckeys[130]) {
+            Answer::Value(p) => assert_eq!(*(p as *const c_int), -5 - 130),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            c_get(MPI_Comm_get_attr, comm, freed_number),
+            Answer::Error(MPI_ERR_KEYVAL)
+        );
+        assert_eq!(
+            c_get(MPI_Comm_get_attr, comm, tkey),
+            Answer::Error(MPI_ERR_KEYVAL)
+        );
+        assert_eq!(
+            c_get(MPI_Comm_get_attr, gone_handle, ckeys[0]),
+            Answer::Error(MPI_ERR_COMM)
+        );
+        assert_eq!(
+            f_get(mpi_comm_get_attr_, comm, ckeys[129]),
+            (Some((1 << 40) + 129), MPI_SUCCESS)
+        );
+        assert_eq!(
+            f_attr_get(mpi_attr_get_, comm, ckeys[129]),
+            (Some(129), MPI_SUCCESS)
+        );
+        assert_eq!(
+            f_get(mpi_comm_get_attr_, comm, ckeys[130]),
+            (Some(-5 - 130), MPI_SUCCESS)
+        );
+
+        // NULL output arguments: MPI_ERR_ARG, nothing written.
+        let mut flag: c_int = -7;
+        let mut value: *mut c_void = std::ptr::null_mut();
+        let value_arg = (&mut value as *mut *mut c_void).cast();
+        for getter in [MPI_Comm_get_attr as CGetter, MPI_Attr_get as CGetter] {
+            assert_eq!(
+                getter(comm, ckeys[0], std::ptr::null_mut(), &mut flag),
+                MPI_ERR_ARG
+            );
+            assert_eq!(
+                getter(comm, ckeys[0], value_arg, std::ptr::null_mut()),
+                MPI_ERR_ARG
+            );
+        }
+        assert_eq!(flag, -7);
+        assert!(value.is_null());
+        let mut ierror = -7;
+        mpi_comm_get_attr_(
+            &comm,
+            &ckeys[0],
+            std::ptr::null_mut(),
+            &mut flag,
+            &mut ierror,
+        );
+        assert_eq!(ierror, MPI_ERR_ARG);
+    }
+}
+
+/// A keyval whose slot is past the inline pages (16,384 slots) is answered by the full path,
+/// with the same answers.
+#[test]
+fn keyvals_past_the_inline_pages() {
+    init();
+    unsafe {
+        let mut comm: c_int = 0;
+        assert_eq!(MPI_Comm_dup(MPI_COMM_WORLD, &mut comm), MPI_SUCCESS);
+        let mut keys = Vec::new();
+        for _ in 0..16_500 {
+            let mut k = 0;
+            assert_eq!(
+                MPI_Comm_create_keyval(None, None, &mut k, std::ptr::null_mut()),
+                MPI_SUCCESS
+            );
+            keys.push(k);
+        }
+        let far: Vec<c_int> = keys
+            .iter()
+            .copied()
+            .filter(|k| (k & 0x3ffff) >= 16_384)
+            .collect();
+        assert!(!far.is_empty(), "no keyval slot past the inline pages");
+        for (i, &k) in far.iter().enumerate() {
+            if i % 2 == 0 {
+                assert_eq!(
+                    MPI_Comm_set_attr(comm, k, (i + 1) as *mut c_void),
+                    MPI_SUCCESS
+                );
+            }
+        }
+        for (i, &k) in far.iter().enumerate() {
+            let want = if i % 2 == 0 {
+                Answer::Value(i + 1)
+            } else {
+                Answer::NotSet
+            };
+            assert_eq!(c_get(MPI_Comm_get_attr, comm, k), want);
+            assert_eq!(
+                f_get(mpi_comm_get_attr_, comm, k),
+                ((i % 2 == 0).then_some(i as i64 + 1), MPI_SUCCESS)
+            );
+        }
+    }
+}
