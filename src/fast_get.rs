@@ -2,9 +2,9 @@
 //! `MPI_{Comm,Type,Win}_get_attr`, `MPI_Attr_get` and their Fortran routines, used as naked
 //! functions. Each answers a hit or a miss with a few loads and no stack frame, and jumps to the
 //! getter's full Rust path (`$slow`, with the arguments untouched in their registers) for
-//! anything else: a NULL argument, an unknown or freed handle, a keyval that is not live (a
-//! predefined one, a freed one, garbage), a keyval slot beyond the inline pages, a read that
-//! raced a writer, a miss with a keyval of another kind (an error). Elsewhere the same
+//! anything else: a NULL argument, an unknown or freed handle, a keyval that is not a live one
+//! of the object's kind (predefined, freed, of another kind, garbage), a keyval slot beyond the
+//! inline ones, a read that raced a writer. Elsewhere the same
 //! macros expand to the Rust fast path written at the entry point, which answers the same
 //! cases.
 //!
@@ -23,26 +23,19 @@
 //! entry points, and `tests/fast_get.rs` compares their answers with the Rust reader's.
 
 /// The read of a slot and a C reader's answer: rax the slot, esi the keyval; label 8: not set;
-/// label 9: the full path, both found in direction `$to` (`"f"` or `"b"`). One copy follows
-/// page 0's lookup, one the other pages'.
+/// label 9: the full path.
 #[cfg(mpicache_fast_get)]
 macro_rules! c_read_slot {
-    ($to:literal) => {
+    () => {
         concat!(
             "mov r8d, [rax + {seq}]\n",
             "cmp esi, [rax + {slot_keyval}]\n",
-            "jne 8",
-            $to,
-            "\n",
+            "jne 8f\n",
             "mov r9, [rax + {word}]\n",
             "test r8b, {held}\n",
-            "jnz 9",
-            $to,
-            "\n",
+            "jnz 9f\n",
             "cmp r8d, [rax + {seq}]\n",
-            "jne 9",
-            $to,
-            "\n",
+            "jne 9f\n",
             // The C view: the pointer set from C, else the address of the word.
             "test r8b, {provenance}\n",
             "cmovz rax, r9\n",
@@ -75,64 +68,38 @@ macro_rules! c_get_attr {
             "jz 9f",
             "cmp edi, [r9 + {bound}]",
             "jne 9f",
-            "mov eax, esi",
-            "and eax, {slot_mask}",
+            // The keyval's slot is its low 16 bits.
+            "movzx eax, si",
             "cmp esi, [r8 + rax*8 + {keyvals}]",
             "jne 9f",
-            "cmp eax, {page_len}",
-            "jae 7f",
+            "cmp eax, {inline_slots}",
+            "jae 9f",
             "lea rax, [rax + rax*2]",
-            "lea rax, [r9 + rax*8 + {page0}]",
-            $crate::fast_get::c_read_slot!("f"),
+            "lea rax, [r9 + rax*8 + {slots}]",
+            $crate::fast_get::c_read_slot!(),
             // Close to every branch to it, so that all of them are short.
             "9:",
             "jmp {slow}",
-            // Not set: flag = false, if the keyval is of this kind.
+            // Not set: flag = false.
             "8:",
-            "mov eax, esi",
-            "and eax, {kind_mask}",
-            "cmp eax, {kind_bits}",
-            "jne 9b",
-            "mov dword ptr [rcx], 0",
             "xor eax, eax",
+            "mov [rcx], eax",
             "ret",
-            // A slot past page 0 (eax the keyval slot, r9 the object's attributes), read
-            // without a jump back.
-            "7:",
-            "cmp eax, {inline_slots}",
-            "jae 9b",
-            "mov r8d, eax",
-            "shr r8d, {page_shift}",
-            "mov r9, [r9 + r8*8 + {pages}]",
-            "test r9, r9",
-            "jz 8b",
-            "and eax, {page_mask}",
-            "lea rax, [rax + rax*2]",
-            "lea rax, [r9 + rax*8 + {page_slots}]",
-            $crate::fast_get::c_read_slot!("b"),
             // Pads the section after the function; its alignment puts the function on a line.
             ".p2align 6",
             index_mask = const $crate::core::store::layout::HANDLE_INDEX_MASK,
-            slot_mask = const $crate::core::store::layout::KEYVAL_SLOT_MASK,
             tables = sym $crate::core::runtime::GLOBAL_TABLES,
             dir = const $crate::core::store::layout::dir($kind),
             bound = const $crate::core::store::layout::BOUND,
-            keyvals = const $crate::core::store::layout::KEYVALS
+            keyvals = const $crate::core::store::layout::keyvals($kind)
                 - $crate::core::store::layout::dir($kind),
-            page_len = const $crate::core::store::layout::PAGE_LEN,
-            page_shift = const $crate::core::store::layout::PAGE_LEN.trailing_zeros(),
-            page_mask = const $crate::core::store::layout::PAGE_LEN - 1,
-            page0 = const $crate::core::store::layout::PAGE0_SLOTS,
             seq = const $crate::core::store::layout::SEQ,
             slot_keyval = const $crate::core::store::layout::KEYVAL,
             word = const $crate::core::store::layout::WORD,
             held = const $crate::core::store::layout::SEQ_HELD,
             provenance = const $crate::core::store::layout::SEQ_PROVENANCE,
             inline_slots = const $crate::core::store::layout::INLINE_SLOTS,
-            pages = const $crate::core::store::layout::PAGES,
-            page_slots = const $crate::core::store::layout::PAGE_SLOTS,
-            kind_mask = const $crate::core::store::layout::KEYVAL_KIND_MASK,
-            kind_bits = const $crate::core::store::layout::keyval_kind_bits($kind),
+            slots = const $crate::core::store::layout::SLOTS,
             slow = sym $slow,
         )
     };
@@ -146,34 +113,30 @@ macro_rules! c_get_attr {
 }
 
 /// The read of a slot and a Fortran reader's answer: r9 the slot, r11d the keyval, `$store`
-/// the store of the word (r10) to `attribute_val`; labels 8 (not set) and 9 (the full path)
-/// as in [`c_read_slot`].
+/// the store of the word (r10) to `attribute_val`; label 8: not set; label 9: the full path.
 #[cfg(mpicache_fast_get_fortran)]
 macro_rules! fortran_read_slot {
-    ($store:literal, $to:literal) => {
+    ($store:literal) => {
         concat!(
             "mov eax, [r9 + {seq}]\n",
             "cmp r11d, [r9 + {slot_keyval}]\n",
-            "jne 8",
-            $to,
-            "\n",
+            "jne 8f\n",
             "mov r10, [r9 + {word}]\n",
             "test al, {held}\n",
-            "jnz 9",
-            $to,
-            "\n",
+            "jnz 9f\n",
             "cmp eax, [r9 + {seq}]\n",
-            "jne 9",
-            $to,
-            "\n",
+            "jne 9f\n",
             $store,
             "\n",
-            "mov dword ptr [rcx], {true_}\n",
+            // IERROR = MPI_SUCCESS (0) unless it is absent, then FLAG = .TRUE. (1), from one
+            // register: shorter than two stores of constants.
+            "xor eax, eax\n",
             "test r8, r8\n",
             "jz 2f\n",
-            "xor eax, eax\n",
             "mov [r8], eax\n",
             "2:\n",
+            "inc eax\n",
+            "mov [rcx], eax\n",
             "ret\n",
         )
     };
@@ -214,67 +177,40 @@ macro_rules! fortran_get_attr {
             "mov eax, [rdi]",
             "cmp eax, [r9 + {bound}]",
             "jne 9f",
-            "mov eax, [rsi]",
-            "and eax, {slot_mask}",
+            // The keyval's slot is its low 16 bits.
+            "movzx eax, word ptr [rsi]",
             "mov r11d, [rsi]",
             "cmp r11d, [r10 + rax*8 + {keyvals}]",
             "jne 9f",
-            "cmp eax, {page_len}",
-            "jae 7f",
+            "cmp eax, {inline_slots}",
+            "jae 9f",
             "lea rax, [rax + rax*2]",
-            "lea r9, [r9 + rax*8 + {page0}]",
-            $crate::fast_get::fortran_read_slot!($store, "f"),
+            "lea r9, [r9 + rax*8 + {slots}]",
+            $crate::fast_get::fortran_read_slot!($store),
             "9:",
             "jmp {slow}",
-            // Not set: FLAG = .FALSE., if the keyval is of this kind.
+            // Not set: FLAG = .FALSE. (0) and IERROR = MPI_SUCCESS (0) unless it is absent.
             "8:",
-            "and r11d, {kind_mask}",
-            "cmp r11d, {kind_bits}",
-            "jne 9b",
-            "mov dword ptr [rcx], {false_}",
+            "xor eax, eax",
+            "mov [rcx], eax",
             "test r8, r8",
             "jz 2f",
-            "xor eax, eax",
             "mov [r8], eax",
             "2:",
             "ret",
-            // A slot past page 0 (eax the keyval slot, r9 the object's attributes), read
-            // without a jump back.
-            "7:",
-            "cmp eax, {inline_slots}",
-            "jae 9b",
-            "mov r10d, eax",
-            "shr r10d, {page_shift}",
-            "mov r9, [r9 + r10*8 + {pages}]",
-            "test r9, r9",
-            "jz 8b",
-            "and eax, {page_mask}",
-            "lea rax, [rax + rax*2]",
-            "lea r9, [r9 + rax*8 + {page_slots}]",
-            $crate::fast_get::fortran_read_slot!($store, "b"),
             ".p2align 6",
             index_mask = const $crate::core::store::layout::HANDLE_INDEX_MASK,
-            slot_mask = const $crate::core::store::layout::KEYVAL_SLOT_MASK,
             tables = sym $crate::core::runtime::GLOBAL_TABLES,
             dir = const $crate::core::store::layout::dir($kind),
             bound = const $crate::core::store::layout::BOUND,
-            keyvals = const $crate::core::store::layout::KEYVALS
+            keyvals = const $crate::core::store::layout::keyvals($kind)
                 - $crate::core::store::layout::dir($kind),
-            page_len = const $crate::core::store::layout::PAGE_LEN,
-            page_shift = const $crate::core::store::layout::PAGE_LEN.trailing_zeros(),
-            page_mask = const $crate::core::store::layout::PAGE_LEN - 1,
-            page0 = const $crate::core::store::layout::PAGE0_SLOTS,
             seq = const $crate::core::store::layout::SEQ,
             slot_keyval = const $crate::core::store::layout::KEYVAL,
             word = const $crate::core::store::layout::WORD,
             held = const $crate::core::store::layout::SEQ_HELD,
             inline_slots = const $crate::core::store::layout::INLINE_SLOTS,
-            pages = const $crate::core::store::layout::PAGES,
-            page_slots = const $crate::core::store::layout::PAGE_SLOTS,
-            kind_mask = const $crate::core::store::layout::KEYVAL_KIND_MASK,
-            kind_bits = const $crate::core::store::layout::keyval_kind_bits($kind),
-            true_ = const $crate::fortran::FORTRAN_TRUE,
-            false_ = const $crate::fortran::FORTRAN_FALSE,
+            slots = const $crate::core::store::layout::SLOTS,
             slow = sym $slow,
         )
     };
@@ -293,8 +229,13 @@ pub(crate) use c_read_slot;
 pub(crate) use fortran_read_slot;
 pub(crate) use {c_get_attr, fortran_get_attr};
 
-// What the readers store: MPI_SUCCESS as a zeroed register, 4-byte INTEGER and LOGICAL.
+// The keyval slot is read as a 16-bit word.
+const _: () = assert!(crate::core::store::layout::KEYVAL_SLOT_MASK == 0xffff);
+// What the readers store: MPI_SUCCESS as a zeroed register, and in Fortran .TRUE. as that
+// register plus one, in 4-byte INTEGERs and LOGICALs.
 const _: () = assert!(crate::consts::MPI_SUCCESS == 0);
+#[cfg(mpicache_fast_get_fortran)]
+const _: () = assert!(crate::fortran::FORTRAN_TRUE == 1 && crate::fortran::FORTRAN_FALSE == 0);
 #[cfg(mpicache_fast_get_fortran)]
 const _: () = assert!(
     std::mem::size_of::<crate::fortran::MPI_Fint>() == 4

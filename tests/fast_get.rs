@@ -224,7 +224,7 @@ fn getters_answer_as_the_rust_path() {
             -1,
             i32::MAX,
             i32::MIN,
-            freed_number ^ (1 << 18), // another generation of a live-looking slot
+            freed_number ^ (1 << 18), // another generation of a live keyval's slot
             ckeys[0] & !(0xf << 28) | (2 << 28), // a communicator keyval's slot as a datatype's
         ]);
         let comms = [
@@ -397,7 +397,7 @@ fn keyvals_past_the_inline_pages() {
         let far: Vec<c_int> = keys
             .iter()
             .copied()
-            .filter(|k| (k & 0x3ffff) >= 16_384)
+            .filter(|k| (k & 0xffff) >= 16_384)
             .collect();
         assert!(!far.is_empty(), "no keyval slot past the inline pages");
         for (i, &k) in far.iter().enumerate() {

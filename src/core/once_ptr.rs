@@ -52,6 +52,26 @@ impl<T: 'static> OncePtr<T> {
     }
 }
 
+impl<T: 'static> OncePtr<T> {
+    /// The value, `make()` when none is set yet. When two threads race, one value wins and the
+    /// other stays unused (it lives for the process anyway).
+    pub fn get_or_set(&self, make: impl FnOnce() -> &'static T) -> &'static T {
+        if let Some(value) = self.get() {
+            return value;
+        }
+        let new = std::ptr::from_ref(make()).cast_mut();
+        match self
+            .ptr
+            .compare_exchange(ptr::null_mut(), new, Ordering::AcqRel, Ordering::Acquire)
+        {
+            // SAFETY: `new` is a `&'static T`.
+            Ok(_) => unsafe { &*new },
+            // SAFETY: `won` was set by this method or `get_or_init`: a value never freed.
+            Err(won) => unsafe { &*won },
+        }
+    }
+}
+
 impl<T: 'static> Default for OncePtr<T> {
     fn default() -> Self {
         OncePtr::new()

@@ -23,7 +23,7 @@ use crate::core::convert::{AttrWord, Provenance};
 use crate::core::handle::{self, STORE_INDEXES};
 use crate::core::keyval::{self, KeyvalTable};
 use crate::core::once_ptr::OncePtr;
-use crate::core::zeroed::{zeroed_box, Zeroable};
+use crate::core::zeroed::{zeroed_box, zeroed_pages, Zeroable};
 use crate::core::{ObjRef, ObjectKind};
 use std::sync::atomic::{fence, AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering};
 
@@ -37,10 +37,9 @@ const INLINE_PAGES: usize = 256;
 /// Every keyval slot a number can name.
 const KEYVAL_SLOTS: usize = keyval::SLOTS;
 const MORE_PAGES: usize = KEYVAL_SLOTS / PAGE - INLINE_PAGES;
-/// What slot 0 of every object holds (the registry never hands out keyval slot 0): a keyval
-/// number that names another slot. Keyval 0 passes the liveness check (its table entry is the
-/// 0 of an unused slot) but never matches there, so the reader needs no test of its own for it.
-const NO_KEYVAL: i32 = 1;
+/// What the keyval tables hold for slot 0, which the registry never hands out: no number
+/// (keyval 0 included) equals it, so no reader passes the liveness check there.
+const NO_KEYVAL: i64 = -1;
 
 /// `meta` packs: bits 0..1 provenance, bit 2 dying, bits 3..5 the keyval's [`Callbacks`],
 /// bits 6.. the order of setting.
@@ -348,78 +347,94 @@ impl Counts {
     }
 }
 
-/// The attributes of whatever object is bound to one handle index. The fields the readers need
-/// come first, so that they sit at small offsets.
+/// The attributes of whatever object is bound to one handle index. Small fields first, then
+/// the slots: an object whose attributes use low keyval slots takes one page of memory.
 #[repr(C)]
 pub struct ObjAttrs {
     /// The handle bound to this index now; 0 when none.
     bound: AtomicI32,
-    /// Page 0, in place: the first keyval slots cost readers no pointer to follow.
-    first: Page,
     counts: Counts,
     /// The next position in the order of setting.
     next_order: AtomicU64,
-    /// Pages 1.. (entry 0 unused), made when first needed.
-    pages: [OncePtr<Page>; INLINE_PAGES],
-    /// One past the highest page ever made: walks over the table stop there.
+    /// One past the highest page ever used: walks over the table stop there.
     pages_made: AtomicU32,
     /// Pages for keyval slots past the inline ones, made when first needed.
     more: OncePtr<[OncePtr<Page>; MORE_PAGES]>,
+    /// Word `p`: which slots of `slots[p]` hold an attribute.
+    occupied: [AtomicU64; INLINE_PAGES],
+    /// The first `INLINE_PAGES * PAGE` keyval slots in one flat array, so that a reader finds
+    /// any of them with one multiply-add. It is large (384 KiB), but only the pages holding
+    /// attributes take memory: the whole is fresh zeroed pages (see [`ObjAttrs::new`]).
+    slots: [[Slot; PAGE]; INLINE_PAGES],
+}
+
+// SAFETY: atomics and empty `OncePtr`s all the way down.
+unsafe impl Zeroable for ObjAttrs {}
+
+/// One page of an object's slots, wherever it lives: in the object or made later.
+#[derive(Clone, Copy)]
+struct PageRef<'a> {
+    /// Bit `i`: slot `i` holds an attribute.
+    occupied: &'a AtomicU64,
+    slots: &'a [Slot; PAGE],
+}
+
+impl<'a> From<&'a Page> for PageRef<'a> {
+    fn from(page: &'a Page) -> PageRef<'a> {
+        PageRef {
+            occupied: &page.occupied,
+            slots: &page.slots,
+        }
+    }
 }
 
 impl ObjAttrs {
-    fn new() -> ObjAttrs {
-        let a = ObjAttrs {
-            bound: AtomicI32::new(0),
-            first: Page::new(),
-            counts: Counts::default(),
-            next_order: AtomicU64::new(1),
-            pages: std::array::from_fn(|_| OncePtr::new()),
-            pages_made: AtomicU32::new(0),
-            more: OncePtr::new(),
-        };
-        a.first.slots[0].keyval.store(NO_KEYVAL, Ordering::Relaxed);
+    /// New attributes, in pages of their own (kept for the rest of the process, as every
+    /// [`ObjAttrs`] is).
+    fn new() -> &'static ObjAttrs {
+        let a: &'static ObjAttrs = zeroed_pages();
+        a.next_order.store(1, Ordering::Relaxed);
         a
     }
 
     #[inline(always)]
-    fn page(&self, p: usize) -> Option<&Page> {
-        if p == 0 {
-            return Some(&self.first);
-        }
-        match self.pages.get(p) {
-            Some(page) => page.get(),
-            None => self.more.get()?.get(p - INLINE_PAGES)?.get(),
+    fn page(&self, p: usize) -> Option<PageRef<'_>> {
+        match self.slots.get(p) {
+            Some(slots) => Some(PageRef {
+                occupied: &self.occupied[p],
+                slots,
+            }),
+            None => Some(self.more.get()?.get(p - INLINE_PAGES)?.get()?.into()),
         }
     }
 
-    fn page_or_create(&self, p: usize) -> &Page {
+    fn page_or_create(&self, p: usize) -> PageRef<'_> {
         if p as u32 >= self.pages_made.load(Ordering::Relaxed) {
             self.pages_made.store(p as u32 + 1, Ordering::Relaxed);
         }
-        if p == 0 {
-            return &self.first;
+        if let Some(page) = self.page(p) {
+            return page;
         }
-        let cell = match self.pages.get(p) {
-            Some(cell) => cell,
-            None => {
-                let more = self.more.get_or_init(|| new_fixed(|_| OncePtr::new()));
-                &more[p - INLINE_PAGES]
-            }
-        };
-        cell.get_or_init(|| Box::new(Page::new()))
+        let more = self.more.get_or_init(|| new_fixed(|_| OncePtr::new()));
+        more[p - INLINE_PAGES]
+            .get_or_init(|| Box::new(Page::new()))
+            .into()
     }
 
     #[inline(always)]
     fn slot(&self, slot: u32) -> Option<&Slot> {
         let slot = slot as usize;
-        // Page 0 needs only an offset; the slot arithmetic is the same for every page.
-        let page = if slot < PAGE {
-            &self.first
-        } else {
-            self.page(slot / PAGE)?
-        };
-        Some(&page.slots[slot % PAGE])
+        match self.slots.get(slot / PAGE) {
+            Some(page) => Some(&page[slot % PAGE]),
+            None => Some(
+                &self
+                    .more
+                    .get()?
+                    .get(slot / PAGE - INLINE_PAGES)?
+                    .get()?
+                    .slots[slot % PAGE],
+            ),
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -492,7 +507,7 @@ impl ObjAttrs {
             dying: false,
         };
         self.counts.add(&new, 1, 1);
-        set_bits(&page.occupied, 1 << i, true);
+        set_bits(page.occupied, 1 << i, true);
         old.is_none()
     }
 
@@ -502,7 +517,7 @@ impl ObjAttrs {
         let i = slot as usize % PAGE;
         let old = page.slots[i].entry()?;
         page.slots[i].clear();
-        set_bits(&page.occupied, 1 << i, false);
+        set_bits(page.occupied, 1 << i, false);
         self.counts.add(&old, -1, 1);
         Some(old)
     }
@@ -524,8 +539,7 @@ impl ObjAttrs {
     /// Shows `f` every attribute in slot order.
     fn visit(&self, mut f: impl FnMut(&Slot, u32, Entry)) {
         let mut p = 0;
-        while let Some(page) = self.next_page(&mut p) {
-            let mut bits = page.occupied.load(Ordering::Relaxed);
+        while let Some((page, mut bits)) = self.next_page(&mut p) {
             while bits != 0 {
                 let i = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
@@ -545,14 +559,17 @@ impl ObjAttrs {
         v
     }
 
-    /// The next page in use at or after `*p`, advancing `*p` past it.
-    fn next_page(&self, p: &mut usize) -> Option<&Page> {
+    /// The next page in use at or after `*p` and its occupied slots, advancing `*p` past it.
+    fn next_page(&self, p: &mut usize) -> Option<(PageRef<'_>, u64)> {
         let last = self.pages_made.load(Ordering::Relaxed) as usize;
         while *p < last {
             let page = self.page(*p);
             *p += 1;
-            if let Some(page) = page.filter(|pg| pg.occupied.load(Ordering::Relaxed) != 0) {
-                return Some(page);
+            if let Some(page) = page {
+                let bits = page.occupied.load(Ordering::Relaxed);
+                if bits != 0 {
+                    return Some((page, bits));
+                }
             }
         }
         None
@@ -565,10 +582,9 @@ impl ObjAttrs {
         debug_assert!(self.is_empty(), "copy into an object with attributes");
         let (mut len, mut delete_user) = (0, 0);
         let mut p = 0;
-        while let Some(src) = from.next_page(&mut p) {
+        while let Some((src, mut bits)) = from.next_page(&mut p) {
             let page_index = p - 1;
-            let mut bits = src.occupied.load(Ordering::Relaxed);
-            let mut dst: Option<&Page> = None;
+            let mut dst: Option<PageRef> = None;
             let mut added = 0u64;
             while bits != 0 {
                 let i = bits.trailing_zeros() as usize;
@@ -591,7 +607,7 @@ impl ObjAttrs {
                 delete_user += callbacks.contains(Callbacks::DELETE_USER) as i64;
             }
             if let Some(d) = dst {
-                set_bits(&d.occupied, added, true);
+                set_bits(d.occupied, added, true);
             }
         }
         bump(&self.counts.len, len);
@@ -603,9 +619,8 @@ impl ObjAttrs {
     /// Empties every slot; `removed` is told each keyval slot emptied.
     pub fn remove_all(&self, mut removed: impl FnMut(u32)) {
         let mut p = 0;
-        while let Some(page) = self.next_page(&mut p) {
+        while let Some((page, mut bits)) = self.next_page(&mut p) {
             let page_index = p - 1;
-            let mut bits = page.occupied.load(Ordering::Relaxed);
             page.occupied.store(0, Ordering::Relaxed);
             while bits != 0 {
                 let i = bits.trailing_zeros() as usize;
@@ -653,7 +668,7 @@ impl Directory {
         if index as u32 >= self.made.load(Ordering::Relaxed) {
             self.made.store(index as u32 + 1, Ordering::Relaxed);
         }
-        self.table[index % STORE_INDEXES].get_or_init(|| Box::new(ObjAttrs::new()))
+        self.table[index % STORE_INDEXES].get_or_set(ObjAttrs::new)
     }
 
     fn all(&self) -> impl Iterator<Item = &'static ObjAttrs> + '_ {
@@ -669,9 +684,10 @@ impl Directory {
 #[repr(C)]
 pub struct Tables {
     dirs: [Directory; 3],
-    /// Per keyval slot: the live keyval's number, `| HAS_DELETE` when it has a delete callback;
-    /// 0 when no live keyval uses the slot.
-    keyvals: [AtomicI64; KEYVAL_SLOTS],
+    /// Per object kind and keyval slot: the number of the live keyval of that kind using the
+    /// slot, `| HAS_DELETE` when it has a delete callback; 0 when none does ([`NO_KEYVAL`] for
+    /// slot 0). A reader that finds its number there knows the keyval live and of its kind.
+    keyvals: [[AtomicI64; KEYVAL_SLOTS]; 3],
 }
 
 // SAFETY: atomics and empty `OncePtr`s all the way down.
@@ -687,7 +703,7 @@ impl Tables {
                     made: AtomicU32::new(0),
                 }
             }; 3],
-            keyvals: [const { AtomicI64::new(0) }; KEYVAL_SLOTS],
+            keyvals: [const { [const { AtomicI64::new(0) }; KEYVAL_SLOTS] }; 3],
         }
     }
 }
@@ -729,6 +745,7 @@ impl Store {
 
     /// A store on `tables`, which must be empty and used by no other store.
     pub fn with_tables(tables: &'static Tables) -> Store {
+        tables.no_keyval_in_slot_0();
         Store {
             registry: KeyvalTable::new(),
             tables,
@@ -746,20 +763,12 @@ impl Store {
             }
         }
         let made = self.registry.slots_made().min(KEYVAL_SLOTS);
-        for k in &self.keyvals[..made] {
-            k.store(0, Ordering::Release);
+        for table in &self.keyvals {
+            for k in &table[..made] {
+                k.store(0, Ordering::Release);
+            }
         }
-    }
-}
-
-/// What the reader answers when a live keyval's attribute is not on the object: not set, if
-/// the keyval is of the object's kind; otherwise the locked path tells the error.
-#[inline(always)]
-fn not_set<T>(kind: ObjectKind, keyval: i32) -> Fast<T> {
-    if keyval::decode_kind(keyval) == Some(kind) {
-        Fast::Miss
-    } else {
-        Fast::Slow
+        self.no_keyval_in_slot_0();
     }
 }
 
@@ -798,55 +807,68 @@ impl Tables {
         }
     }
 
+    /// The entry of `slot` in the keyval table of `kind`.
     #[inline(always)]
-    fn keyval_entry(&self, slot: usize) -> &AtomicI64 {
-        &self.keyvals[slot % KEYVAL_SLOTS]
+    fn keyval_entry(&self, kind: ObjectKind, slot: usize) -> &AtomicI64 {
+        &self.keyvals[dir_index(kind)][slot % KEYVAL_SLOTS]
+    }
+
+    /// The entry of a user keyval number (whose kind it carries).
+    fn entry_of(&self, number: i32) -> Option<&AtomicI64> {
+        let kind = keyval::decode_kind(number)?;
+        Some(self.keyval_entry(kind, keyval::slot_of(number)))
+    }
+
+    /// Sets the entries of slot 0 to [`NO_KEYVAL`].
+    fn no_keyval_in_slot_0(&self) {
+        for table in &self.keyvals {
+            table[0].store(NO_KEYVAL, Ordering::Release);
+        }
     }
 
     /// A keyval number is live (created and not freed).
     #[inline]
     pub fn keyval_created(&self, number: i32, has_delete: bool) {
         let entry = number as u32 as i64 | if has_delete { HAS_DELETE } else { 0 };
-        self.keyval_entry(keyval::slot_of(number))
-            .store(entry, Ordering::Release);
+        if let Some(k) = self.entry_of(number) {
+            k.store(entry, Ordering::Release);
+        }
     }
 
     /// A keyval number that was live is dead: its entry is cleared (a plain store does: the
     /// keyval owned the slot, which waits in the freeing thread's own ring).
     #[inline(always)]
     pub fn live_keyval_freed(&self, number: i32) {
-        self.keyval_entry(keyval::slot_of(number))
-            .store(0, Ordering::Release);
+        if let Some(k) = self.entry_of(number) {
+            k.store(0, Ordering::Release);
+        }
     }
 
     /// A keyval number is dead. Only its own entry is cleared; a plain store does, because a
     /// slot the registry just released waits in the freeing thread's own queue.
     #[inline]
     pub fn keyval_freed(&self, number: i32) {
-        let k = self.keyval_entry(keyval::slot_of(number));
-        if k.load(Ordering::Relaxed) as i32 == number {
-            k.store(0, Ordering::Release);
+        if let Some(k) = self.entry_of(number) {
+            if k.load(Ordering::Relaxed) as i32 == number {
+                k.store(0, Ordering::Release);
+            }
         }
     }
 
-    /// The slot of a valid, live, user keyval of `obj`'s kind and its table entry.
+    /// The slot of a live user keyval of `kind` and its table entry: only such a keyval's own
+    /// number is in the table of its kind.
     #[inline(always)]
     fn live_keyval(&self, kind: ObjectKind, keyval: i32) -> Option<(u32, i64)> {
-        match keyval::decode_kind(keyval) {
-            Some(k) if k == kind => {}
-            _ => return None,
-        }
         let slot = keyval::slot_of(keyval);
-        let entry = self.keyval_entry(slot).load(Ordering::Acquire);
+        let entry = self.keyval_entry(kind, slot).load(Ordering::Acquire);
         (entry as i32 == keyval).then_some((slot as u32, entry))
     }
 
     /// The read path: no lock, no shared write. `take` gets the slot, word and provenance.
     ///
-    /// The checks are ordered for the hit: the bound handle vouches for the object, the
-    /// keyval table's entry for the keyval being live (any number, even 0, names some entry;
-    /// only a live keyval's own number equals it). The keyval's kind is checked only when the
-    /// attribute is not there: a slot of `obj` holds only attributes of `obj`'s kind.
+    /// The bound handle vouches for the object, the keyval table of the object's kind for the
+    /// keyval being live and of that kind (any number, even 0, names some entry; only a live
+    /// keyval's own number equals it): an attribute not in its slot is then not set.
     #[inline(always)]
     fn get_with<T>(
         &self,
@@ -857,17 +879,16 @@ impl Tables {
         let Some(a) = self.attrs(obj) else {
             return Fast::Slow;
         };
-        let slot = keyval::slot_of(keyval);
-        if self.keyval_entry(slot).load(Ordering::Acquire) as i32 != keyval {
+        let Some((slot, _)) = self.live_keyval(obj.kind, keyval) else {
             return Fast::Slow;
-        }
-        let Some(s) = a.slot(slot as u32) else {
-            return not_set(obj.kind, keyval);
+        };
+        let Some(s) = a.slot(slot) else {
+            return Fast::Miss;
         };
         // A read racing a writer (a concurrent overwrite) asks the lock: no loop here.
         match s.try_read_word(keyval) {
             Some(Some((word, provenance))) => Fast::Hit(take(s, word, provenance)),
-            Some(None) => not_set(obj.kind, keyval),
+            Some(None) => Fast::Miss,
             None => Fast::Slow,
         }
     }

@@ -63,6 +63,35 @@ fn get_hits_what_was_set_and_misses_the_rest() {
     );
 }
 
+// §7.7.1: a keyval is for one kind of object, and only a live keyval names an attribute. The
+// reader tells that from the keyval table of the object's kind alone: a datatype keyval (even
+// one whose slot holds a communicator attribute), keyval 0 and numbers that name slot 0 are
+// never answered without the lock.
+#[test]
+fn only_live_keyvals_of_the_objects_kind_are_answered() {
+    let s = store();
+    let obj = comms(1)[0];
+    let k = keyval(s, CopyFn::Null, DeleteFn::Null);
+    set(s.bind(obj), k, 0xbeef);
+    let datatype_key = s
+        .registry
+        .create(ObjectKind::Datatype, CopyFn::Null, DeleteFn::Null, 0)
+        .unwrap();
+    s.keyval_created(datatype_key, false);
+    assert_eq!(s.get_c_view(obj, k.1), Fast::Hit(0xbeef));
+    assert_eq!(s.get_c_view(obj, datatype_key), Fast::Slow);
+    // The communicator keyval's number with the datatype kind: same slot, other table.
+    let as_datatype = (k.1 & !(0xf << 28)) | (2 << 28);
+    assert_eq!(s.get_c_view(obj, as_datatype), Fast::Slow);
+    for number in [0, 1 << 28, 2 << 28, -1, i32::MIN] {
+        assert_eq!(s.get_c_view(obj, number), Fast::Slow, "{number:#x}");
+    }
+    // The table's slot 0 stays unmatched after a reset too (an empty slot holds keyval 0).
+    s.clear();
+    s.bind(obj);
+    assert_eq!(s.get_c_view(obj, 0), Fast::Slow);
+}
+
 // §20.3.7: a C reader of a Fortran-set value gets the address of the stored MPI_Aint / INTEGER,
 // which is the slot's own word; a C-set value is the pointer itself.
 #[test]
