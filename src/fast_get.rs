@@ -22,6 +22,34 @@
 //! taken from there; the store's tests and the C, Fortran and threaded tests run through these
 //! entry points, and `tests/fast_get.rs` compares their answers with the Rust reader's.
 
+/// A getter's naked body: `$lines`, then the padding that aligns it and the operands every
+/// getter uses (the layout of the store for `$kind`, its tables, the full path `slow`), then
+/// `$extra` constants.
+#[cfg(mpicache_fast_get)]
+macro_rules! getter_asm {
+    ($kind:expr, $slow:path, [$($line:expr),* $(,)?]; $($extra:ident = const $value:expr),* $(,)?) => {
+        ::core::arch::naked_asm!(
+            $($line,)*
+            // Pads the section after the function; its alignment puts the function on a line.
+            ".p2align 6",
+            index_mask = const $crate::core::store::layout::HANDLE_INDEX_MASK,
+            tables = sym $crate::core::runtime::GLOBAL_TABLES,
+            dir = const $crate::core::store::layout::dir($kind),
+            bound = const $crate::core::store::layout::BOUND,
+            keyvals = const $crate::core::store::layout::keyvals($kind)
+                - $crate::core::store::layout::dir($kind),
+            seq = const $crate::core::store::layout::SEQ,
+            slot_keyval = const $crate::core::store::layout::KEYVAL,
+            word = const $crate::core::store::layout::WORD,
+            held = const $crate::core::store::layout::SEQ_HELD,
+            inline_slots = const $crate::core::store::layout::INLINE_SLOTS,
+            slots = const $crate::core::store::layout::SLOTS,
+            slow = sym $slow,
+            $($extra = const $value,)*
+        )
+    };
+}
+
 /// The read of a slot and a C reader's answer: rax the slot, esi the keyval; label 8: not set;
 /// label 9: the full path.
 #[cfg(mpicache_fast_get)]
@@ -52,7 +80,7 @@ macro_rules! c_read_slot {
 #[cfg(mpicache_fast_get)]
 macro_rules! c_get_attr {
     ($kind:expr, $slow:path, $fallback:block) => {
-        ::core::arch::naked_asm!(
+        $crate::fast_get::getter_asm!($kind, $slow, [
             // edi handle, esi keyval, rdx attribute_val, rcx flag. The hit through page 0 is
             // one straight run that ends within the function's second cache line.
             "test rdx, rdx",
@@ -85,22 +113,8 @@ macro_rules! c_get_attr {
             "xor eax, eax",
             "mov [rcx], eax",
             "ret",
-            // Pads the section after the function; its alignment puts the function on a line.
-            ".p2align 6",
-            index_mask = const $crate::core::store::layout::HANDLE_INDEX_MASK,
-            tables = sym $crate::core::runtime::GLOBAL_TABLES,
-            dir = const $crate::core::store::layout::dir($kind),
-            bound = const $crate::core::store::layout::BOUND,
-            keyvals = const $crate::core::store::layout::keyvals($kind)
-                - $crate::core::store::layout::dir($kind),
-            seq = const $crate::core::store::layout::SEQ,
-            slot_keyval = const $crate::core::store::layout::KEYVAL,
-            word = const $crate::core::store::layout::WORD,
-            held = const $crate::core::store::layout::SEQ_HELD,
+            ];
             provenance = const $crate::core::store::layout::SEQ_PROVENANCE,
-            inline_slots = const $crate::core::store::layout::INLINE_SLOTS,
-            slots = const $crate::core::store::layout::SLOTS,
-            slow = sym $slow,
         )
     };
 }
@@ -155,7 +169,7 @@ macro_rules! fortran_get_attr {
         $crate::fast_get::fortran_get_attr!(@asm $kind, "mov [rdx], r10d", $slow)
     };
     (@asm $kind:expr, $store:literal, $slow:path) => {
-        ::core::arch::naked_asm!(
+        $crate::fast_get::getter_asm!($kind, $slow, [
             // rdi &handle, rsi &keyval, rdx &attribute_val, rcx &flag, r8 &ierror (may be
             // NULL): the arguments stay as they are for the full path. (Every byte counts in
             // the run to page 0's answer: it must end within the function's second line.)
@@ -198,20 +212,7 @@ macro_rules! fortran_get_attr {
             "mov [r8], eax",
             "2:",
             "ret",
-            ".p2align 6",
-            index_mask = const $crate::core::store::layout::HANDLE_INDEX_MASK,
-            tables = sym $crate::core::runtime::GLOBAL_TABLES,
-            dir = const $crate::core::store::layout::dir($kind),
-            bound = const $crate::core::store::layout::BOUND,
-            keyvals = const $crate::core::store::layout::keyvals($kind)
-                - $crate::core::store::layout::dir($kind),
-            seq = const $crate::core::store::layout::SEQ,
-            slot_keyval = const $crate::core::store::layout::KEYVAL,
-            word = const $crate::core::store::layout::WORD,
-            held = const $crate::core::store::layout::SEQ_HELD,
-            inline_slots = const $crate::core::store::layout::INLINE_SLOTS,
-            slots = const $crate::core::store::layout::SLOTS,
-            slow = sym $slow,
+            ];
         )
     };
 }
@@ -223,11 +224,11 @@ macro_rules! fortran_get_attr {
     };
 }
 
-#[cfg(mpicache_fast_get)]
-pub(crate) use c_read_slot;
 #[cfg(mpicache_fast_get_fortran)]
 pub(crate) use fortran_read_slot;
 pub(crate) use {c_get_attr, fortran_get_attr};
+#[cfg(mpicache_fast_get)]
+pub(crate) use {c_read_slot, getter_asm};
 
 // The keyval slot is read as a 16-bit word.
 const _: () = assert!(crate::core::store::layout::KEYVAL_SLOT_MASK == 0xffff);

@@ -2,13 +2,15 @@
 //!
 //! - A directory per object kind maps a handle's index to that index's [`ObjAttrs`], which
 //!   records which handle is bound to it now.
-//! - An [`ObjAttrs`] holds pages of slots indexed by keyval slot: the keyval number, the
-//!   word, and a packed word with the provenance, the dying flag and the position in the order
-//!   of setting. Each slot is guarded by a sequence counter (a seqlock); writers claim it by
-//!   making the counter odd with a compare-and-swap, so the locked writers and the lock-free
-//!   overwrite never interleave.
-//! - A keyval table records, per registry slot, the number of the live keyval using it and
-//!   whether it has a delete callback.
+//! - An [`ObjAttrs`] holds slots indexed by keyval slot, the first 16,384 in one flat array
+//!   (pages of 64 made later hold the rest): the word, the keyval number, and a packed word
+//!   with the provenance, the dying flag and the position in the order of setting. Each slot is
+//!   guarded by a sequence counter (a seqlock); writers claim it by making the counter odd with
+//!   a compare-and-swap, so the locked writers and the lock-free overwrite never interleave.
+//! - A keyval table per object kind records, per registry slot, the number of the live keyval
+//!   of that kind using it and whether it has a delete callback.
+//!
+//! [`layout`] states the lock-free read as numbers, for the hand-written getters.
 //!
 //! Nothing here is ever freed: a handle index that is reused gets the same [`ObjAttrs`] back, so
 //! a reader racing with a free (an erroneous program) reads stale values, never freed memory,
