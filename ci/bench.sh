@@ -13,14 +13,15 @@
 #
 # Prints one table (bench/plot.py): per case the ns/op of each implementation (median over
 # rounds), how many times better mpicache is than the better peer, and each get case's ratio to
-# the floor timed in the same run. The MPI_THREAD_MULTIPLE cases (mt_get_*, mt_throughput_2v1:
+# the floor, timed in the same run alternately with the case (see bench/attr_bench.c). The
+# MPI_THREAD_MULTIPLE cases (mt_get_*, mt_throughput_2v1:
 # 2-thread / 1-thread throughput of MPI_Comm_get_attr, each thread on its own CPU when there are
 # two) come with the same measurement of the floor call (mt_floor_1thread, mt_floor_2threads,
 # mt_floor_2v1): the scaling the machine itself allows in that run. Writes DIR/raw.csv (every
 # line of every run), DIR/table.csv and DIR/get_latency.png (installing matplotlib from Debian or
 # PyPI when it is missing).
-# Default DIR: target/bench. Default run: about 3.5 minutes on 2 idle cores (7 rounds); --quick
-# (2 rounds, shorter runs, 100,000 attributes in the memory case): about 10 seconds. Longer when
+# Default DIR: target/bench. Default run: about 4 minutes on 2 idle cores (7 rounds); --quick
+# (2 rounds, shorter runs, 100,000 attributes in the memory case): about 15 seconds. Longer when
 # other processes keep the CPUs busy: the mt_ cases then repeat the disturbed repetitions (up to
 # three times as many; see bench/attr_bench.c), and the table's mt_floor_2v1 well below 2 says
 # that the machine did not give two threads two CPUs.

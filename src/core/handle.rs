@@ -167,7 +167,7 @@ fn decode(h: Handle) -> Decoded {
 
 /// Where the attribute store keeps a handle's attributes: its low bits, the slot index for a
 /// dynamic handle and the value itself for a predefined one (predefined values are below
-/// [`FIRST_DYNAMIC`], dynamic indexes are not). Any value gives an index; the reader compares
+/// `FIRST_DYNAMIC`, dynamic indexes are not). Any value gives an index; the reader compares
 /// the whole handle with the one bound there, which checks kind, generation and liveness at once.
 #[inline(always)]
 pub fn store_index(h: Handle) -> usize {

@@ -3,7 +3,7 @@
 //! change of layout changes the readers with it; the assertions below stop the build when a
 //! reader's assumption no longer holds.
 //!
-//! A lock-free get, as [`Tables::get_with`](super::Tables) does it:
+//! A lock-free get, as [`Tables::get`](super::Tables::get) does it:
 //!
 //! 1. `a = *(tables + dir(kind) + 8 * (handle & HANDLE_INDEX_MASK))`; null: not answered here.
 //! 2. `*(a + BOUND) == handle` (i32), or not answered here.
@@ -17,7 +17,7 @@
 //!    here. Otherwise the attribute is `w`, written as `q & SEQ_PROVENANCE` says (0: from C).
 //!
 //! Every load is a plain aligned load of at most 8 bytes, and x86-64 keeps loads in order, so
-//! the sequence is the seqlock read of [`Slot::try_read_word`](super::Slot) as it stands.
+//! the sequence is the seqlock read of the store's `Slot::try_read_word` as it stands.
 
 use super::{
     Directory, ObjAttrs, Slot, Tables, HELD, INLINE_PAGES, KEYVAL_SLOTS, PAGE, PROVENANCE_SHIFT,
