@@ -201,7 +201,8 @@ impl Store {
     }
 }
 
-const fn dir_index(kind: ObjectKind) -> usize {
+/// Where tables kept per object kind (directories, keyval tables) keep `kind`.
+const fn kind_index(kind: ObjectKind) -> usize {
     match kind {
         ObjectKind::Comm => 0,
         ObjectKind::Datatype => 1,
@@ -213,7 +214,7 @@ impl Tables {
     /// The attributes bound to `obj`, binding them if needed (for an object that is known to
     /// be live).
     pub fn bind(&self, obj: ObjRef) -> &'static ObjAttrs {
-        let a = self.dirs[dir_index(obj.kind)].get_or_create(handle::store_index(obj.handle));
+        let a = self.dirs[kind_index(obj.kind)].get_or_create(handle::store_index(obj.handle));
         if a.bound.load(Ordering::Relaxed) != obj.handle.0 {
             a.bound.store(obj.handle.0, Ordering::Release);
         }
@@ -224,7 +225,7 @@ impl Tables {
     /// object's own handle is ever bound.
     #[inline(always)]
     pub fn attrs(&self, obj: ObjRef) -> Option<&'static ObjAttrs> {
-        let a = self.dirs[dir_index(obj.kind)].get(handle::store_index(obj.handle))?;
+        let a = self.dirs[kind_index(obj.kind)].get(handle::store_index(obj.handle))?;
         (a.bound.load(Ordering::Acquire) == obj.handle.0).then_some(a)
     }
 
@@ -239,7 +240,7 @@ impl Tables {
     /// The entry of `slot` in the keyval table of `kind`.
     #[inline(always)]
     fn keyval_entry(&self, kind: ObjectKind, slot: usize) -> &AtomicI64 {
-        &self.keyvals[dir_index(kind)][slot % KEYVAL_SLOTS]
+        &self.keyvals[kind_index(kind)][slot % KEYVAL_SLOTS]
     }
 
     /// The entry of a user keyval number (whose kind it carries).

@@ -34,14 +34,14 @@ pub const KEYVAL_SLOT_MASK: u32 = keyval::SLOT_MASK;
 /// Where the directory of `kind` starts in [`Tables`].
 pub const fn dir(kind: ObjectKind) -> usize {
     offset_of!(Tables, dirs)
-        + super::dir_index(kind) * size_of::<Directory>()
+        + super::kind_index(kind) * size_of::<Directory>()
         + offset_of!(Directory, table)
 }
 
 /// Where the keyval table of `kind` starts in [`Tables`] (8-byte entries, the live number in
 /// the low half).
 pub const fn keyvals(kind: ObjectKind) -> usize {
-    offset_of!(Tables, keyvals) + super::dir_index(kind) * size_of::<[AtomicI64; KEYVAL_SLOTS]>()
+    offset_of!(Tables, keyvals) + super::kind_index(kind) * size_of::<[AtomicI64; KEYVAL_SLOTS]>()
 }
 /// The bound handle in [`ObjAttrs`].
 pub const BOUND: usize = offset_of!(ObjAttrs, bound);

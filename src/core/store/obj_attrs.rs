@@ -125,17 +125,7 @@ impl ObjAttrs {
     #[inline(always)]
     pub(super) fn slot(&self, slot: u32) -> Option<&Slot> {
         let slot = slot as usize;
-        match self.slots.get(slot / PAGE) {
-            Some(page) => Some(&page[slot % PAGE]),
-            None => Some(
-                &self
-                    .more
-                    .get()?
-                    .get(slot / PAGE - INLINE_PAGES)?
-                    .get()?
-                    .slots[slot % PAGE],
-            ),
-        }
+        Some(&self.page(slot / PAGE)?.slots[slot % PAGE])
     }
 
     pub fn len(&self) -> usize {
