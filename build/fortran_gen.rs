@@ -124,8 +124,9 @@ pub fn parse_consts(source: &str) -> Vec<(String, i64)> {
             continue;
         }
         let name = name.trim();
-        // C-only status layout (MPI_F_*); other names are not MPI constants.
-        if !name.starts_with("MPI_") || name.starts_with("MPI_F_") {
+        // C-only status layout (MPI_F_*) and tool interface codes (MPI_T_*: the tool interface
+        // has no Fortran binding); other names are not MPI constants.
+        if !name.starts_with("MPI_") || name.starts_with("MPI_F_") || name.starts_with("MPI_T_") {
             continue;
         }
         let value = value.trim().trim_end_matches(';').trim().replace('_', "");
@@ -376,14 +377,18 @@ pub const F08_EXCLUDED: [&str; 5] = [
 ];
 
 /// The `mpi_f08` handle types (each `TYPE, BIND(C)` with one INTEGER component `MPI_VAL`).
-pub const F08_HANDLE_TYPES: [&str; 8] = [
+/// `MPI_File`, `MPI_Message` and `MPI_Session` have no objects here, only their null handles.
+pub const F08_HANDLE_TYPES: [&str; 11] = [
     "MPI_Comm",
     "MPI_Datatype",
     "MPI_Errhandler",
+    "MPI_File",
     "MPI_Group",
     "MPI_Info",
+    "MPI_Message",
     "MPI_Op",
     "MPI_Request",
+    "MPI_Session",
     "MPI_Win",
 ];
 
@@ -411,6 +416,9 @@ fn f08_constant_types(consts: &[(String, i64)]) -> Vec<Option<&'static str>> {
             "MPI_COMM_NULL" | "MPI_COMM_WORLD" | "MPI_COMM_SELF" => Some("MPI_Comm"),
             "MPI_GROUP_NULL" | "MPI_GROUP_EMPTY" => Some("MPI_Group"),
             "MPI_WIN_NULL" => Some("MPI_Win"),
+            "MPI_FILE_NULL" => Some("MPI_File"),
+            "MPI_SESSION_NULL" => Some("MPI_Session"),
+            "MPI_MESSAGE_NULL" | "MPI_MESSAGE_NO_PROC" => Some("MPI_Message"),
             "MPI_INFO_NULL" | "MPI_INFO_ENV" => Some("MPI_Info"),
             "MPI_ERRHANDLER_NULL"
             | "MPI_ERRORS_ARE_FATAL"

@@ -23,18 +23,27 @@ module mpi_f08
   type, bind(c) :: MPI_Errhandler
     integer :: MPI_VAL
   end type MPI_Errhandler
+  type, bind(c) :: MPI_File
+    integer :: MPI_VAL
+  end type MPI_File
   type, bind(c) :: MPI_Group
     integer :: MPI_VAL
   end type MPI_Group
   type, bind(c) :: MPI_Info
     integer :: MPI_VAL
   end type MPI_Info
+  type, bind(c) :: MPI_Message
+    integer :: MPI_VAL
+  end type MPI_Message
   type, bind(c) :: MPI_Op
     integer :: MPI_VAL
   end type MPI_Op
   type, bind(c) :: MPI_Request
     integer :: MPI_VAL
   end type MPI_Request
+  type, bind(c) :: MPI_Session
+    integer :: MPI_VAL
+  end type MPI_Session
   type, bind(c) :: MPI_Win
     integer :: MPI_VAL
   end type MPI_Win
@@ -90,63 +99,90 @@ module mpi_f08
   integer, parameter :: MPI_ERR_NO_SPACE = 41
   integer, parameter :: MPI_ERR_NO_SUCH_FILE = 42
   integer, parameter :: MPI_ERR_PORT = 43
-  integer, parameter :: MPI_ERR_PROC_ABORTED = 44
-  integer, parameter :: MPI_ERR_QUOTA = 45
-  integer, parameter :: MPI_ERR_READ_ONLY = 46
-  integer, parameter :: MPI_ERR_RMA_ATTACH = 47
-  integer, parameter :: MPI_ERR_RMA_CONFLICT = 48
-  integer, parameter :: MPI_ERR_RMA_RANGE = 49
-  integer, parameter :: MPI_ERR_RMA_SHARED = 50
-  integer, parameter :: MPI_ERR_RMA_SYNC = 51
-  integer, parameter :: MPI_ERR_RMA_FLAVOR = 52
-  integer, parameter :: MPI_ERR_SERVICE = 53
-  integer, parameter :: MPI_ERR_SESSION = 54
-  integer, parameter :: MPI_ERR_SIZE = 55
-  integer, parameter :: MPI_ERR_SPAWN = 56
-  integer, parameter :: MPI_ERR_UNSUPPORTED_DATAREP = 57
-  integer, parameter :: MPI_ERR_UNSUPPORTED_OPERATION = 58
+  integer, parameter :: MPI_ERR_QUOTA = 44
+  integer, parameter :: MPI_ERR_READ_ONLY = 45
+  integer, parameter :: MPI_ERR_RMA_ATTACH = 46
+  integer, parameter :: MPI_ERR_RMA_CONFLICT = 47
+  integer, parameter :: MPI_ERR_RMA_RANGE = 48
+  integer, parameter :: MPI_ERR_RMA_SHARED = 49
+  integer, parameter :: MPI_ERR_RMA_SYNC = 50
+  integer, parameter :: MPI_ERR_SERVICE = 51
+  integer, parameter :: MPI_ERR_SIZE = 52
+  integer, parameter :: MPI_ERR_SPAWN = 53
+  integer, parameter :: MPI_ERR_UNSUPPORTED_DATAREP = 54
+  integer, parameter :: MPI_ERR_UNSUPPORTED_OPERATION = 55
+  integer, parameter :: MPI_ERR_WIN = 56
+  integer, parameter :: MPI_ERR_RMA_FLAVOR = 57
+  integer, parameter :: MPI_ERR_PROC_ABORTED = 58
   integer, parameter :: MPI_ERR_VALUE_TOO_LARGE = 59
-  integer, parameter :: MPI_ERR_WIN = 60
+  integer, parameter :: MPI_ERR_SESSION = 60
   integer, parameter :: MPI_ERR_ERRHANDLER = 61
+  integer, parameter :: MPI_ERR_ABI = 62
   integer, parameter :: MPI_ERR_LASTCODE = 16383
   integer, parameter :: MPI_ANY_SOURCE = -1
-  integer, parameter :: MPI_PROC_NULL = -2
-  integer, parameter :: MPI_ROOT = -3
-  integer, parameter :: MPI_ANY_TAG = -31
-  integer, parameter :: MPI_KEYVAL_INVALID = -127
+  integer, parameter :: MPI_ANY_TAG = -2
+  integer, parameter :: MPI_PROC_NULL = -3
+  integer, parameter :: MPI_ROOT = -4
+  integer, parameter :: MPI_KEYVAL_INVALID = 0
   integer, parameter :: MPI_UNDEFINED = -32766
   integer, parameter :: MPI_THREAD_SINGLE = 0
-  integer, parameter :: MPI_THREAD_FUNNELED = 1
-  integer, parameter :: MPI_THREAD_SERIALIZED = 2
-  integer, parameter :: MPI_THREAD_MULTIPLE = 7
-  integer, parameter :: MPI_IDENT = 101
-  integer, parameter :: MPI_CONGRUENT = 102
-  integer, parameter :: MPI_SIMILAR = 103
-  integer, parameter :: MPI_UNEQUAL = 104
+  integer, parameter :: MPI_THREAD_FUNNELED = 1024
+  integer, parameter :: MPI_THREAD_SERIALIZED = 2048
+  integer, parameter :: MPI_THREAD_MULTIPLE = 4096
+  integer, parameter :: MPI_IDENT = 201
+  integer, parameter :: MPI_CONGRUENT = 202
+  integer, parameter :: MPI_SIMILAR = 203
+  integer, parameter :: MPI_UNEQUAL = 204
+  integer, parameter :: MPI_CART = 211
+  integer, parameter :: MPI_GRAPH = 212
+  integer, parameter :: MPI_DIST_GRAPH = 213
   integer, parameter :: MPI_ORDER_C = 12
   integer, parameter :: MPI_ORDER_FORTRAN = 15
-  integer, parameter :: MPI_WIN_UNIFIED = 31
-  integer, parameter :: MPI_WIN_SEPARATE = 32
-  integer, parameter :: MPI_WIN_FLAVOR_ALLOCATE = 41
-  integer, parameter :: MPI_WIN_FLAVOR_CREATE = 42
-  integer, parameter :: MPI_WIN_FLAVOR_DYNAMIC = 43
-  integer, parameter :: MPI_WIN_FLAVOR_SHARED = 44
-  integer, parameter :: MPI_COMM_TYPE_SHARED = 1001
-  integer, parameter :: MPI_COMM_TYPE_HW_UNGUIDED = 1002
-  integer, parameter :: MPI_COMM_TYPE_HW_GUIDED = 1003
-  integer, parameter :: MPI_COMM_TYPE_RESOURCE_GUIDED = 1004
-  integer, parameter :: MPI_TAG_UB = 10001
-  integer, parameter :: MPI_IO = 10002
-  integer, parameter :: MPI_HOST = 10003
-  integer, parameter :: MPI_WTIME_IS_GLOBAL = 10004
-  integer, parameter :: MPI_APPNUM = 10005
-  integer, parameter :: MPI_LASTUSEDCODE = 10006
-  integer, parameter :: MPI_UNIVERSE_SIZE = 10007
-  integer, parameter :: MPI_WIN_BASE = 20001
-  integer, parameter :: MPI_WIN_DISP_UNIT = 20002
-  integer, parameter :: MPI_WIN_SIZE = 20003
-  integer, parameter :: MPI_WIN_CREATE_FLAVOR = 20004
-  integer, parameter :: MPI_WIN_MODEL = 20005
+  integer, parameter :: MPI_DISTRIBUTE_NONE = 16
+  integer, parameter :: MPI_DISTRIBUTE_BLOCK = 17
+  integer, parameter :: MPI_DISTRIBUTE_CYCLIC = 18
+  integer, parameter :: MPI_DISTRIBUTE_DFLT_DARG = 19
+  integer, parameter :: MPI_WIN_UNIFIED = 321
+  integer, parameter :: MPI_WIN_SEPARATE = 322
+  integer, parameter :: MPI_WIN_FLAVOR_CREATE = 311
+  integer, parameter :: MPI_WIN_FLAVOR_ALLOCATE = 312
+  integer, parameter :: MPI_WIN_FLAVOR_DYNAMIC = 313
+  integer, parameter :: MPI_WIN_FLAVOR_SHARED = 314
+  integer, parameter :: MPI_LOCK_EXCLUSIVE = 301
+  integer, parameter :: MPI_LOCK_SHARED = 302
+  integer, parameter :: MPI_MODE_APPEND = 1
+  integer, parameter :: MPI_MODE_CREATE = 2
+  integer, parameter :: MPI_MODE_DELETE_ON_CLOSE = 4
+  integer, parameter :: MPI_MODE_EXCL = 8
+  integer, parameter :: MPI_MODE_RDONLY = 16
+  integer, parameter :: MPI_MODE_RDWR = 32
+  integer, parameter :: MPI_MODE_SEQUENTIAL = 64
+  integer, parameter :: MPI_MODE_UNIQUE_OPEN = 128
+  integer, parameter :: MPI_MODE_WRONLY = 256
+  integer, parameter :: MPI_MODE_NOCHECK = 1024
+  integer, parameter :: MPI_MODE_NOPRECEDE = 2048
+  integer, parameter :: MPI_MODE_NOPUT = 4096
+  integer, parameter :: MPI_MODE_NOSTORE = 8192
+  integer, parameter :: MPI_MODE_NOSUCCEED = 16384
+  integer, parameter :: MPI_SEEK_CUR = 401
+  integer, parameter :: MPI_SEEK_END = 402
+  integer, parameter :: MPI_SEEK_SET = 403
+  integer, parameter :: MPI_COMM_TYPE_SHARED = 221
+  integer, parameter :: MPI_COMM_TYPE_HW_UNGUIDED = 222
+  integer, parameter :: MPI_COMM_TYPE_HW_GUIDED = 223
+  integer, parameter :: MPI_COMM_TYPE_RESOURCE_GUIDED = 224
+  integer, parameter :: MPI_TAG_UB = 501
+  integer, parameter :: MPI_IO = 502
+  integer, parameter :: MPI_HOST = 503
+  integer, parameter :: MPI_WTIME_IS_GLOBAL = 504
+  integer, parameter :: MPI_APPNUM = 505
+  integer, parameter :: MPI_LASTUSEDCODE = 506
+  integer, parameter :: MPI_UNIVERSE_SIZE = 507
+  integer, parameter :: MPI_WIN_BASE = 601
+  integer, parameter :: MPI_WIN_DISP_UNIT = 602
+  integer, parameter :: MPI_WIN_SIZE = 603
+  integer, parameter :: MPI_WIN_CREATE_FLAVOR = 604
+  integer, parameter :: MPI_WIN_MODEL = 605
   integer, parameter :: MPI_MAX_PROCESSOR_NAME = 256
   integer, parameter :: MPI_MAX_ERROR_STRING = 512
   integer, parameter :: MPI_MAX_OBJECT_NAME = 128
@@ -155,6 +191,9 @@ module mpi_f08
   integer, parameter :: MPI_MAX_INFO_VAL = 1024
   integer, parameter :: MPI_MAX_PORT_NAME = 1024
   integer, parameter :: MPI_MAX_DATAREP_STRING = 128
+  integer, parameter :: MPI_MAX_STRINGTAG_LEN = 1024
+  integer, parameter :: MPI_MAX_PSET_NAME_LEN = 1024
+  integer, parameter :: MPI_BSEND_OVERHEAD = 512
   integer, parameter :: MPI_ADDRESS_KIND = 8
   integer, parameter :: MPI_OFFSET_KIND = 8
   integer, parameter :: MPI_COUNT_KIND = 8
@@ -181,12 +220,16 @@ module mpi_f08
   type(MPI_Group), parameter :: MPI_GROUP_NULL = MPI_Group(264)
   type(MPI_Group), parameter :: MPI_GROUP_EMPTY = MPI_Group(265)
   type(MPI_Win), parameter :: MPI_WIN_NULL = MPI_Win(272)
+  type(MPI_File), parameter :: MPI_FILE_NULL = MPI_File(280)
+  type(MPI_Session), parameter :: MPI_SESSION_NULL = MPI_Session(288)
+  type(MPI_Message), parameter :: MPI_MESSAGE_NULL = MPI_Message(296)
+  type(MPI_Message), parameter :: MPI_MESSAGE_NO_PROC = MPI_Message(297)
   type(MPI_Info), parameter :: MPI_INFO_NULL = MPI_Info(304)
   type(MPI_Info), parameter :: MPI_INFO_ENV = MPI_Info(305)
   type(MPI_Errhandler), parameter :: MPI_ERRHANDLER_NULL = MPI_Errhandler(320)
   type(MPI_Errhandler), parameter :: MPI_ERRORS_ARE_FATAL = MPI_Errhandler(321)
-  type(MPI_Errhandler), parameter :: MPI_ERRORS_RETURN = MPI_Errhandler(322)
-  type(MPI_Errhandler), parameter :: MPI_ERRORS_ABORT = MPI_Errhandler(323)
+  type(MPI_Errhandler), parameter :: MPI_ERRORS_ABORT = MPI_Errhandler(322)
+  type(MPI_Errhandler), parameter :: MPI_ERRORS_RETURN = MPI_Errhandler(323)
   type(MPI_Request), parameter :: MPI_REQUEST_NULL = MPI_Request(384)
   type(MPI_Datatype), parameter :: MPI_DATATYPE_NULL = MPI_Datatype(512)
   type(MPI_Datatype), parameter :: MPI_AINT = MPI_Datatype(513)
@@ -205,16 +248,20 @@ module mpi_f08
   type(MPI_Datatype), parameter :: MPI_FLOAT = MPI_Datatype(528)
   type(MPI_Datatype), parameter :: MPI_C_FLOAT_COMPLEX = MPI_Datatype(530)
   type(MPI_Datatype), parameter :: MPI_C_COMPLEX = MPI_Datatype(530)
+  type(MPI_Datatype), parameter :: MPI_CXX_FLOAT_COMPLEX = MPI_Datatype(531)
   type(MPI_Datatype), parameter :: MPI_DOUBLE = MPI_Datatype(532)
   type(MPI_Datatype), parameter :: MPI_C_DOUBLE_COMPLEX = MPI_Datatype(534)
-  type(MPI_Datatype), parameter :: MPI_INTEGER = MPI_Datatype(536)
-  type(MPI_Datatype), parameter :: MPI_LOGICAL = MPI_Datatype(537)
+  type(MPI_Datatype), parameter :: MPI_CXX_DOUBLE_COMPLEX = MPI_Datatype(535)
+  type(MPI_Datatype), parameter :: MPI_LOGICAL = MPI_Datatype(536)
+  type(MPI_Datatype), parameter :: MPI_INTEGER = MPI_Datatype(537)
   type(MPI_Datatype), parameter :: MPI_REAL = MPI_Datatype(538)
   type(MPI_Datatype), parameter :: MPI_COMPLEX = MPI_Datatype(539)
   type(MPI_Datatype), parameter :: MPI_DOUBLE_PRECISION = MPI_Datatype(540)
   type(MPI_Datatype), parameter :: MPI_DOUBLE_COMPLEX = MPI_Datatype(541)
+  type(MPI_Datatype), parameter :: MPI_CHARACTER = MPI_Datatype(542)
   type(MPI_Datatype), parameter :: MPI_LONG_DOUBLE = MPI_Datatype(544)
   type(MPI_Datatype), parameter :: MPI_C_LONG_DOUBLE_COMPLEX = MPI_Datatype(548)
+  type(MPI_Datatype), parameter :: MPI_CXX_LONG_DOUBLE_COMPLEX = MPI_Datatype(549)
   type(MPI_Datatype), parameter :: MPI_FLOAT_INT = MPI_Datatype(552)
   type(MPI_Datatype), parameter :: MPI_DOUBLE_INT = MPI_Datatype(553)
   type(MPI_Datatype), parameter :: MPI_LONG_INT = MPI_Datatype(554)
@@ -225,6 +272,7 @@ module mpi_f08
   type(MPI_Datatype), parameter :: MPI_2DOUBLE_PRECISION = MPI_Datatype(561)
   type(MPI_Datatype), parameter :: MPI_2INTEGER = MPI_Datatype(562)
   type(MPI_Datatype), parameter :: MPI_C_BOOL = MPI_Datatype(568)
+  type(MPI_Datatype), parameter :: MPI_CXX_BOOL = MPI_Datatype(569)
   type(MPI_Datatype), parameter :: MPI_WCHAR = MPI_Datatype(572)
   type(MPI_Datatype), parameter :: MPI_INT8_T = MPI_Datatype(576)
   type(MPI_Datatype), parameter :: MPI_UINT8_T = MPI_Datatype(577)
@@ -238,30 +286,44 @@ module mpi_f08
   type(MPI_Datatype), parameter :: MPI_UINT32_T = MPI_Datatype(593)
   type(MPI_Datatype), parameter :: MPI_INT64_T = MPI_Datatype(600)
   type(MPI_Datatype), parameter :: MPI_UINT64_T = MPI_Datatype(601)
-  type(MPI_Datatype), parameter :: MPI_INTEGER1 = MPI_Datatype(704)
-  type(MPI_Datatype), parameter :: MPI_CHARACTER = MPI_Datatype(707)
-  type(MPI_Datatype), parameter :: MPI_INTEGER2 = MPI_Datatype(712)
-  type(MPI_Datatype), parameter :: MPI_INTEGER4 = MPI_Datatype(720)
+  type(MPI_Datatype), parameter :: MPI_LOGICAL1 = MPI_Datatype(704)
+  type(MPI_Datatype), parameter :: MPI_INTEGER1 = MPI_Datatype(705)
+  type(MPI_Datatype), parameter :: MPI_LOGICAL2 = MPI_Datatype(712)
+  type(MPI_Datatype), parameter :: MPI_INTEGER2 = MPI_Datatype(713)
+  type(MPI_Datatype), parameter :: MPI_REAL2 = MPI_Datatype(714)
+  type(MPI_Datatype), parameter :: MPI_LOGICAL4 = MPI_Datatype(720)
+  type(MPI_Datatype), parameter :: MPI_INTEGER4 = MPI_Datatype(721)
   type(MPI_Datatype), parameter :: MPI_REAL4 = MPI_Datatype(722)
-  type(MPI_Datatype), parameter :: MPI_INTEGER8 = MPI_Datatype(728)
+  type(MPI_Datatype), parameter :: MPI_COMPLEX4 = MPI_Datatype(723)
+  type(MPI_Datatype), parameter :: MPI_LOGICAL8 = MPI_Datatype(728)
+  type(MPI_Datatype), parameter :: MPI_INTEGER8 = MPI_Datatype(729)
   type(MPI_Datatype), parameter :: MPI_REAL8 = MPI_Datatype(730)
   type(MPI_Datatype), parameter :: MPI_COMPLEX8 = MPI_Datatype(731)
-  type(MPI_Datatype), parameter :: MPI_INTEGER16 = MPI_Datatype(736)
+  type(MPI_Datatype), parameter :: MPI_LOGICAL16 = MPI_Datatype(736)
+  type(MPI_Datatype), parameter :: MPI_INTEGER16 = MPI_Datatype(737)
   type(MPI_Datatype), parameter :: MPI_REAL16 = MPI_Datatype(738)
   type(MPI_Datatype), parameter :: MPI_COMPLEX16 = MPI_Datatype(739)
   type(MPI_Datatype), parameter :: MPI_COMPLEX32 = MPI_Datatype(747)
-  integer, parameter :: MPI_COMBINER_NAMED = 301
-  integer, parameter :: MPI_COMBINER_DUP = 302
-  integer, parameter :: MPI_COMBINER_CONTIGUOUS = 303
-  integer, parameter :: MPI_COMBINER_VECTOR = 304
-  integer, parameter :: MPI_COMBINER_HVECTOR = 305
-  integer, parameter :: MPI_COMBINER_INDEXED = 306
-  integer, parameter :: MPI_COMBINER_HINDEXED = 307
-  integer, parameter :: MPI_COMBINER_INDEXED_BLOCK = 308
-  integer, parameter :: MPI_COMBINER_HINDEXED_BLOCK = 309
-  integer, parameter :: MPI_COMBINER_STRUCT = 310
-  integer, parameter :: MPI_COMBINER_SUBARRAY = 311
-  integer, parameter :: MPI_COMBINER_RESIZED = 316
+  integer, parameter :: MPI_COMBINER_NAMED = 101
+  integer, parameter :: MPI_COMBINER_DUP = 102
+  integer, parameter :: MPI_COMBINER_CONTIGUOUS = 103
+  integer, parameter :: MPI_COMBINER_VECTOR = 104
+  integer, parameter :: MPI_COMBINER_HVECTOR = 105
+  integer, parameter :: MPI_COMBINER_INDEXED = 106
+  integer, parameter :: MPI_COMBINER_HINDEXED = 107
+  integer, parameter :: MPI_COMBINER_INDEXED_BLOCK = 108
+  integer, parameter :: MPI_COMBINER_HINDEXED_BLOCK = 109
+  integer, parameter :: MPI_COMBINER_STRUCT = 110
+  integer, parameter :: MPI_COMBINER_SUBARRAY = 111
+  integer, parameter :: MPI_COMBINER_DARRAY = 112
+  integer, parameter :: MPI_COMBINER_F90_REAL = 113
+  integer, parameter :: MPI_COMBINER_F90_COMPLEX = 114
+  integer, parameter :: MPI_COMBINER_F90_INTEGER = 115
+  integer, parameter :: MPI_COMBINER_RESIZED = 116
+  integer, parameter :: MPI_COMBINER_VALUE_INDEX = 117
+  integer, parameter :: MPI_TYPECLASS_INTEGER = 192
+  integer, parameter :: MPI_TYPECLASS_REAL = 193
+  integer, parameter :: MPI_TYPECLASS_COMPLEX = 194
   integer, parameter :: MPI_SOURCE = 1
   integer, parameter :: MPI_TAG = 2
   integer, parameter :: MPI_ERROR = 3
@@ -280,29 +342,38 @@ module mpi_f08
     module procedure mpicache_eq_Comm
     module procedure mpicache_eq_Datatype
     module procedure mpicache_eq_Errhandler
+    module procedure mpicache_eq_File
     module procedure mpicache_eq_Group
     module procedure mpicache_eq_Info
+    module procedure mpicache_eq_Message
     module procedure mpicache_eq_Op
     module procedure mpicache_eq_Request
+    module procedure mpicache_eq_Session
     module procedure mpicache_eq_Win
   end interface
   interface operator(/=)
     module procedure mpicache_ne_Comm
     module procedure mpicache_ne_Datatype
     module procedure mpicache_ne_Errhandler
+    module procedure mpicache_ne_File
     module procedure mpicache_ne_Group
     module procedure mpicache_ne_Info
+    module procedure mpicache_ne_Message
     module procedure mpicache_ne_Op
     module procedure mpicache_ne_Request
+    module procedure mpicache_ne_Session
     module procedure mpicache_ne_Win
   end interface
   private :: mpicache_eq_Comm, mpicache_ne_Comm
   private :: mpicache_eq_Datatype, mpicache_ne_Datatype
   private :: mpicache_eq_Errhandler, mpicache_ne_Errhandler
+  private :: mpicache_eq_File, mpicache_ne_File
   private :: mpicache_eq_Group, mpicache_ne_Group
   private :: mpicache_eq_Info, mpicache_ne_Info
+  private :: mpicache_eq_Message, mpicache_ne_Message
   private :: mpicache_eq_Op, mpicache_ne_Op
   private :: mpicache_eq_Request, mpicache_ne_Request
+  private :: mpicache_eq_Session, mpicache_ne_Session
   private :: mpicache_eq_Win, mpicache_ne_Win
 
   ! Callback interfaces (MPI 4.1 §7.7.2-§7.7.4, §9.3).
@@ -1558,6 +1629,14 @@ contains
     type(MPI_Errhandler), intent(in) :: a, b
     mpicache_ne_Errhandler = a%MPI_VAL /= b%MPI_VAL
   end function mpicache_ne_Errhandler
+  elemental logical function mpicache_eq_File(a, b)
+    type(MPI_File), intent(in) :: a, b
+    mpicache_eq_File = a%MPI_VAL == b%MPI_VAL
+  end function mpicache_eq_File
+  elemental logical function mpicache_ne_File(a, b)
+    type(MPI_File), intent(in) :: a, b
+    mpicache_ne_File = a%MPI_VAL /= b%MPI_VAL
+  end function mpicache_ne_File
   elemental logical function mpicache_eq_Group(a, b)
     type(MPI_Group), intent(in) :: a, b
     mpicache_eq_Group = a%MPI_VAL == b%MPI_VAL
@@ -1574,6 +1653,14 @@ contains
     type(MPI_Info), intent(in) :: a, b
     mpicache_ne_Info = a%MPI_VAL /= b%MPI_VAL
   end function mpicache_ne_Info
+  elemental logical function mpicache_eq_Message(a, b)
+    type(MPI_Message), intent(in) :: a, b
+    mpicache_eq_Message = a%MPI_VAL == b%MPI_VAL
+  end function mpicache_eq_Message
+  elemental logical function mpicache_ne_Message(a, b)
+    type(MPI_Message), intent(in) :: a, b
+    mpicache_ne_Message = a%MPI_VAL /= b%MPI_VAL
+  end function mpicache_ne_Message
   elemental logical function mpicache_eq_Op(a, b)
     type(MPI_Op), intent(in) :: a, b
     mpicache_eq_Op = a%MPI_VAL == b%MPI_VAL
@@ -1590,6 +1677,14 @@ contains
     type(MPI_Request), intent(in) :: a, b
     mpicache_ne_Request = a%MPI_VAL /= b%MPI_VAL
   end function mpicache_ne_Request
+  elemental logical function mpicache_eq_Session(a, b)
+    type(MPI_Session), intent(in) :: a, b
+    mpicache_eq_Session = a%MPI_VAL == b%MPI_VAL
+  end function mpicache_eq_Session
+  elemental logical function mpicache_ne_Session(a, b)
+    type(MPI_Session), intent(in) :: a, b
+    mpicache_ne_Session = a%MPI_VAL /= b%MPI_VAL
+  end function mpicache_ne_Session
   elemental logical function mpicache_eq_Win(a, b)
     type(MPI_Win), intent(in) :: a, b
     mpicache_eq_Win = a%MPI_VAL == b%MPI_VAL

@@ -17,6 +17,10 @@ typedef int MPI_Info;
 typedef int MPI_Errhandler;
 typedef int MPI_Request;
 typedef int MPI_Op;
+/* Kinds this library has no objects of: only their null handles exist (MPI_FILE_NULL, ...). */
+typedef int MPI_File;
+typedef int MPI_Session;
+typedef int MPI_Message;
 typedef int MPI_Fint;
 typedef intptr_t MPI_Aint;
 typedef int64_t MPI_Count;
@@ -46,10 +50,12 @@ typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 /* Buffer and ignore sentinels (MPI 5.0 ABI values). */
 #define MPI_BOTTOM ((void *)0)
 #define MPI_IN_PLACE ((void *)1)
+#define MPI_BUFFER_AUTOMATIC ((void *)2)
 #define MPI_STATUS_IGNORE ((MPI_Status *)0)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)0)
 #define MPI_ERRCODES_IGNORE ((int *)0)
 #define MPI_ARGV_NULL ((char **)0)
+#define MPI_ARGVS_NULL ((char ***)0)
 
 
 #define MPI_VERSION 4
@@ -144,119 +150,211 @@ typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 
 #define MPI_ERR_PORT 43
 
-#define MPI_ERR_PROC_ABORTED 44
+#define MPI_ERR_QUOTA 44
 
-#define MPI_ERR_QUOTA 45
+#define MPI_ERR_READ_ONLY 45
 
-#define MPI_ERR_READ_ONLY 46
+#define MPI_ERR_RMA_ATTACH 46
 
-#define MPI_ERR_RMA_ATTACH 47
+#define MPI_ERR_RMA_CONFLICT 47
 
-#define MPI_ERR_RMA_CONFLICT 48
+#define MPI_ERR_RMA_RANGE 48
 
-#define MPI_ERR_RMA_RANGE 49
+#define MPI_ERR_RMA_SHARED 49
 
-#define MPI_ERR_RMA_SHARED 50
+#define MPI_ERR_RMA_SYNC 50
 
-#define MPI_ERR_RMA_SYNC 51
+#define MPI_ERR_SERVICE 51
 
-#define MPI_ERR_RMA_FLAVOR 52
+#define MPI_ERR_SIZE 52
 
-#define MPI_ERR_SERVICE 53
+#define MPI_ERR_SPAWN 53
 
-#define MPI_ERR_SESSION 54
+#define MPI_ERR_UNSUPPORTED_DATAREP 54
 
-#define MPI_ERR_SIZE 55
+#define MPI_ERR_UNSUPPORTED_OPERATION 55
 
-#define MPI_ERR_SPAWN 56
+#define MPI_ERR_WIN 56
 
-#define MPI_ERR_UNSUPPORTED_DATAREP 57
+#define MPI_ERR_RMA_FLAVOR 57
 
-#define MPI_ERR_UNSUPPORTED_OPERATION 58
+#define MPI_ERR_PROC_ABORTED 58
 
 #define MPI_ERR_VALUE_TOO_LARGE 59
 
-#define MPI_ERR_WIN 60
+#define MPI_ERR_SESSION 60
 
 #define MPI_ERR_ERRHANDLER 61
 
+#define MPI_ERR_ABI 62
+
 #define MPI_ERR_LASTCODE 16383
+
+#define MPI_T_ERR_CANNOT_INIT 1001
+
+#define MPI_T_ERR_NOT_ACCESSIBLE 1002
+
+#define MPI_T_ERR_NOT_INITIALIZED 1003
+
+#define MPI_T_ERR_NOT_SUPPORTED 1004
+
+#define MPI_T_ERR_MEMORY 1005
+
+#define MPI_T_ERR_INVALID 1006
+
+#define MPI_T_ERR_INVALID_INDEX 1007
+
+#define MPI_T_ERR_INVALID_ITEM 1008
+
+#define MPI_T_ERR_INVALID_SESSION 1009
+
+#define MPI_T_ERR_INVALID_HANDLE 1010
+
+#define MPI_T_ERR_INVALID_NAME 1011
+
+#define MPI_T_ERR_OUT_OF_HANDLES 1012
+
+#define MPI_T_ERR_OUT_OF_SESSIONS 1013
+
+#define MPI_T_ERR_CVAR_SET_NOT_NOW 1014
+
+#define MPI_T_ERR_CVAR_SET_NEVER 1015
+
+#define MPI_T_ERR_PVAR_NO_WRITE 1016
+
+#define MPI_T_ERR_PVAR_NO_STARTSTOP 1017
+
+#define MPI_T_ERR_PVAR_NO_ATOMIC 1018
 
 #define MPI_ANY_SOURCE -1
 
-#define MPI_PROC_NULL -2
+#define MPI_ANY_TAG -2
 
-#define MPI_ROOT -3
+#define MPI_PROC_NULL -3
 
-#define MPI_ANY_TAG -31
+#define MPI_ROOT -4
 
-#define MPI_KEYVAL_INVALID -127
+#define MPI_KEYVAL_INVALID 0
 
 #define MPI_UNDEFINED -32766
 
 #define MPI_THREAD_SINGLE 0
 
-#define MPI_THREAD_FUNNELED 1
+#define MPI_THREAD_FUNNELED 1024
 
-#define MPI_THREAD_SERIALIZED 2
+#define MPI_THREAD_SERIALIZED 2048
 
-#define MPI_THREAD_MULTIPLE 7
+#define MPI_THREAD_MULTIPLE 4096
 
-#define MPI_IDENT 101
+#define MPI_IDENT 201
 
-#define MPI_CONGRUENT 102
+#define MPI_CONGRUENT 202
 
-#define MPI_SIMILAR 103
+#define MPI_SIMILAR 203
 
-#define MPI_UNEQUAL 104
+#define MPI_UNEQUAL 204
+
+#define MPI_CART 211
+
+#define MPI_GRAPH 212
+
+#define MPI_DIST_GRAPH 213
 
 #define MPI_ORDER_C 12
 
 #define MPI_ORDER_FORTRAN 15
 
-#define MPI_WIN_UNIFIED 31
+#define MPI_DISTRIBUTE_NONE 16
 
-#define MPI_WIN_SEPARATE 32
+#define MPI_DISTRIBUTE_BLOCK 17
 
-#define MPI_WIN_FLAVOR_ALLOCATE 41
+#define MPI_DISTRIBUTE_CYCLIC 18
 
-#define MPI_WIN_FLAVOR_CREATE 42
+#define MPI_DISTRIBUTE_DFLT_DARG 19
 
-#define MPI_WIN_FLAVOR_DYNAMIC 43
+#define MPI_WIN_UNIFIED 321
 
-#define MPI_WIN_FLAVOR_SHARED 44
+#define MPI_WIN_SEPARATE 322
 
-#define MPI_COMM_TYPE_SHARED 1001
+#define MPI_WIN_FLAVOR_CREATE 311
 
-#define MPI_COMM_TYPE_HW_UNGUIDED 1002
+#define MPI_WIN_FLAVOR_ALLOCATE 312
 
-#define MPI_COMM_TYPE_HW_GUIDED 1003
+#define MPI_WIN_FLAVOR_DYNAMIC 313
 
-#define MPI_COMM_TYPE_RESOURCE_GUIDED 1004
+#define MPI_WIN_FLAVOR_SHARED 314
 
-#define MPI_TAG_UB 10001
+#define MPI_LOCK_EXCLUSIVE 301
 
-#define MPI_IO 10002
+#define MPI_LOCK_SHARED 302
 
-#define MPI_HOST 10003
+#define MPI_MODE_APPEND 1
 
-#define MPI_WTIME_IS_GLOBAL 10004
+#define MPI_MODE_CREATE 2
 
-#define MPI_APPNUM 10005
+#define MPI_MODE_DELETE_ON_CLOSE 4
 
-#define MPI_LASTUSEDCODE 10006
+#define MPI_MODE_EXCL 8
 
-#define MPI_UNIVERSE_SIZE 10007
+#define MPI_MODE_RDONLY 16
 
-#define MPI_WIN_BASE 20001
+#define MPI_MODE_RDWR 32
 
-#define MPI_WIN_DISP_UNIT 20002
+#define MPI_MODE_SEQUENTIAL 64
 
-#define MPI_WIN_SIZE 20003
+#define MPI_MODE_UNIQUE_OPEN 128
 
-#define MPI_WIN_CREATE_FLAVOR 20004
+#define MPI_MODE_WRONLY 256
 
-#define MPI_WIN_MODEL 20005
+#define MPI_MODE_NOCHECK 1024
+
+#define MPI_MODE_NOPRECEDE 2048
+
+#define MPI_MODE_NOPUT 4096
+
+#define MPI_MODE_NOSTORE 8192
+
+#define MPI_MODE_NOSUCCEED 16384
+
+#define MPI_SEEK_CUR 401
+
+#define MPI_SEEK_END 402
+
+#define MPI_SEEK_SET 403
+
+#define MPI_DISPLACEMENT_CURRENT -1
+
+#define MPI_COMM_TYPE_SHARED 221
+
+#define MPI_COMM_TYPE_HW_UNGUIDED 222
+
+#define MPI_COMM_TYPE_HW_GUIDED 223
+
+#define MPI_COMM_TYPE_RESOURCE_GUIDED 224
+
+#define MPI_TAG_UB 501
+
+#define MPI_IO 502
+
+#define MPI_HOST 503
+
+#define MPI_WTIME_IS_GLOBAL 504
+
+#define MPI_APPNUM 505
+
+#define MPI_LASTUSEDCODE 506
+
+#define MPI_UNIVERSE_SIZE 507
+
+#define MPI_WIN_BASE 601
+
+#define MPI_WIN_DISP_UNIT 602
+
+#define MPI_WIN_SIZE 603
+
+#define MPI_WIN_CREATE_FLAVOR 604
+
+#define MPI_WIN_MODEL 605
 
 #define TAG_UB_VALUE 2147483647
 
@@ -275,6 +373,12 @@ typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 #define MPI_MAX_PORT_NAME 1024
 
 #define MPI_MAX_DATAREP_STRING 128
+
+#define MPI_MAX_STRINGTAG_LEN 1024
+
+#define MPI_MAX_PSET_NAME_LEN 1024
+
+#define MPI_BSEND_OVERHEAD 512
 
 #define MPI_ADDRESS_KIND 8
 
@@ -336,6 +440,14 @@ typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 
 #define MPI_WIN_NULL 272
 
+#define MPI_FILE_NULL 280
+
+#define MPI_SESSION_NULL 288
+
+#define MPI_MESSAGE_NULL 296
+
+#define MPI_MESSAGE_NO_PROC 297
+
 #define MPI_INFO_NULL 304
 
 #define MPI_INFO_ENV 305
@@ -344,9 +456,9 @@ typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 
 #define MPI_ERRORS_ARE_FATAL 321
 
-#define MPI_ERRORS_RETURN 322
+#define MPI_ERRORS_ABORT 322
 
-#define MPI_ERRORS_ABORT 323
+#define MPI_ERRORS_RETURN 323
 
 #define MPI_REQUEST_NULL 384
 
@@ -384,13 +496,17 @@ typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 
 #define MPI_C_COMPLEX 530
 
+#define MPI_CXX_FLOAT_COMPLEX 531
+
 #define MPI_DOUBLE 532
 
 #define MPI_C_DOUBLE_COMPLEX 534
 
-#define MPI_INTEGER 536
+#define MPI_CXX_DOUBLE_COMPLEX 535
 
-#define MPI_LOGICAL 537
+#define MPI_LOGICAL 536
+
+#define MPI_INTEGER 537
 
 #define MPI_REAL 538
 
@@ -400,9 +516,13 @@ typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 
 #define MPI_DOUBLE_COMPLEX 541
 
+#define MPI_CHARACTER 542
+
 #define MPI_LONG_DOUBLE 544
 
 #define MPI_C_LONG_DOUBLE_COMPLEX 548
+
+#define MPI_CXX_LONG_DOUBLE_COMPLEX 549
 
 #define MPI_FLOAT_INT 552
 
@@ -423,6 +543,8 @@ typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 #define MPI_2INTEGER 562
 
 #define MPI_C_BOOL 568
+
+#define MPI_CXX_BOOL 569
 
 #define MPI_WCHAR 572
 
@@ -450,23 +572,35 @@ typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 
 #define MPI_UINT64_T 601
 
-#define MPI_INTEGER1 704
+#define MPI_LOGICAL1 704
 
-#define MPI_CHARACTER 707
+#define MPI_INTEGER1 705
 
-#define MPI_INTEGER2 712
+#define MPI_LOGICAL2 712
 
-#define MPI_INTEGER4 720
+#define MPI_INTEGER2 713
+
+#define MPI_REAL2 714
+
+#define MPI_LOGICAL4 720
+
+#define MPI_INTEGER4 721
 
 #define MPI_REAL4 722
 
-#define MPI_INTEGER8 728
+#define MPI_COMPLEX4 723
+
+#define MPI_LOGICAL8 728
+
+#define MPI_INTEGER8 729
 
 #define MPI_REAL8 730
 
 #define MPI_COMPLEX8 731
 
-#define MPI_INTEGER16 736
+#define MPI_LOGICAL16 736
+
+#define MPI_INTEGER16 737
 
 #define MPI_REAL16 738
 
@@ -474,35 +608,51 @@ typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 
 #define MPI_COMPLEX32 747
 
-#define MPI_COMBINER_NAMED 301
+#define MPI_COMBINER_NAMED 101
 
-#define MPI_COMBINER_DUP 302
+#define MPI_COMBINER_DUP 102
 
-#define MPI_COMBINER_CONTIGUOUS 303
+#define MPI_COMBINER_CONTIGUOUS 103
 
-#define MPI_COMBINER_VECTOR 304
+#define MPI_COMBINER_VECTOR 104
 
-#define MPI_COMBINER_HVECTOR 305
+#define MPI_COMBINER_HVECTOR 105
 
-#define MPI_COMBINER_INDEXED 306
+#define MPI_COMBINER_INDEXED 106
 
-#define MPI_COMBINER_HINDEXED 307
+#define MPI_COMBINER_HINDEXED 107
 
-#define MPI_COMBINER_INDEXED_BLOCK 308
+#define MPI_COMBINER_INDEXED_BLOCK 108
 
-#define MPI_COMBINER_HINDEXED_BLOCK 309
+#define MPI_COMBINER_HINDEXED_BLOCK 109
 
-#define MPI_COMBINER_STRUCT 310
+#define MPI_COMBINER_STRUCT 110
 
-#define MPI_COMBINER_SUBARRAY 311
+#define MPI_COMBINER_SUBARRAY 111
 
-#define MPI_COMBINER_RESIZED 316
+#define MPI_COMBINER_DARRAY 112
+
+#define MPI_COMBINER_F90_REAL 113
+
+#define MPI_COMBINER_F90_COMPLEX 114
+
+#define MPI_COMBINER_F90_INTEGER 115
+
+#define MPI_COMBINER_RESIZED 116
+
+#define MPI_COMBINER_VALUE_INDEX 117
+
+#define MPI_TYPECLASS_INTEGER 192
+
+#define MPI_TYPECLASS_REAL 193
+
+#define MPI_TYPECLASS_COMPLEX 194
 
 typedef struct {
   int MPI_SOURCE;
   int MPI_TAG;
   int MPI_ERROR;
-  int internal[5];
+  int MPI_internal[5];
 } MPI_Status;
 
 #ifdef __cplusplus
@@ -598,6 +748,8 @@ int MPI_Comm_free(MPI_Comm *comm);
 
 int MPI_Comm_free_keyval(int *comm_keyval);
 
+MPI_Comm MPI_Comm_fromint(int comm);
+
 int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
 
 int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
@@ -630,6 +782,8 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
 
 int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
 
+int MPI_Comm_toint(MPI_Comm comm);
+
 int MPI_DUP_FN(MPI_Comm oldcomm,
                int keyval,
                void *extra_state,
@@ -642,6 +796,10 @@ MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
 MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
 
 int MPI_Errhandler_free(MPI_Errhandler *errhandler);
+
+MPI_Errhandler MPI_Errhandler_fromint(int errhandler);
+
+int MPI_Errhandler_toint(MPI_Errhandler errhandler);
 
 int MPI_Error_class(int errorcode, int *errorclass);
 
@@ -689,6 +847,8 @@ MPI_Group MPI_Group_f2c(MPI_Fint group);
 
 int MPI_Group_free(MPI_Group *group);
 
+MPI_Group MPI_Group_fromint(int group);
+
 int MPI_Group_incl(MPI_Group group, int n, const int *ranks, MPI_Group *newgroup);
 
 int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
@@ -700,6 +860,8 @@ int MPI_Group_range_incl(MPI_Group group, int n, int (*ranges)[3], MPI_Group *ne
 int MPI_Group_rank(MPI_Group group, int *rank);
 
 int MPI_Group_size(MPI_Group group, int *size);
+
+int MPI_Group_toint(MPI_Group group);
 
 int MPI_Group_translate_ranks(MPI_Group group1,
                               int n,
@@ -721,6 +883,8 @@ MPI_Info MPI_Info_f2c(MPI_Fint info);
 
 int MPI_Info_free(MPI_Info *info);
 
+MPI_Info MPI_Info_fromint(int info);
+
 int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
 
 int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
@@ -732,6 +896,8 @@ int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value
 int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
 
 int MPI_Info_set(MPI_Info info, const char *key, const char *value);
+
+int MPI_Info_toint(MPI_Info info);
 
 int MPI_Init(int *argc, char ***argv);
 
@@ -761,6 +927,10 @@ MPI_Fint MPI_Op_c2f(MPI_Op op);
 
 MPI_Op MPI_Op_f2c(MPI_Fint op);
 
+MPI_Op MPI_Op_fromint(int op);
+
+int MPI_Op_toint(MPI_Op op);
+
 int MPI_Query_thread(int *provided);
 
 int MPI_Reduce(const void *sendbuf,
@@ -776,6 +946,10 @@ MPI_Fint MPI_Request_c2f(MPI_Request request);
 MPI_Request MPI_Request_f2c(MPI_Fint request);
 
 int MPI_Request_free(MPI_Request *request);
+
+MPI_Request MPI_Request_fromint(int request);
+
+int MPI_Request_toint(MPI_Request request);
 
 int MPI_Scan(const void *sendbuf,
              void *recvbuf,
@@ -878,6 +1052,8 @@ int MPI_Type_free(MPI_Datatype *datatype);
 
 int MPI_Type_free_keyval(int *type_keyval);
 
+MPI_Datatype MPI_Type_fromint(int datatype);
+
 int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
 
 int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
@@ -903,6 +1079,8 @@ int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
 int MPI_Type_size(MPI_Datatype datatype, int *size);
 
 int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
+
+int MPI_Type_toint(MPI_Datatype datatype);
 
 int MPI_Type_vector(int count,
                     int blocklength,
@@ -966,6 +1144,8 @@ int MPI_Win_free(MPI_Win *win);
 
 int MPI_Win_free_keyval(int *win_keyval);
 
+MPI_Win MPI_Win_fromint(int win);
+
 int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
 
 int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
@@ -979,6 +1159,8 @@ int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
 int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
 
 int MPI_Win_set_name(MPI_Win win, const char *win_name);
+
+int MPI_Win_toint(MPI_Win win);
 
 double MPI_Wtick(void);
 
@@ -1057,6 +1239,8 @@ int PMPI_Comm_free(MPI_Comm *comm);
 
 int PMPI_Comm_free_keyval(int *comm_keyval);
 
+MPI_Comm PMPI_Comm_fromint(int comm);
+
 int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
 
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
@@ -1089,11 +1273,17 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
 
 int PMPI_Comm_test_inter(MPI_Comm comm, int *flag);
 
+int PMPI_Comm_toint(MPI_Comm comm);
+
 MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler errhandler);
 
 MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint errhandler);
 
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler);
+
+MPI_Errhandler PMPI_Errhandler_fromint(int errhandler);
+
+int PMPI_Errhandler_toint(MPI_Errhandler errhandler);
 
 int PMPI_Error_class(int errorcode, int *errorclass);
 
@@ -1141,6 +1331,8 @@ MPI_Group PMPI_Group_f2c(MPI_Fint group);
 
 int PMPI_Group_free(MPI_Group *group);
 
+MPI_Group PMPI_Group_fromint(int group);
+
 int PMPI_Group_incl(MPI_Group group, int n, const int *ranks, MPI_Group *newgroup);
 
 int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
@@ -1152,6 +1344,8 @@ int PMPI_Group_range_incl(MPI_Group group, int n, int (*ranges)[3], MPI_Group *n
 int PMPI_Group_rank(MPI_Group group, int *rank);
 
 int PMPI_Group_size(MPI_Group group, int *size);
+
+int PMPI_Group_toint(MPI_Group group);
 
 int PMPI_Group_translate_ranks(MPI_Group group1,
                                int n,
@@ -1173,6 +1367,8 @@ MPI_Info PMPI_Info_f2c(MPI_Fint info);
 
 int PMPI_Info_free(MPI_Info *info);
 
+MPI_Info PMPI_Info_fromint(int info);
+
 int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
 
 int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys);
@@ -1184,6 +1380,8 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
 
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
+
+int PMPI_Info_toint(MPI_Info info);
 
 int PMPI_Init(int *argc, char ***argv);
 
@@ -1204,6 +1402,10 @@ MPI_Fint PMPI_Op_c2f(MPI_Op op);
 
 MPI_Op PMPI_Op_f2c(MPI_Fint op);
 
+MPI_Op PMPI_Op_fromint(int op);
+
+int PMPI_Op_toint(MPI_Op op);
+
 int PMPI_Query_thread(int *provided);
 
 int PMPI_Reduce(const void *sendbuf,
@@ -1219,6 +1421,10 @@ MPI_Fint PMPI_Request_c2f(MPI_Request request);
 MPI_Request PMPI_Request_f2c(MPI_Fint request);
 
 int PMPI_Request_free(MPI_Request *request);
+
+MPI_Request PMPI_Request_fromint(int request);
+
+int PMPI_Request_toint(MPI_Request request);
 
 int PMPI_Scan(const void *sendbuf,
               void *recvbuf,
@@ -1302,6 +1508,8 @@ int PMPI_Type_free(MPI_Datatype *datatype);
 
 int PMPI_Type_free_keyval(int *type_keyval);
 
+MPI_Datatype PMPI_Type_fromint(int datatype);
+
 int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
 
 int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
@@ -1327,6 +1535,8 @@ int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
 int PMPI_Type_size(MPI_Datatype datatype, int *size);
 
 int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
+
+int PMPI_Type_toint(MPI_Datatype datatype);
 
 int PMPI_Type_vector(int count,
                      int blocklength,
@@ -1374,6 +1584,8 @@ int PMPI_Win_free(MPI_Win *win);
 
 int PMPI_Win_free_keyval(int *win_keyval);
 
+MPI_Win PMPI_Win_fromint(int win);
+
 int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
 
 int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
@@ -1387,6 +1599,8 @@ int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
 
 int PMPI_Win_set_name(MPI_Win win, const char *win_name);
+
+int PMPI_Win_toint(MPI_Win win);
 
 double PMPI_Wtick(void);
 

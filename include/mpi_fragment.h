@@ -10,6 +10,10 @@ typedef int MPI_Info;
 typedef int MPI_Errhandler;
 typedef int MPI_Request;
 typedef int MPI_Op;
+/* Kinds this library has no objects of: only their null handles exist (MPI_FILE_NULL, ...). */
+typedef int MPI_File;
+typedef int MPI_Session;
+typedef int MPI_Message;
 typedef int MPI_Fint;
 typedef intptr_t MPI_Aint;
 typedef int64_t MPI_Count;
@@ -39,7 +43,9 @@ typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 /* Buffer and ignore sentinels (MPI 5.0 ABI values). */
 #define MPI_BOTTOM ((void *)0)
 #define MPI_IN_PLACE ((void *)1)
+#define MPI_BUFFER_AUTOMATIC ((void *)2)
 #define MPI_STATUS_IGNORE ((MPI_Status *)0)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)0)
 #define MPI_ERRCODES_IGNORE ((int *)0)
 #define MPI_ARGV_NULL ((char **)0)
+#define MPI_ARGVS_NULL ((char ***)0)

@@ -474,7 +474,7 @@ unsafe fn set_empty_status(status: *mut MPI_Status) {
                 MPI_SOURCE: MPI_ANY_SOURCE,
                 MPI_TAG: MPI_ANY_TAG,
                 MPI_ERROR: MPI_SUCCESS,
-                internal: [0; 5],
+                MPI_internal: [0; 5],
             }
         };
     }

@@ -16,14 +16,15 @@ pub type MPI_Fint = c_int;
 pub type MPI_Count = i64;
 pub type MPI_Offset = i64;
 
-/// `MPI_Status`, laid out as the MPI 5.0 ABI lays it out.
+/// `MPI_Status`, laid out as the MPI 5.0 ABI lays it out (field names included; its size is
+/// `MPI_F_STATUS_SIZE` ints, and `MPI_F_SOURCE` ... are the indexes of the public fields).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct MPI_Status {
     pub MPI_SOURCE: c_int,
     pub MPI_TAG: c_int,
     pub MPI_ERROR: c_int,
-    pub internal: [c_int; 5],
+    pub MPI_internal: [c_int; 5],
 }
 
 // The function types below are written by hand in include/mpi_fragment.h as the standard's

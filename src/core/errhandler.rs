@@ -443,6 +443,11 @@ const CLASSES: &[(i32, &str, &str)] = &[
         "invalid error handler",
     ),
     (
+        MPI_ERR_ABI,
+        "MPI_ERR_ABI",
+        "ABI support unavailable or inconsistent",
+    ),
+    (
         MPI_ERR_LASTCODE,
         "MPI_ERR_LASTCODE",
         "last predefined error code",

@@ -56,6 +56,19 @@ fn predefined_sizes_names_and_commit() {
         (MPI_SHORT_INT, 6, 8),
         (MPI_LONG_DOUBLE_INT, 20, 32),
         (MPI_2DOUBLE_PRECISION, 16, 16),
+        (MPI_CXX_FLOAT_COMPLEX, 8, 8),
+        (MPI_CXX_DOUBLE_COMPLEX, 16, 16),
+        (MPI_CXX_LONG_DOUBLE_COMPLEX, 32, 32),
+        (MPI_CXX_BOOL, 1, 1),
+        (MPI_LOGICAL1, 1, 1),
+        (MPI_LOGICAL2, 2, 2),
+        (MPI_LOGICAL4, 4, 4),
+        (MPI_LOGICAL8, 8, 8),
+        (MPI_LOGICAL16, 16, 16),
+        (MPI_REAL2, 2, 2),
+        (MPI_COMPLEX4, 4, 4),
+        (MPI_INTEGER1, 1, 1),
+        (MPI_INTEGER16, 16, 16),
     ];
     for (t, size, ext) in cases {
         assert_eq!(r.type_size(h(t)).unwrap(), size, "size of {t:#x}");
@@ -80,6 +93,36 @@ fn predefined_sizes_names_and_commit() {
         r.type_blocks(h(MPI_SHORT_INT), 2).unwrap(),
         vec![(0, 2), (4, 6), (12, 4)]
     );
+}
+
+/// Every datatype constant of src/consts.rs (the MPI 5.0 ABI's list) is a real predefined
+/// datatype, named as its constant (or as the name it aliases: `MPI_LONG_LONG`, `MPI_C_COMPLEX`).
+#[test]
+fn every_datatype_constant_is_a_datatype() {
+    // MPI 4.1 §3.2.2, §5.1.16, §19.1.9: the predefined datatypes and their names.
+    let r = rt();
+    let consts = include_str!("../../consts.rs");
+    let start = consts.find("pub const MPI_DATATYPE_NULL").unwrap();
+    let end = consts.find("// ---- datatype combiners").unwrap();
+    let mut seen = 0;
+    for line in consts[start..end].lines() {
+        let Some(rest) = line.strip_prefix("pub const ") else {
+            continue;
+        };
+        let (name, value) = rest.split_once(": i32 = ").unwrap();
+        let value =
+            i32::from_str_radix(value.trim_end_matches(';').trim_start_matches("0x"), 16).unwrap();
+        if name == "MPI_DATATYPE_NULL" {
+            assert_eq!(value, MPI_DATATYPE_NULL);
+            continue;
+        }
+        let got = r.type_get_name(h(value)).unwrap();
+        let alias = matches!(name, "MPI_LONG_LONG" | "MPI_C_COMPLEX");
+        assert!(got == name || alias, "{name} ({value:#x}) is named {got}");
+        assert!(r.type_size(h(value)).unwrap() > 0, "{name} has a size");
+        seen += 1;
+    }
+    assert_eq!(seen, predefined_types().len() + 2, "two aliases");
 }
 
 #[test]
