@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The test command: `bash ci/test.sh` (also what .ci/run calls).
 #
-# On a fresh Debian machine it installs what the tests need (a C compiler, gfortran and valgrind),
-# then runs the whole workspace's tests in release mode: unit tests, the mpi.h freshness test,
-# the C programs of tests/c (built with the installed mpicc, run plainly and under valgrind) and
-# the Fortran programs. Exits non-zero on any failure.
+# On a fresh Debian machine it installs what the tests need (a C compiler, gfortran, valgrind, and
+# MPICH 5 from PyPI into target/mpich5 for its mpi_abi.h), then runs the whole workspace's tests
+# in release mode: unit tests, the mpi.h freshness test, the C programs of tests/c (built with
+# the installed mpicc, run plainly and under valgrind), the Fortran programs and the comparison
+# of every constant with the MPI 5.0 ABI. Exits non-zero on any failure.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,6 +17,9 @@ command -v cc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
 command -v gfortran >/dev/null 2>&1 || missing+=(gfortran)
 command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 for t in cmake pkg-config; do command -v $t >/dev/null 2>&1 || missing+=($t); done
+# python3 with venv and pip, for MPICH 5 below.
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "ci/test.sh: installing ${missing[*]}"
     sudo=()
@@ -30,6 +34,20 @@ command -v cargo >/dev/null 2>&1 || {
     echo "ci/test.sh: cargo is not installed (https://rustup.rs)" >&2
     exit 1
 }
+
+# --- MPICH 5, for its mpi_abi.h --------------------------------------------------------------
+# tests/abi_constants.rs compares every constant with the published MPI 5.0 ABI, as MPICH 5's
+# mpi_abi.h (PyPI package `mpich`, pinned so the reference does not move) defines it. Installed
+# once into target/mpich5; if PyPI cannot be reached, that test fails and says why.
+mpich5="$root/target/mpich5"
+if [ ! -f "$mpich5/include/mpi_abi.h" ]; then
+    echo "ci/test.sh: installing MPICH 5 (pip install mpich==5.0.2) into $mpich5"
+    rm -rf "$mpich5"
+    if ! { python3 -m venv "$mpich5" && "$mpich5/bin/pip" install --quiet mpich==5.0.2; }; then
+        echo "ci/test.sh: could not install MPICH 5 from PyPI: tests/abi_constants.rs will fail" >&2
+    fi
+fi
+export MPICACHE_MPICH5="$mpich5"
 
 # --- tests ---------------------------------------------------------------------------------
 # valgrind is installed now: the C program tests must not skip their valgrind runs.
