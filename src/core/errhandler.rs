@@ -453,3 +453,35 @@ const CLASSES: &[(i32, &str, &str)] = &[
         "last predefined error code",
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// MPI 4.1 §9.4, MPI 5.0 ABI: the predefined classes are 0 ..= MPI_ERR_ABI without a gap,
+    /// each its own class with a name and a string; MPI_ERR_LASTCODE is above them all, and the
+    /// tool interface's MPI_T_ERR_* codes are not error classes.
+    #[test]
+    fn predefined_classes_are_contiguous_and_named() {
+        let r = ErrorRegistry::new();
+        for class in MPI_SUCCESS..=MPI_ERR_ABI {
+            assert!(class_name(class).is_some(), "class {class} has no name");
+            assert!(class_string(class).is_some(), "class {class} has no string");
+            assert_eq!(r.class_of(class), Some(class));
+        }
+        assert_eq!(class_name(MPI_ERR_ABI), Some("MPI_ERR_ABI"));
+        assert_eq!(
+            class_name(MPI_ERR_PROC_ABORTED),
+            Some("MPI_ERR_PROC_ABORTED")
+        );
+        assert_eq!(
+            CLASSES.len() as i32,
+            MPI_ERR_ABI + 2,
+            "0 ..= MPI_ERR_ABI and LASTCODE"
+        );
+        assert!(CLASSES.iter().all(|(c, _, _)| *c <= MPI_ERR_LASTCODE));
+        for code in MPI_T_ERR_CANNOT_INIT..=MPI_T_ERR_PVAR_NO_ATOMIC {
+            assert_eq!(r.class_of(code), None, "MPI_T code {code}");
+        }
+    }
+}

@@ -46,7 +46,8 @@ const INLINE_PAGES: usize = 256;
 const KEYVAL_SLOTS: usize = keyval::SLOTS;
 const MORE_PAGES: usize = KEYVAL_SLOTS / PAGE - INLINE_PAGES;
 /// What the keyval tables hold for slot 0, which the registry never hands out: no number
-/// (keyval 0 included) equals it, so no reader passes the liveness check there.
+/// (keyval 0, `MPI_KEYVAL_INVALID`, included) equals it, so no reader passes the liveness check
+/// there.
 const NO_KEYVAL: i64 = -1;
 /// In the keyval table: the keyval has a delete callback (overwrites must run it).
 const HAS_DELETE: i64 = 1 << 32;
