@@ -15,11 +15,15 @@
 //! `MPI_COMM_DELETE_ATTR` or `MPI_COMM_FREE`). Until its last attribute goes, the number still
 //! names the attributes it has: get and delete with it work (a get on an object without one is
 //! flag = false), a set may overwrite an attribute an object holds, dups still run its copy
-//! callback (whose result is a new attribute under it) and deletes its delete callback; only a
-//! set that would create an attribute on an object without one is refused, and so is a second
-//! free. The state word says which: `LIVE` (the user holds the number) and `HAS_ATTRS` (held by
-//! attributes). When the last attribute goes the keyval dies with it: the number is invalid
-//! from then on, and the slot (and the callbacks) can be reused, under a new generation.
+//! callback (whose result is a new attribute under it) and deletes and frees its delete
+//! callback; only a set that would create an attribute on an object without one is refused
+//! (`MPI_ERR_KEYVAL`), and so is a second free. The state word says which: `LIVE` (the user
+//! holds the number) and `HAS_ATTRS` (held by attributes); [`KeyvalTable::lookup`] wants the
+//! first, [`KeyvalTable::lookup_held`] either. When the last attribute goes the keyval dies with
+//! it: the number is invalid from then on, and the slot (and the callbacks) can be reused,
+//! under a new generation. Whoever ends a keyval (its free, or its last attribute's removal)
+//! gets the slot as a [`FreedKeyval`], so that the store's keyval table, which keeps the number
+//! while the keyval is held, is cleared before the slot can be handed out again.
 //!
 //! Creating and freeing keyvals takes no lock: each slot's record is type-stable (never freed)
 //! and its state (generation, live flag, whether attributes use it) is one atomic word, which
