@@ -1262,6 +1262,57 @@ mod tests {
         );
     }
 
+    // MPI 4.1 §7.7.2: the user's free (no lock) and the removal of the last attribute (under
+    // the runtime's lock) race; whichever comes second ends the keyval, exactly once.
+    #[test]
+    fn a_free_racing_the_last_attribute_ends_the_keyval_once() {
+        let r = table();
+        let keys: Vec<(i32, u32)> = (0..4000)
+            .map(|_| {
+                let k = create(r, ObjectKind::Comm);
+                let slot = r.lookup(k, ObjectKind::Comm).unwrap().slot();
+                r.add_attr(slot, k).unwrap();
+                (k, slot)
+            })
+            .collect();
+        let keys: &'static [(i32, u32)] = Box::leak(keys.into_boxed_slice());
+        let runtime_lock: &'static Mutex<()> = Box::leak(Box::new(Mutex::new(())));
+        let freer = std::thread::spawn(move || {
+            let mut ended = Vec::new();
+            for &(k, _) in keys {
+                if let Some(freed) = r.free(k, ObjectKind::Comm).unwrap() {
+                    ended.push(freed.slot());
+                    freed.recycle();
+                }
+            }
+            ended
+        });
+        let remover = std::thread::spawn(move || {
+            let mut ended = Vec::new();
+            for &(_, slot) in keys.iter().rev() {
+                let _held = lock(runtime_lock);
+                if let Some(freed) = r.remove_attr(slot) {
+                    ended.push(freed.slot());
+                    freed.recycle();
+                }
+            }
+            ended
+        });
+        let mut ended = freer.join().unwrap();
+        ended.extend(remover.join().unwrap());
+        ended.sort_unstable();
+        let mut slots: Vec<u32> = keys.iter().map(|&(_, slot)| slot).collect();
+        slots.sort_unstable();
+        assert_eq!(ended, slots, "each keyval ended exactly once");
+        assert_eq!(r.held(), 0);
+        for &(k, _) in keys {
+            assert_eq!(
+                r.lookup_held(k, ObjectKind::Comm).unwrap_err(),
+                Error::KeyvalFreed { keyval: k }
+            );
+        }
+    }
+
     // Creating and freeing from many threads at once hands out each number once.
     #[test]
     fn concurrent_create_and_free_never_share_a_slot() {
