@@ -165,7 +165,8 @@ impl Runtime {
     /// attribute the object holds is allowed; creating one is `MPI_ERR_KEYVAL`.
     #[inline(always)]
     pub fn set_attr(&self, obj: ObjRef, keyval: i32, value: AttrWord) -> Result<()> {
-        // Overwriting under a live keyval without delete callback runs no user code.
+        // Overwriting under a held keyval (live, or freed with attributes left) without
+        // delete callback runs no user code.
         if self
             .store()
             .is_some_and(|s| s.try_overwrite(obj, keyval, value))

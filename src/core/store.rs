@@ -288,8 +288,9 @@ impl Tables {
     }
 
     /// A keyval number is dead (the caller released its slot and recycles it after this): its
-    /// entry is cleared. A plain store does: only the keyval's creator and the one who
-    /// released it ever write the entry, and the slot is not handed out before it is recycled.
+    /// entry is cleared. A plain store does: besides resets (with no reader running), only the
+    /// keyval's creator and the one who released it write the entry, and the slot is not
+    /// handed out again before it is recycled.
     #[inline(always)]
     pub fn keyval_released(&self, number: i32) {
         if let Some(k) = self.entry_of(number) {
