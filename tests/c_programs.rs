@@ -126,6 +126,7 @@ c_programs! {
         attr_comm,
         attr_dup,
         attr_keyval_free,
+        attr_keyval_free_type_win,
         attr_predefined,
         attr_deprecated,
         attr_errors,

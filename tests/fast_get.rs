@@ -1,11 +1,13 @@
 //! The getters' entry points (hand-written on x86-64, src/fast_get.rs) answer every call as the
 //! library's Rust path does: for hits and misses through page 0 and the other pages, values
 //! written from C, by `MPI_COMM_SET_ATTR` and by `MPI_ATTR_PUT`, and for every call they leave to
-//! the full path (freed, forged, NULL and wrong-kind handles, freed, predefined, foreign-kind and
-//! garbage keyvals, keyval slots past the inline pages, NULL arguments).
+//! the full path (freed, forged, NULL and wrong-kind handles, dead, predefined, foreign-kind and
+//! garbage keyvals, keyval slots past the inline pages, NULL arguments); and for keyvals the user
+//! freed while attributes still use them, before and after their last attribute goes.
 //!
 //! Rules checked: MPI 4.1 §7.7.2 (a get returns the attribute and flag = true, or flag = false
-//! when none is set), §7.7.1 and §9.4 (`MPI_ERR_KEYVAL` for an invalid keyval or one of another
+//! when none is set; a freed keyval names the attributes it has until the last is deleted or
+//! freed with its object, and is invalid after), §7.7.1 and §9.4 (`MPI_ERR_KEYVAL` for an invalid keyval or one of another
 //! kind, `MPI_ERR_COMM` / `MPI_ERR_TYPE` / `MPI_ERR_WIN` for invalid handles, `MPI_ERR_ARG` for
 //! NULL output arguments), §20.3.7 (the C view of a Fortran-written value is a pointer to it;
 //! `MPI_ATTR_GET` gets the low-order INTEGER).
@@ -14,10 +16,10 @@
 
 use mpicache::capi::attr::*;
 use mpicache::capi::comm::{MPI_Comm_dup, MPI_Comm_free};
-use mpicache::capi::datatype::MPI_Type_contiguous;
+use mpicache::capi::datatype::{MPI_Type_contiguous, MPI_Type_free};
 use mpicache::capi::errhandler::{MPI_Comm_set_errhandler, MPI_Win_set_errhandler};
 use mpicache::capi::init::MPI_Init;
-use mpicache::capi::win::MPI_Win_create;
+use mpicache::capi::win::{MPI_Win_create, MPI_Win_free};
 use mpicache::consts::*;
 use mpicache::core::{ObjRef, ObjectKind, Runtime};
 use mpicache::fortran::attr::{
@@ -131,6 +133,80 @@ fn init() {
     });
 }
 
+/// Every getter, C and Fortran, against the Rust path, for every handle and keyval given;
+/// returns the number of calls compared.
+unsafe fn compare_all(
+    comms: &[c_int],
+    types: &[c_int],
+    wins: &[c_int],
+    keyvals: &[c_int],
+) -> usize {
+    let mut checked = 0;
+    for &h in comms {
+        for &k in keyvals {
+            let obj = ObjRef {
+                kind: ObjectKind::Comm,
+                handle: mpicache::core::Handle(h),
+            };
+            for getter in [MPI_Comm_get_attr as CGetter, MPI_Attr_get as CGetter] {
+                assert_eq!(
+                    unsafe { c_get(getter, h, k) },
+                    expected_c(obj, k),
+                    "comm {h:#x} keyval {k:#x}"
+                );
+            }
+            let (word, code) = expected_word(obj, k);
+            assert_eq!(
+                unsafe { f_get(mpi_comm_get_attr_, h, k) },
+                (word, code),
+                "MPI_COMM_GET_ATTR comm {h:#x} keyval {k:#x}"
+            );
+            // MPI_ATTR_GET: the low-order INTEGER of the word.
+            assert_eq!(
+                unsafe { f_attr_get(mpi_attr_get_, h, k) },
+                (word.map(|w| w as i32), code),
+                "MPI_ATTR_GET comm {h:#x} keyval {k:#x}"
+            );
+            checked += 4;
+        }
+    }
+    for (kind, getter, fgetter, handles) in [
+        (
+            ObjectKind::Datatype,
+            MPI_Type_get_attr as CGetter,
+            mpi_type_get_attr_ as FGetter,
+            types,
+        ),
+        (
+            ObjectKind::Win,
+            MPI_Win_get_attr as CGetter,
+            mpi_win_get_attr_ as FGetter,
+            wins,
+        ),
+    ] {
+        for &h in handles {
+            for &k in keyvals {
+                let obj = ObjRef {
+                    kind,
+                    handle: mpicache::core::Handle(h),
+                };
+                assert_eq!(
+                    unsafe { c_get(getter, h, k) },
+                    expected_c(obj, k),
+                    "{kind} {h:#x} keyval {k:#x}"
+                );
+                assert_eq!(
+                    unsafe { f_get(fgetter, h, k) },
+                    expected_word(obj, k),
+                    "{kind} {h:#x} keyval {k:#x}"
+                );
+                checked += 2;
+            }
+        }
+    }
+    checked
+}
+
 #[test]
 fn getters_answer_as_the_rust_path() {
     init();
@@ -186,35 +262,64 @@ fn getters_answer_as_the_rust_path() {
             }
             ckeys.push(k);
         }
-        // One freed while its attribute stays: the number is invalid at once (MPI 4.1 §7.7.1).
-        let mut freed = ckeys[4];
-        let freed_number = freed;
-        assert_eq!(MPI_Comm_free_keyval(&mut freed), MPI_SUCCESS);
+        // MPI 4.1 §7.7.2: keyvals freed while their attribute on `comm` stays (set from C, by
+        // MPI_COMM_SET_ATTR, by MPI_ATTR_PUT; in page 0 and past it) still name it; one that
+        // no attribute uses (not set) dies at its free.
+        let freed_held = [ckeys[4], ckeys[5], ckeys[6], ckeys[132]];
+        let dead = ckeys[7];
+        for k in freed_held.iter().chain([&dead]) {
+            let mut var = *k;
+            assert_eq!(MPI_Comm_free_keyval(&mut var), MPI_SUCCESS);
+            assert_eq!(var, MPI_KEYVAL_INVALID);
+        }
 
         // A window starts with MPI_ERRORS_ARE_FATAL whatever its communicator has (§9.3).
         assert_eq!(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN), MPI_SUCCESS);
 
         let mut tkey = 0;
         let mut wkey = 0;
-        assert_eq!(
-            MPI_Type_create_keyval(None, None, &mut tkey, std::ptr::null_mut()),
-            MPI_SUCCESS
-        );
-        assert_eq!(
-            MPI_Win_create_keyval(None, None, &mut wkey, std::ptr::null_mut()),
-            MPI_SUCCESS
-        );
+        let mut tfreed = 0;
+        let mut wfreed = 0;
+        for k in [&mut tkey, &mut tfreed] {
+            assert_eq!(
+                MPI_Type_create_keyval(None, None, k, std::ptr::null_mut()),
+                MPI_SUCCESS
+            );
+        }
+        for k in [&mut wkey, &mut wfreed] {
+            assert_eq!(
+                MPI_Win_create_keyval(None, None, k, std::ptr::null_mut()),
+                MPI_SUCCESS
+            );
+        }
         assert_eq!(
             MPI_Type_set_attr(datatype, tkey, 7 as *mut c_void),
             MPI_SUCCESS
         );
         assert_eq!(MPI_Win_set_attr(win, wkey, 9 as *mut c_void), MPI_SUCCESS);
+        assert_eq!(
+            MPI_Type_set_attr(datatype, tfreed, 17 as *mut c_void),
+            MPI_SUCCESS
+        );
+        assert_eq!(
+            MPI_Win_set_attr(win, wfreed, 19 as *mut c_void),
+            MPI_SUCCESS
+        );
+        let (tfreed_number, wfreed_number) = (tfreed, wfreed);
+        assert_eq!(MPI_Type_free_keyval(&mut tfreed), MPI_SUCCESS);
+        assert_eq!(MPI_Win_free_keyval(&mut wfreed), MPI_SUCCESS);
+
+        assert_eq!(
+            MPI_Comm_set_attr(MPI_COMM_WORLD, ckeys[3], 3 as *mut c_void),
+            MPI_SUCCESS
+        );
 
         let mut keyvals: Vec<c_int> = ckeys.clone();
         keyvals.extend([
-            freed_number,
             tkey,
             wkey,
+            tfreed_number,
+            wfreed_number,
             MPI_TAG_UB,
             MPI_HOST,
             MPI_WIN_BASE,
@@ -224,8 +329,10 @@ fn getters_answer_as_the_rust_path() {
             -1,
             i32::MAX,
             i32::MIN,
-            freed_number ^ (1 << 18), // another generation of a live keyval's slot
+            dead ^ (1 << 18),     // another generation of a dead keyval's slot
+            ckeys[0] ^ (1 << 18), // another generation of a live keyval's slot
             ckeys[0] & !(0xf << 28) | (2 << 28), // a communicator keyval's slot as a datatype's
+            freed_held[0] & !(0xf << 28) | (3 << 28), // a freed one's slot as a window's
         ]);
         let comms = [
             comm,
@@ -238,71 +345,9 @@ fn getters_answer_as_the_rust_path() {
             -1,
             comm ^ (1 << 18),
         ];
-
-        let mut checked = 0;
-        for &h in &comms {
-            for &k in &keyvals {
-                let obj = ObjRef {
-                    kind: ObjectKind::Comm,
-                    handle: mpicache::core::Handle(h),
-                };
-                for getter in [MPI_Comm_get_attr as CGetter, MPI_Attr_get as CGetter] {
-                    assert_eq!(
-                        c_get(getter, h, k),
-                        expected_c(obj, k),
-                        "comm {h:#x} keyval {k:#x}"
-                    );
-                }
-                let (word, code) = expected_word(obj, k);
-                assert_eq!(
-                    f_get(mpi_comm_get_attr_, h, k),
-                    (word, code),
-                    "MPI_COMM_GET_ATTR comm {h:#x} keyval {k:#x}"
-                );
-                // MPI_ATTR_GET: the low-order INTEGER of the word.
-                assert_eq!(
-                    f_attr_get(mpi_attr_get_, h, k),
-                    (word.map(|w| w as i32), code),
-                    "MPI_ATTR_GET comm {h:#x} keyval {k:#x}"
-                );
-                checked += 4;
-            }
-        }
-        for (kind, getter, fgetter, handles) in [
-            (
-                ObjectKind::Datatype,
-                MPI_Type_get_attr as CGetter,
-                mpi_type_get_attr_ as FGetter,
-                [datatype, MPI_INT, MPI_DATATYPE_NULL, comm, win, 0],
-            ),
-            (
-                ObjectKind::Win,
-                MPI_Win_get_attr as CGetter,
-                mpi_win_get_attr_ as FGetter,
-                [win, MPI_WIN_NULL, comm, datatype, 0, -1],
-            ),
-        ] {
-            for &h in &handles {
-                for &k in &keyvals {
-                    let obj = ObjRef {
-                        kind,
-                        handle: mpicache::core::Handle(h),
-                    };
-                    assert_eq!(
-                        c_get(getter, h, k),
-                        expected_c(obj, k),
-                        "{kind} {h:#x} keyval {k:#x}"
-                    );
-                    assert_eq!(
-                        f_get(fgetter, h, k),
-                        expected_word(obj, k),
-                        "{kind} {h:#x} keyval {k:#x}"
-                    );
-                    checked += 2;
-                }
-            }
-        }
-        assert!(checked > 5000);
+        let types = [datatype, MPI_INT, MPI_DATATYPE_NULL, comm, win, 0];
+        let wins = [win, MPI_WIN_NULL, comm, datatype, 0, -1];
+        assert!(compare_all(&comms, &types, &wins, &keyvals) > 5000);
 
         // Answers seen above, spelled out: a hit through page 0, one past it, a value from
         // Fortran seen from C (a pointer to it), and the errors.
@@ -324,8 +369,49 @@ fn getters_answer_as_the_rust_path() {
             Answer::Value(p) => assert_eq!(*(p as *const c_int), -5 - 130),
             other => panic!("{other:?}"),
         }
+        // A freed keyval with its attribute: a hit where it is set (every reader), a miss
+        // elsewhere; one that died at its free: MPI_ERR_KEYVAL.
         assert_eq!(
-            c_get(MPI_Comm_get_attr, comm, freed_number),
+            c_get(MPI_Comm_get_attr, comm, freed_held[0]),
+            Answer::Value(0x1004)
+        );
+        assert_eq!(
+            c_get(MPI_Attr_get, comm, freed_held[3]),
+            Answer::Value(0x1000 + 132)
+        );
+        assert_eq!(
+            f_get(mpi_comm_get_attr_, comm, freed_held[1]),
+            (Some((1 << 40) + 5), MPI_SUCCESS)
+        );
+        assert_eq!(
+            f_attr_get(mpi_attr_get_, comm, freed_held[2]),
+            (Some(-5 - 6), MPI_SUCCESS)
+        );
+        match c_get(MPI_Comm_get_attr, comm, freed_held[1]) {
+            Answer::Value(p) => assert_eq!(*(p as *const i64), (1 << 40) + 5),
+            other => panic!("{other:?}"),
+        }
+        for k in freed_held {
+            assert_eq!(c_get(MPI_Comm_get_attr, MPI_COMM_WORLD, k), Answer::NotSet);
+            assert_eq!(
+                f_get(mpi_comm_get_attr_, MPI_COMM_SELF, k),
+                (None, MPI_SUCCESS)
+            );
+        }
+        assert_eq!(
+            c_get(MPI_Type_get_attr, datatype, tfreed_number),
+            Answer::Value(17)
+        );
+        assert_eq!(
+            c_get(MPI_Type_get_attr, MPI_INT, tfreed_number),
+            Answer::NotSet
+        );
+        assert_eq!(
+            f_get(mpi_win_get_attr_, win, wfreed_number),
+            (Some(19), MPI_SUCCESS)
+        );
+        assert_eq!(
+            c_get(MPI_Comm_get_attr, comm, dead),
             Answer::Error(MPI_ERR_KEYVAL)
         );
         assert_eq!(
@@ -374,6 +460,76 @@ fn getters_answer_as_the_rust_path() {
             &mut ierror,
         );
         assert_eq!(ierror, MPI_ERR_ARG);
+
+        // The freed keyvals' hits and misses take no lock: answered while another thread
+        // holds the runtime's lock (the miss on MPI_COMM_WORLD, which has an attribute: an
+        // object with none bound is left to the locked path, whatever the keyval).
+        let held = [freed_held[0], freed_held[3], tfreed_number, wfreed_number];
+        let (tx, rx) = std::sync::mpsc::channel();
+        let guard = Runtime::global().lock();
+        let reader = std::thread::spawn(move || {
+            let answers = [
+                c_get(MPI_Comm_get_attr, comm, held[0]),
+                c_get(MPI_Attr_get, comm, held[1]),
+                c_get(MPI_Comm_get_attr, MPI_COMM_WORLD, held[0]),
+                c_get(MPI_Type_get_attr, datatype, held[2]),
+                c_get(MPI_Win_get_attr, win, held[3]),
+            ];
+            let fortran = f_get(mpi_comm_get_attr_, comm, held[1]);
+            tx.send((answers, fortran)).unwrap();
+        });
+        let lock_free = rx.recv_timeout(std::time::Duration::from_secs(20));
+        drop(guard);
+        reader.join().unwrap();
+        assert_eq!(
+            lock_free.expect("a get of a freed keyval's attribute waited for the lock"),
+            (
+                [
+                    Answer::Value(0x1004),
+                    Answer::Value(0x1000 + 132),
+                    Answer::NotSet,
+                    Answer::Value(17),
+                    Answer::Value(19)
+                ],
+                (Some(0x1000 + 132), MPI_SUCCESS)
+            )
+        );
+
+        // MPI 4.1 §7.7.2: the last attribute goes (a delete, an object's free): the keyval is
+        // dead and its number invalid for every getter.
+        let mut datatype_var = datatype;
+        let mut win_var = win;
+        for k in freed_held {
+            assert_eq!(MPI_Comm_delete_attr(comm, k), MPI_SUCCESS);
+        }
+        assert_eq!(MPI_Type_free(&mut datatype_var), MPI_SUCCESS);
+        assert_eq!(MPI_Win_delete_attr(win, wfreed_number), MPI_SUCCESS);
+        let mut datatype2: c_int = 0;
+        assert_eq!(MPI_Type_contiguous(3, MPI_INT, &mut datatype2), MPI_SUCCESS);
+        let types = [datatype2, datatype, MPI_INT, comm, win];
+        let wins = [win, MPI_WIN_NULL, comm];
+        assert!(compare_all(&comms, &types, &wins, &keyvals) > 3000);
+        for k in freed_held {
+            for getter in [MPI_Comm_get_attr as CGetter, MPI_Attr_get as CGetter] {
+                assert_eq!(c_get(getter, comm, k), Answer::Error(MPI_ERR_KEYVAL));
+            }
+            assert_eq!(
+                f_get(mpi_comm_get_attr_, MPI_COMM_WORLD, k),
+                (None, MPI_ERR_KEYVAL)
+            );
+            assert_eq!(f_attr_get(mpi_attr_get_, comm, k), (None, MPI_ERR_KEYVAL));
+        }
+        assert_eq!(
+            c_get(MPI_Type_get_attr, datatype2, tfreed_number),
+            Answer::Error(MPI_ERR_KEYVAL)
+        );
+        assert_eq!(
+            f_get(mpi_win_get_attr_, win, wfreed_number),
+            (None, MPI_ERR_KEYVAL)
+        );
+        assert_eq!(c_get(MPI_Win_get_attr, win, wkey), Answer::Value(9));
+        assert_eq!(MPI_Type_free(&mut datatype2), MPI_SUCCESS);
+        assert_eq!(MPI_Win_free(&mut win_var), MPI_SUCCESS);
     }
 }
 

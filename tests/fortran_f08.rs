@@ -91,6 +91,13 @@ fn f08_callbacks() {
     build_and_run("f08_callbacks");
 }
 
+/// MPI 4.1 §7.7.2-§7.7.4: keyvals freed while attributes use them still name those
+/// attributes with mpi_f08 (get, delete, overwrite, dup), until the last one goes.
+#[test]
+fn f08_keyval_free() {
+    build_and_run("f08_keyval_free");
+}
+
 /// MPI 4.1 §19.1.1, §19.3.4: mpi_f08, mpi, mpif.h and C units in one program.
 #[test]
 fn f08_mixed() {

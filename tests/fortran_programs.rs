@@ -225,6 +225,13 @@ fn keyval_reuse() {
     build_and_run("keyval_reuse");
 }
 
+/// MPI 4.1 §7.7.2-§7.7.4, MPI-1 §5.7.1: keyvals freed while attributes use them still name
+/// those attributes from Fortran (get, delete, overwrite, dup), until the last one goes.
+#[test]
+fn keyval_free_in_use() {
+    build_and_run("keyval_free_in_use");
+}
+
 /// MPI 4.1 §7.7.3 predefined attributes from Fortran; errors in IERROR as C gets them.
 #[test]
 fn predefined_and_errors() {

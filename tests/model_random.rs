@@ -79,6 +79,10 @@ static LOG: Mutex<Vec<Event>> = Mutex::new(Vec::new());
 type Behaviors = HashMap<i32, (CopyBehavior, DeleteBehavior, i32)>;
 static BEHAVIOR: Mutex<Option<Behaviors>> = Mutex::new(None);
 static OPS: AtomicU64 = AtomicU64::new(0);
+/// Operations that named a keyval the user had freed while attributes still used it (MPI 4.1
+/// §7.7.2), and those among them that found one of its attributes.
+static FREED_HELD_OPS: AtomicU64 = AtomicU64::new(0);
+static FREED_HELD_HITS: AtomicU64 = AtomicU64::new(0);
 /// One MPI lifetime at a time in this process.
 static SERIAL: Mutex<()> = Mutex::new(());
 
@@ -531,7 +535,7 @@ fn op_strategy() -> impl Strategy<Value = Op> {
         3 => (any::<u8>(), kv_sel(), via.clone()).prop_map(|(comm, kv, via)| Op::Delete { comm, kv, via }),
         3 => (any::<u8>(), dup).prop_map(|(comm, via)| Op::Dup { comm, via }),
         2 => (any::<u8>(), any::<bool>()).prop_map(|(comm, fortran)| Op::Free { comm, fortran }),
-        1 => (kv_sel(), via, prop::bool::weighted(0.2))
+        2 => (kv_sel(), via, prop::bool::weighted(0.2))
             .prop_map(|(kv, via, type_api)| Op::FreeKeyval { kv, via, type_api }),
     ]
 }
@@ -773,10 +777,28 @@ impl Driver {
         Ok(())
     }
 
+    /// Counts an operation on communicator `comm` that names a keyval freed while attributes
+    /// still use it, so the run can show it exercised them.
+    fn count_freed_held(&self, comm: u8, kv: KvSel) {
+        if let (KvRef::Created(k), _) = self.kv_ref(kv) {
+            if self.model.keyvals[k].freed && self.model.held(k) {
+                FREED_HELD_OPS.fetch_add(1, Ordering::Relaxed);
+                if self.model.instance(self.comm(comm), k).is_some() {
+                    FREED_HELD_HITS.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+
     fn run(&mut self, op: &Op) -> Check {
         OPS.fetch_add(1, Ordering::Relaxed);
         let what = format!("{op:?}");
         let what = what.as_str();
+        if let Op::Set { comm, kv, .. } | Op::Get { comm, kv, .. } | Op::Delete { comm, kv, .. } =
+            *op
+        {
+            self.count_freed_held(comm, kv);
+        }
         match *op {
             Op::CreateKeyval {
                 api,
@@ -1297,8 +1319,11 @@ fn random_sequences_match_the_model() {
         run_case(&ops)
     });
     let ops = OPS.load(Ordering::Relaxed);
+    let freed_held = FREED_HELD_OPS.load(Ordering::Relaxed);
+    let freed_hits = FREED_HELD_HITS.load(Ordering::Relaxed);
     eprintln!(
-        "model_random: {ops} operations checked (shrinking included) in {:.1}s",
+        "model_random: {ops} operations checked (shrinking included) in {:.1}s; {freed_held} \
+         named a keyval freed while in use ({freed_hits} of them on an object holding it)",
         start.elapsed().as_secs_f64()
     );
     if let Err(e) = result {
@@ -1308,6 +1333,11 @@ fn random_sequences_match_the_model() {
         assert!(
             ops >= 100_000,
             "only {ops} operations checked; the suite promises 100,000"
+        );
+        assert!(
+            freed_held >= 1_000 && freed_hits >= 200,
+            "only {freed_held} operations named a keyval freed while in use ({freed_hits} on \
+             an object holding it): MPI 4.1 §7.7.2 is not exercised"
         );
     }
 }

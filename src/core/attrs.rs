@@ -57,8 +57,9 @@ impl Runtime {
         Some(number)
     }
 
-    /// `MPI_*_free_keyval`: the number is invalid at once; attributes using it live on. Takes
-    /// no lock.
+    /// `MPI_*_free_keyval`. Takes no lock. A keyval that attributes use lives on for them
+    /// (MPI 4.1 §7.7.2): its number still names them for get and delete until the last goes;
+    /// one that none uses dies now.
     pub fn free_keyval(&self, kind: ObjectKind, keyval: i32) -> Result<()> {
         match self.try_free_keyval(kind, keyval) {
             Some(freed) => {
@@ -70,13 +71,13 @@ impl Runtime {
     }
 
     /// The common free in one step (a live keyval of that kind that no attribute uses): the
-    /// number is invalid when this returns, and the caller recycles the slot; `None`, with
+    /// number is dead when this returns, and the caller recycles the slot; `None`, with
     /// nothing changed, for everything else.
     #[inline(always)]
     pub fn try_free_keyval(&self, kind: ObjectKind, keyval: i32) -> Option<FreedKeyval> {
         let store = self.live_store()?;
         let freed = store.registry.try_free(keyval, kind)?;
-        store.live_keyval_freed(keyval);
+        store.keyval_released(keyval);
         Some(freed)
     }
 
@@ -92,8 +93,10 @@ impl Runtime {
                 action: "freed",
             });
         }
-        store.registry.free(keyval, kind)?;
-        store.keyval_freed(keyval);
+        // A keyval that attributes use keeps its table entry: gets still find them.
+        if let Some(freed) = store.registry.free(keyval, kind)? {
+            store.release_keyval(freed);
+        }
         Ok(())
     }
 
@@ -138,7 +141,9 @@ impl Runtime {
         Ok(self.get_attr_locked(obj, keyval)?.map(|r| r.value.word))
     }
 
-    /// The precise answer, under the lock: predefined keyvals, errors, unbound objects.
+    /// The precise answer, under the lock: predefined keyvals, errors, unbound objects. A
+    /// keyval freed while attributes use it still names them (MPI 4.1 §7.7.2); on an object
+    /// without one the answer is flag = false, as for any keyval.
     #[cold]
     #[inline(never)]
     fn get_attr_locked(&self, obj: ObjRef, keyval: i32) -> Result<Option<AttrRead>> {
@@ -151,14 +156,17 @@ impl Runtime {
                 c_view: cell.c_view(),
             }));
         }
-        let info = st.keyvals().lookup(keyval, obj.kind)?;
+        let info = st.keyvals().lookup_held(keyval, obj.kind)?;
         Ok(attrs.and_then(|a| a.read(info.slot())))
     }
 
-    /// `MPI_*_set_attr`: sets or overwrites (the old value's delete callback runs first).
+    /// `MPI_*_set_attr`: sets or overwrites (the old value's delete callback runs first). With
+    /// a keyval the user has freed while attributes still use it, only an overwrite of an
+    /// attribute the object holds is allowed; creating one is `MPI_ERR_KEYVAL`.
     #[inline(always)]
     pub fn set_attr(&self, obj: ObjRef, keyval: i32, value: AttrWord) -> Result<()> {
-        // Overwriting under a live keyval without delete callback runs no user code.
+        // Overwriting under a held keyval (live, or freed with attributes left) without
+        // delete callback runs no user code.
         if self
             .store()
             .is_some_and(|s| s.try_overwrite(obj, keyval, value))
@@ -180,7 +188,7 @@ impl Runtime {
                     action: "set by users",
                 });
             }
-            let info = st.keyvals().lookup(keyval, obj.kind)?;
+            let info = st.keyvals().lookup_held(keyval, obj.kind)?;
             // The same under the lock (the fast path may have declined a racing case): the
             // value changes in place, as a new setting.
             if let (false, Some(a)) = (info.callbacks().contains(Callbacks::DELETE_USER), attrs) {
@@ -192,10 +200,12 @@ impl Runtime {
             }
             info
         };
-        self.store_attr(obj, info, value)
+        self.store_attr(obj, info, value, Creating::LiveKeyval)
     }
 
-    /// `MPI_*_delete_attr`: deleting an attribute that is not set is not an error.
+    /// `MPI_*_delete_attr`: deleting an attribute that is not set is not an error. A keyval
+    /// freed while attributes use it still names them (MPI 4.1 §7.7.2 names this call as the
+    /// way to release them); the last one's going ends the keyval.
     pub fn delete_attr(&self, obj: ObjRef, keyval: i32) -> Result<()> {
         let (info, slot, old, read) = {
             let mut st = self.active()?;
@@ -206,7 +216,7 @@ impl Runtime {
                     action: "deleted by users",
                 });
             }
-            let info = st.keyvals().lookup(keyval, obj.kind)?;
+            let info = st.keyvals().lookup_held(keyval, obj.kind)?;
             let slot = info.slot();
             let Some(a) = attrs else { return Ok(()) };
             match a.entry(slot) {
@@ -228,9 +238,15 @@ impl Runtime {
         finish_delete(&mut st, obj, slot, old.order, outcome)
     }
 
-    /// Stores a value under a keyval record (which may already be freed: dup copies attributes
-    /// of freed keyvals too).
-    pub(crate) fn store_attr(&self, obj: ObjRef, info: KeyvalRef, value: AttrWord) -> Result<()> {
+    /// Stores a value under a keyval record, which may be one the user freed while attributes
+    /// use it: then `creating` says whether a new attribute may be made under it.
+    pub(crate) fn store_attr(
+        &self,
+        obj: ObjRef,
+        info: KeyvalRef,
+        value: AttrWord,
+        creating: Creating,
+    ) -> Result<()> {
         let slot = info.slot();
         let null_delete = !info.callbacks().contains(Callbacks::DELETE_USER);
         loop {
@@ -239,6 +255,12 @@ impl Runtime {
                 let a = st.bind_attrs(obj)?;
                 match a.entry(slot) {
                     None => {
+                        // Checked under the lock, where attributes come and go.
+                        if creating == Creating::LiveKeyval && !info.is_live() {
+                            return Err(Error::KeyvalFreed {
+                                keyval: info.number,
+                            });
+                        }
                         st.attr_insert(obj, info, value)?;
                         return Ok(());
                     }
@@ -339,7 +361,7 @@ impl Runtime {
                 value = read.value;
             }
             guard = None;
-            self.store_attr(to, info, value)?;
+            self.store_attr(to, info, value, Creating::Copy)?;
         }
         Ok(())
     }
@@ -465,6 +487,17 @@ impl Runtime {
             }
         }
     }
+}
+
+/// Who may make a new attribute in [`Runtime::store_attr`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Creating {
+    /// A set: only under a live keyval. One the user freed names only the attributes it has
+    /// (MPI 4.1 §7.7.2 keeps it for them, not for new ones): `MPI_ERR_KEYVAL`.
+    LiveKeyval,
+    /// A dup's copy callback: under a freed keyval too, which the standard keeps alive with
+    /// its attributes, their copies included (as MPICH and Open MPI do).
+    Copy,
 }
 
 fn run_delete(obj: ObjRef, info: KeyvalRef, value: AttrRead) -> Result<()> {

@@ -245,7 +245,16 @@ fn failing_copy_callback_fails_the_dup_and_cleans_up() {
     rt.comm_free(comm).unwrap();
 }
 
-// MPI 4.1 §7.7.2: a freed keyval is invalid at once; its attributes live and are deleted.
+fn keyval_class(r: Result<impl std::fmt::Debug, Error>) -> i32 {
+    r.expect_err("MPI_ERR_KEYVAL expected").class()
+}
+
+// MPI 4.1 §7.7.2 MPI_COMM_FREE_KEYVAL: "the actual free does not transpire until after all
+// references ... to the key have been freed. These references need to be explicitly freed by
+// the program, either via calls to MPI_COMM_DELETE_ATTR ... or by calls to MPI_COMM_FREE". Until
+// then the number names the attributes it has: get, delete and overwrite work, dup copies them
+// (a new attribute under the freed keyval), callbacks run as before; a set creating an attribute
+// and a second free are MPI_ERR_KEYVAL and change nothing.
 #[test]
 fn keyval_freed_in_use() {
     let rt = runtime();
@@ -255,25 +264,201 @@ fn keyval_freed_in_use() {
     rt.set_attr(c, kv.number, AttrWord::from_c_pointer(9))
         .unwrap();
     rt.free_keyval(ObjectKind::Comm, kv.number).unwrap();
+    assert!(events(&kv).is_empty(), "freeing the keyval deletes nothing");
+    // Get: a hit where the attribute is, flag = false elsewhere (every reader's path).
+    assert_eq!(word(rt, c, kv.number), Some(9));
+    assert_eq!(rt.get_attr_c_view(c, kv.number).unwrap(), Some(9));
+    assert_eq!(rt.get_attr_word(c, kv.number).unwrap(), Some(9));
+    assert_eq!(word(rt, SELF, kv.number), None);
+    assert_eq!(rt.get_attr_word(SELF, kv.number).unwrap(), None);
+    // Errors that change nothing: a second free, a set creating an attribute, another kind.
     assert_eq!(
-        rt.get_attr(c, kv.number).unwrap_err(),
-        Error::KeyvalFreed { keyval: kv.number }
-    );
-    assert_eq!(
-        rt.free_keyval(ObjectKind::Comm, kv.number)
-            .unwrap_err()
-            .class(),
+        keyval_class(rt.free_keyval(ObjectKind::Comm, kv.number)),
         MPI_ERR_KEYVAL
     );
+    assert_eq!(
+        rt.set_attr(SELF, kv.number, AttrWord::from_c_pointer(1))
+            .unwrap_err(),
+        Error::KeyvalFreed { keyval: kv.number }
+    );
+    assert_eq!(word(rt, SELF, kv.number), None);
+    let t = rt.type_dup(Handle(MPI_INT)).unwrap();
+    assert_eq!(
+        keyval_class(rt.get_attr(ObjRef::datatype(t.0), kv.number)),
+        MPI_ERR_KEYVAL
+    );
+    assert!(events(&kv).is_empty(), "the failed calls ran nothing");
+    // Overwrite: the old value's delete callback runs first.
+    rt.set_attr(c, kv.number, AttrWord::from_c_pointer(10))
+        .unwrap();
+    assert_eq!(
+        events(&kv),
+        vec![format!("delete 9 on {:#x} extra 0", comm.0)]
+    );
+    // Dup with MPI_COMM_DUP_FN copies it: now two attributes use the freed keyval.
     let dup = rt.comm_dup(comm).unwrap();
-    rt.comm_free(comm).unwrap();
+    let d = ObjRef::comm(dup.0);
+    assert_eq!(word(rt, d, kv.number), Some(10));
+    // Delete releases one instance; deleting where it is not set calls nothing.
+    rt.delete_attr(c, kv.number).unwrap();
+    assert_eq!(
+        events(&kv),
+        vec![format!("delete 10 on {:#x} extra 0", comm.0)]
+    );
+    assert_eq!(
+        word(rt, c, kv.number),
+        None,
+        "the other instance still names it"
+    );
+    rt.delete_attr(SELF, kv.number).unwrap();
+    assert!(events(&kv).is_empty());
+    assert_eq!(rt.lock().keyvals().held(), 1);
+    // The last instance goes with its communicator: the keyval is gone with it.
     rt.comm_free(dup).unwrap();
-    assert_eq!(events(&kv).len(), 2, "both instances deleted once");
+    assert_eq!(events(&kv).len(), 1, "deleted once");
     assert_eq!(
         rt.lock().keyvals().held(),
         0,
         "the record went with the last attribute"
     );
+    assert_eq!(
+        rt.get_attr(c, kv.number).unwrap_err(),
+        Error::KeyvalFreed { keyval: kv.number }
+    );
+    assert_eq!(keyval_class(rt.delete_attr(c, kv.number)), MPI_ERR_KEYVAL);
+    assert_eq!(
+        keyval_class(rt.set_attr(c, kv.number, AttrWord::from_c_pointer(1))),
+        MPI_ERR_KEYVAL
+    );
+    assert_eq!(
+        keyval_class(rt.free_keyval(ObjectKind::Comm, kv.number)),
+        MPI_ERR_KEYVAL
+    );
+    rt.comm_free(comm).unwrap();
+    rt.type_free(t).unwrap();
+}
+
+// MPI 4.1 §7.7.2 (MPI_TYPE_FREE_KEYVAL follows MPI_COMM_FREE_KEYVAL): a freed datatype keyval
+// names its attributes until the last goes; a user copy callback still runs on MPI_Type_dup
+// and its result is stored under the freed keyval.
+#[test]
+fn freed_datatype_keyval_copies_and_deletes() {
+    let rt = runtime();
+    let t = rt.type_contiguous(2, Handle(MPI_INT)).unwrap();
+    let o = ObjRef::datatype(t.0);
+    let kv = keyval(rt, ObjectKind::Datatype, Some(None), 3);
+    rt.set_attr(o, kv.number, AttrWord::from_fortran_address(5))
+        .unwrap();
+    rt.free_keyval(ObjectKind::Datatype, kv.number).unwrap();
+    let t2 = rt.type_dup(t).unwrap();
+    assert_eq!(events(&kv), vec!["copy 5"]);
+    assert_eq!(word(rt, ObjRef::datatype(t2.0), kv.number), Some(1005));
+    rt.type_free(t).unwrap();
+    assert_eq!(events(&kv), vec![format!("delete 5 on {:#x} extra 3", t.0)]);
+    assert_eq!(word(rt, ObjRef::datatype(t2.0), kv.number), Some(1005));
+    rt.delete_attr(ObjRef::datatype(t2.0), kv.number).unwrap();
+    assert_eq!(events(&kv).len(), 1);
+    assert_eq!(
+        keyval_class(rt.get_attr(ObjRef::datatype(t2.0), kv.number)),
+        MPI_ERR_KEYVAL,
+        "the last attribute ended it"
+    );
+    rt.type_free(t2).unwrap();
+}
+
+// MPI 4.1 §7.7.2: when a dup fails, the copies already made are deleted; if one was the last
+// attribute of a freed keyval, the keyval ends there.
+#[test]
+fn failed_dup_cleanup_can_end_a_freed_keyval() {
+    let rt = runtime();
+    let comm = rt.comm_dup(Handle(MPI_COMM_WORLD)).unwrap();
+    let c = ObjRef::comm(comm.0);
+    let freed = keyval(rt, ObjectKind::Comm, None, 0);
+    /// A copy callback that deletes the freed keyval's attribute on the old object and fails.
+    struct DeleteThenFail(&'static Runtime, ObjRef, i32);
+    impl CopyCallback for DeleteThenFail {
+        fn copy(&self, _: &CallbackCall<'_>) -> Result<Option<AttrWord>, i32> {
+            self.0.delete_attr(self.1, self.2).map_err(|e| e.class())?;
+            Err(MPI_ERR_OTHER)
+        }
+        fn convention(&self) -> Convention {
+            Convention::C
+        }
+    }
+    let failing = rt
+        .create_keyval(
+            ObjectKind::Comm,
+            CopyFn::User(Box::new(DeleteThenFail(rt, c, freed.number))),
+            DeleteFn::Null,
+            0,
+        )
+        .unwrap();
+    rt.set_attr(c, freed.number, AttrWord::from_c_pointer(7))
+        .unwrap();
+    rt.set_attr(c, failing, AttrWord::from_c_pointer(8))
+        .unwrap();
+    rt.free_keyval(ObjectKind::Comm, freed.number).unwrap();
+    let e = rt.comm_dup(comm).unwrap_err();
+    assert_eq!(e.class(), MPI_ERR_OTHER, "the copy callback's code");
+    assert_eq!(
+        events(&freed).len(),
+        2,
+        "deleted on the old object by the callback, then on the failed dup's"
+    );
+    assert_eq!(
+        keyval_class(rt.get_attr(c, freed.number)),
+        MPI_ERR_KEYVAL,
+        "its last attribute went with the failed dup"
+    );
+    rt.free_keyval(ObjectKind::Comm, failing).unwrap();
+    assert_eq!(
+        word(rt, c, failing),
+        Some(8),
+        "its attribute on the old object stays"
+    );
+    rt.delete_attr(c, failing).unwrap();
+    assert_eq!(keyval_class(rt.get_attr(c, failing)), MPI_ERR_KEYVAL);
+    rt.comm_free(comm).unwrap();
+    assert_eq!(rt.lock().keyvals().held(), 0);
+}
+
+// MPI 4.1 §11.2.4 and §7.7.2: MPI_Finalize deletes the attributes of freed keyvals too, once.
+#[test]
+fn finalize_deletes_attributes_of_freed_keyvals() {
+    let rt = runtime();
+    let kv = keyval(rt, ObjectKind::Comm, None, 0);
+    rt.set_attr(WORLD, kv.number, AttrWord::from_c_pointer(4))
+        .unwrap();
+    rt.free_keyval(ObjectKind::Comm, kv.number).unwrap();
+    assert_eq!(word(rt, WORLD, kv.number), Some(4));
+    rt.finalize().unwrap();
+    assert_eq!(
+        events(&kv),
+        vec![format!("delete 4 on {:#x} extra 0", MPI_COMM_WORLD)]
+    );
+}
+
+// MPI 4.1 §7.7.2: a library that frees its keyval early and deletes its attribute later may
+// do so forever: every round's keyval ends with its attribute, so slots never run out (a
+// number names one of 65,535).
+#[test]
+fn free_then_delete_rounds_never_exhaust_keyvals() {
+    let rt = runtime();
+    let mut numbers = std::collections::HashSet::new();
+    for round in 0..70_000 {
+        let k = rt
+            .create_keyval(ObjectKind::Comm, CopyFn::Null, DeleteFn::Null, 0)
+            .unwrap_or_else(|e| panic!("round {round}: {e}"));
+        rt.set_attr(WORLD, k, AttrWord::from_c_pointer(round))
+            .unwrap();
+        rt.free_keyval(ObjectKind::Comm, k).unwrap();
+        assert_eq!(word(rt, WORLD, k), Some(round as i64));
+        rt.delete_attr(WORLD, k).unwrap();
+        assert_eq!(keyval_class(rt.get_attr(WORLD, k)), MPI_ERR_KEYVAL);
+        numbers.insert(k);
+    }
+    assert_eq!(rt.lock().keyvals().held(), 0);
+    assert!(numbers.len() > 65_535, "reused slots get new numbers");
 }
 
 // MPI 4.1 §7.7: wrong-kind and predefined keyvals are MPI_ERR_KEYVAL and change nothing.

@@ -8,9 +8,22 @@
 //!
 //! so it fits a Fortran INTEGER, never collides with the predefined keyvals (small numbers), and a
 //! wrong-kind use is seen in the number itself. A slot counts one reference for the user's keyval
-//! and one per attribute that uses it. Freeing the keyval makes the number invalid at once; the
-//! slot (and the callbacks, which attributes still need) goes when the last attribute does, and
-//! only then can the slot be reused, under a new generation.
+//! and one per attribute that uses it.
+//!
+//! Freeing a keyval that attributes use does not end it (MPI 4.1 §7.7.2: "the actual free does
+//! not transpire until after all references ... to the key have been freed", by
+//! `MPI_COMM_DELETE_ATTR` or `MPI_COMM_FREE`). Until its last attribute goes, the number still
+//! names the attributes it has: get and delete with it work (a get on an object without one is
+//! flag = false), a set may overwrite an attribute an object holds, dups still run its copy
+//! callback (whose result is a new attribute under it) and deletes and frees its delete
+//! callback; only a set that would create an attribute on an object without one is refused
+//! (`MPI_ERR_KEYVAL`), and so is a second free. The state word says which: `LIVE` (the user
+//! holds the number) and `HAS_ATTRS` (held by attributes); [`KeyvalTable::lookup`] wants the
+//! first, [`KeyvalTable::lookup_held`] either. When the last attribute goes the keyval dies with
+//! it: the number is invalid from then on, and the slot (and the callbacks) can be reused,
+//! under a new generation. Whoever ends a keyval (its free, or its last attribute's removal)
+//! gets the slot as a [`FreedKeyval`], so that the store's keyval table, which keeps the number
+//! while the keyval is held, is cleared before the slot can be handed out again.
 //!
 //! Creating and freeing keyvals takes no lock: each slot's record is type-stable (never freed)
 //! and its state (generation, live flag, whether attributes use it) is one atomic word, which
@@ -157,14 +170,32 @@ impl Record {
     }
 }
 
-/// A keyval slot released by [`KeyvalTable::try_free`], to be recycled.
+/// A keyval slot released (by [`KeyvalTable::try_free`], [`KeyvalTable::free`] or
+/// [`KeyvalTable::remove_attr`]), to be recycled once the caller has cleared what still names
+/// it (the store's keyval table).
 #[must_use = "the slot is lost unless recycled"]
 pub struct FreedKeyval {
     table: &'static KeyvalTable,
     record: &'static Record,
 }
 
+impl std::fmt::Debug for FreedKeyval {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "FreedKeyval(slot {})", self.record.slot)
+    }
+}
+
 impl FreedKeyval {
+    /// The slot released.
+    pub fn slot(&self) -> u32 {
+        self.record.slot
+    }
+
+    /// The object kind of the keyval that died.
+    pub fn kind(&self) -> ObjectKind {
+        self.record.kind()
+    }
+
     /// Drops the keyval's user callbacks and queues the slot for reuse.
     #[inline(always)]
     pub fn recycle(self) {
@@ -203,6 +234,13 @@ impl KeyvalRef {
     /// The user callbacks, if it has any.
     pub fn user(&self) -> Option<Arc<UserCallbacks>> {
         lock(&self.record.user).clone()
+    }
+
+    /// Whether the user still holds the number (created and not freed): only then may a set
+    /// create a new attribute under it.
+    pub fn is_live(&self) -> bool {
+        let gen = (self.number as u32 >> GEN_SHIFT) as u64 & STATE_GEN;
+        self.record.state.load(Ordering::Acquire) & (STATE_GEN | LIVE) == gen | LIVE
     }
 }
 
@@ -625,6 +663,20 @@ impl KeyvalTable {
 
     /// The keyval a user names, checked: known, not freed, of the expected kind.
     pub fn lookup(&'static self, number: i32, expected: ObjectKind) -> Result<KeyvalRef> {
+        self.find(number, expected, LIVE)
+    }
+
+    /// The keyval a user names for a get, a delete or an overwrite, checked: known, of the
+    /// expected kind, and held: not freed, or freed while attributes still use it (MPI 4.1
+    /// §7.7.2), which [`KeyvalRef::is_live`] tells apart. Called under the runtime's lock, so
+    /// a freed keyval found here keeps its attributes until the lock is released.
+    pub fn lookup_held(&'static self, number: i32, expected: ObjectKind) -> Result<KeyvalRef> {
+        self.find(number, expected, LIVE | HAS_ATTRS)
+    }
+
+    /// [`KeyvalTable::lookup`] and [`KeyvalTable::lookup_held`]: the state must have a bit of
+    /// `held_by`.
+    fn find(&'static self, number: i32, expected: ObjectKind, held_by: u64) -> Result<KeyvalRef> {
         if number == MPI_KEYVAL_INVALID {
             return Err(Error::KeyvalInvalid);
         }
@@ -641,7 +693,7 @@ impl KeyvalTable {
                 Error::KeyvalUnknown { keyval: number }
             });
         }
-        if state & LIVE == 0 {
+        if state & held_by == 0 {
             return Err(Error::KeyvalFreed { keyval: number });
         }
         if kind != expected {
@@ -664,13 +716,13 @@ impl KeyvalTable {
         })
     }
 
-    /// The user frees the number: it is invalid from now on.
-    pub fn free(&'static self, number: i32, expected: ObjectKind) -> Result<()> {
+    /// The user frees the number. With no attribute using it the keyval dies now and the
+    /// released slot is returned, for the caller to recycle once nothing names it; otherwise
+    /// it lives on for its attributes (`None`) and dies with the last of them
+    /// ([`KeyvalTable::remove_attr`]). Either way it cannot be freed again.
+    pub fn free(&'static self, number: i32, expected: ObjectKind) -> Result<Option<FreedKeyval>> {
         match self.try_free(number, expected) {
-            Some(freed) => {
-                freed.recycle();
-                Ok(())
-            }
+            Some(freed) => Ok(Some(freed)),
             None => self.free_slow(number, expected),
         }
     }
@@ -704,7 +756,7 @@ impl KeyvalTable {
     /// last use.
     #[cold]
     #[inline(never)]
-    fn free_slow(&'static self, number: i32, expected: ObjectKind) -> Result<()> {
+    fn free_slow(&'static self, number: i32, expected: ObjectKind) -> Result<Option<FreedKeyval>> {
         let record = self.lookup(number, expected)?.record;
         let n = number as u32;
         let gen = (n >> GEN_SHIFT) as u64 & STATE_GEN;
@@ -729,10 +781,10 @@ impl KeyvalTable {
                 Ordering::Acquire,
             ) {
                 Ok(_) => {
-                    if release {
-                        self.release(record);
-                    }
-                    return Ok(());
+                    return Ok(release.then_some(FreedKeyval {
+                        table: self,
+                        record,
+                    }))
                 }
                 Err(now) => state = now,
             }
@@ -740,7 +792,10 @@ impl KeyvalTable {
     }
 
     /// An attribute now uses the keyval `number` in `slot` (called under the runtime's lock):
-    /// fails when the keyval was freed meanwhile and nothing else holds it.
+    /// fails when the keyval died meanwhile (freed with nothing else holding it). A keyval
+    /// freed while attributes use it takes more: a dup's copies of them (MPI 4.1 §7.7.2 keeps
+    /// it for its attributes); a set must not create one under it, which its caller checks
+    /// ([`KeyvalRef::is_live`]).
     #[inline]
     pub fn add_attr(&self, slot: u32, number: i32) -> Result<()> {
         let freed = || Error::KeyvalFreed { keyval: number };
@@ -773,18 +828,18 @@ impl KeyvalTable {
     }
 
     /// An attribute that used the keyval in `slot` is gone (called under the runtime's lock).
+    /// When it was the last one of a freed keyval, the keyval dies here: the released slot is
+    /// returned, for the caller to recycle once nothing names it.
     #[inline]
-    pub fn remove_attr(&'static self, slot: u32) {
-        let Some(record) = self.record_in_use(slot) else {
-            return;
-        };
+    pub fn remove_attr(&'static self, slot: u32) -> Option<FreedKeyval> {
+        let record = self.record_in_use(slot)?;
         let attrs = record.attrs.load(Ordering::Relaxed);
         debug_assert!(attrs > 0, "attribute count underflow");
         record
             .attrs
             .store(attrs.saturating_sub(1), Ordering::Relaxed);
         if attrs > 1 {
-            return;
+            return None;
         }
         let mut state = record.state.load(Ordering::Acquire);
         loop {
@@ -801,10 +856,10 @@ impl KeyvalTable {
                 Ordering::Acquire,
             ) {
                 Ok(_) => {
-                    if release {
-                        self.release(record);
-                    }
-                    return;
+                    return release.then_some(FreedKeyval {
+                        table: self,
+                        record,
+                    })
                 }
                 Err(now) => state = now,
             }
@@ -890,6 +945,22 @@ mod tests {
         r.create(kind, CopyFn::Null, DeleteFn::Null, 0).unwrap()
     }
 
+    /// The user's free, recycling the slot when the keyval dies (no store here to clear).
+    fn free(r: &'static KeyvalTable, number: i32, kind: ObjectKind) -> Result<()> {
+        r.free(number, kind).map(|freed| {
+            if let Some(freed) = freed {
+                freed.recycle();
+            }
+        })
+    }
+
+    /// An attribute goes, recycling the slot when it was a freed keyval's last.
+    fn remove_attr(r: &'static KeyvalTable, slot: u32) {
+        if let Some(freed) = r.remove_attr(slot) {
+            freed.recycle();
+        }
+    }
+
     // MPI 4.1 §7.7.2: keyvals are positive integers distinct from MPI_KEYVAL_INVALID.
     #[test]
     fn numbers_fit_a_fortran_integer_and_carry_their_kind() {
@@ -921,47 +992,124 @@ mod tests {
         );
     }
 
-    // MPI 4.1 §7.7.2: a freed keyval is invalid at once, but attributes keep it alive.
+    // MPI 4.1 §7.7.2: "the actual free does not transpire until after all references ... to
+    // the key have been freed": a freed keyval that attributes use still names them (get,
+    // delete, overwrite) but cannot be freed again nor take new attributes from a set; its
+    // last attribute ends it, and the number is invalid from then on.
     #[test]
     fn freed_keyval_lives_while_attributes_use_it() {
         let r = table();
         let k = create(r, ObjectKind::Comm);
         let info = r.lookup(k, ObjectKind::Comm).unwrap();
+        assert!(info.is_live());
         r.add_attr(info.slot(), k).unwrap();
-        r.free(k, ObjectKind::Comm).unwrap();
+        r.add_attr(info.slot(), k).unwrap();
+        assert!(
+            r.free(k, ObjectKind::Comm).unwrap().is_none(),
+            "attributes keep it"
+        );
+        assert!(!info.is_live(), "freed: no new attribute from a set");
         assert_eq!(
             r.lookup(k, ObjectKind::Comm).unwrap_err(),
-            Error::KeyvalFreed { keyval: k }
+            Error::KeyvalFreed { keyval: k },
+            "not for a free"
         );
-        assert_eq!(r.held(), 1, "the record stays for the attribute");
+        let held = r.lookup_held(k, ObjectKind::Comm).unwrap();
+        assert_eq!((held.number, held.slot()), (k, info.slot()));
+        assert!(!held.is_live());
+        assert_eq!(
+            r.lookup_held(k, ObjectKind::Datatype).unwrap_err(),
+            Error::KeyvalWrongKind {
+                keyval: k,
+                found: ObjectKind::Comm,
+                expected: ObjectKind::Datatype
+            },
+            "still of its kind only"
+        );
+        assert_eq!(r.held(), 1, "the record stays for the attributes");
         assert_eq!(r.info_at(info.slot()).map(|i| i.number), Some(k));
         assert_eq!(
             r.free(k, ObjectKind::Comm).unwrap_err(),
-            Error::KeyvalFreed { keyval: k }
+            Error::KeyvalFreed { keyval: k },
+            "freed once only"
         );
-        r.remove_attr(info.slot());
+        // A dup's copy: one more attribute under the freed keyval.
+        r.add_attr(info.slot(), k).unwrap();
+        assert!(r.remove_attr(info.slot()).is_none());
+        assert!(r.remove_attr(info.slot()).is_none());
+        r.lookup_held(k, ObjectKind::Comm).unwrap();
+        let freed = r
+            .remove_attr(info.slot())
+            .expect("the last attribute ends it");
+        assert_eq!(
+            (freed.slot(), freed.kind()),
+            (info.slot(), ObjectKind::Comm)
+        );
+        freed.recycle();
         assert_eq!(r.held(), 0);
         assert!(r.info_at(info.slot()).is_none());
-        assert_eq!(
+        for e in [
             r.lookup(k, ObjectKind::Comm).unwrap_err(),
+            r.lookup_held(k, ObjectKind::Comm).unwrap_err(),
+            free(r, k, ObjectKind::Comm).unwrap_err(),
+            r.add_attr(info.slot(), k).unwrap_err(),
+        ] {
+            assert_eq!(
+                e,
+                Error::KeyvalFreed { keyval: k },
+                "dead with its last attribute"
+            );
+        }
+    }
+
+    // MPI 4.1 §7.7.2: a keyval that no attribute uses dies at its free; freeing one whose
+    // attributes went before keeps it live until then.
+    #[test]
+    fn a_keyval_without_attributes_dies_at_its_free() {
+        let r = table();
+        let k = create(r, ObjectKind::Win);
+        let slot = r.lookup(k, ObjectKind::Win).unwrap().slot();
+        r.add_attr(slot, k).unwrap();
+        assert!(
+            r.remove_attr(slot).is_none(),
+            "live: the user still holds it"
+        );
+        r.lookup(k, ObjectKind::Win).unwrap();
+        let freed = r.free(k, ObjectKind::Win).unwrap().expect("dies now");
+        assert_eq!((freed.slot(), freed.kind()), (slot, ObjectKind::Win));
+        freed.recycle();
+        assert_eq!(
+            r.lookup_held(k, ObjectKind::Win).unwrap_err(),
             Error::KeyvalFreed { keyval: k }
         );
-        assert_eq!(
-            r.add_attr(info.slot(), k).unwrap_err(),
-            Error::KeyvalFreed { keyval: k },
-            "a released keyval takes no new attributes"
-        );
+        assert_eq!(r.held(), 0);
+    }
+
+    // 65,535 slots at most, yet a program that frees a keyval in use and then deletes its
+    // attribute may do so forever: each round's slot comes back (MPI 4.1 §7.7.2).
+    #[test]
+    fn freeing_in_use_then_deleting_never_exhausts_slots() {
+        let r = table();
+        for _ in 0..(SLOTS + 4_000) {
+            let k = create(r, ObjectKind::Comm);
+            let slot = r.lookup(k, ObjectKind::Comm).unwrap().slot();
+            r.add_attr(slot, k).unwrap();
+            assert!(r.free(k, ObjectKind::Comm).unwrap().is_none());
+            r.remove_attr(slot).expect("its last attribute").recycle();
+        }
+        assert_eq!(r.held(), 0);
+        assert!(r.slots_made() <= REUSE_DELAY + 2, "slots are reused");
     }
 
     #[test]
     fn numbers_are_not_reused_soon() {
         let r = table();
         let first = create(r, ObjectKind::Comm);
-        r.free(first, ObjectKind::Comm).unwrap();
+        free(r, first, ObjectKind::Comm).unwrap();
         for _ in 0..REUSE_DELAY * 2 {
             let k = create(r, ObjectKind::Comm);
             assert_ne!(k, first);
-            r.free(k, ObjectKind::Comm).unwrap();
+            free(r, k, ObjectKind::Comm).unwrap();
         }
     }
 
@@ -970,7 +1118,7 @@ mod tests {
     fn a_freed_slot_returns_after_the_reuse_delay() {
         let r = table();
         let first = create(r, ObjectKind::Comm);
-        r.free(first, ObjectKind::Comm).unwrap();
+        free(r, first, ObjectKind::Comm).unwrap();
         let mut seen = Vec::new();
         for _ in 0..REUSE_DELAY {
             let k = create(r, ObjectKind::Comm);
@@ -978,7 +1126,7 @@ mod tests {
             seen.push(k);
         }
         for k in seen {
-            r.free(k, ObjectKind::Comm).unwrap();
+            free(r, k, ObjectKind::Comm).unwrap();
         }
         let again = create(r, ObjectKind::Comm);
         assert_eq!(
@@ -1001,7 +1149,7 @@ mod tests {
             .map(|_| create(r, ObjectKind::Comm))
             .collect();
         for &k in &keys {
-            r.free(k, ObjectKind::Comm).unwrap();
+            free(r, k, ObjectKind::Comm).unwrap();
         }
         assert_eq!(r.orphan_count.load(Ordering::Relaxed), 40);
         // Every slot out of quarantine (the ring's ready half and the spilled ones) comes
@@ -1033,7 +1181,7 @@ mod tests {
         let freed: Vec<usize> = std::thread::spawn(move || {
             let keys: Vec<i32> = (0..10).map(|_| create(r, ObjectKind::Win)).collect();
             for &k in &keys {
-                r.free(k, ObjectKind::Win).unwrap();
+                free(r, k, ObjectKind::Win).unwrap();
             }
             keys.iter().map(|&k| slot_of(k)).collect()
         })
@@ -1053,7 +1201,7 @@ mod tests {
             .map(|_| create(r, ObjectKind::Comm))
             .collect();
         for &k in &keys {
-            r.free(k, ObjectKind::Comm).unwrap();
+            free(r, k, ObjectKind::Comm).unwrap();
         }
         r.clear();
         let mut slots: Vec<usize> = (0..keys.len() + 20)
@@ -1081,9 +1229,9 @@ mod tests {
         assert!(r.try_free(k, ObjectKind::Comm).is_none());
         assert!(r.try_free(k, ObjectKind::Datatype).is_none());
         r.lookup(k, ObjectKind::Comm).unwrap();
-        r.free(k, ObjectKind::Comm).unwrap();
+        free(r, k, ObjectKind::Comm).unwrap();
         assert_eq!(r.held(), 1, "the attribute still holds it");
-        r.remove_attr(slot);
+        remove_attr(r, slot);
         assert_eq!(r.held(), 0);
     }
 
@@ -1099,7 +1247,7 @@ mod tests {
             .map(|_| create(r, ObjectKind::Comm))
             .collect();
         for &k in &keys {
-            r.free(k, ObjectKind::Comm).unwrap();
+            free(r, k, ObjectKind::Comm).unwrap();
         }
         let k = r
             .try_create_native(ObjectKind::Datatype, Callbacks::COPY_DUP, -3)
@@ -1114,6 +1262,57 @@ mod tests {
         );
     }
 
+    // MPI 4.1 §7.7.2: the user's free (no lock) and the removal of the last attribute (under
+    // the runtime's lock) race; whichever comes second ends the keyval, exactly once.
+    #[test]
+    fn a_free_racing_the_last_attribute_ends_the_keyval_once() {
+        let r = table();
+        let keys: Vec<(i32, u32)> = (0..4000)
+            .map(|_| {
+                let k = create(r, ObjectKind::Comm);
+                let slot = r.lookup(k, ObjectKind::Comm).unwrap().slot();
+                r.add_attr(slot, k).unwrap();
+                (k, slot)
+            })
+            .collect();
+        let keys: &'static [(i32, u32)] = Box::leak(keys.into_boxed_slice());
+        let runtime_lock: &'static Mutex<()> = Box::leak(Box::new(Mutex::new(())));
+        let freer = std::thread::spawn(move || {
+            let mut ended = Vec::new();
+            for &(k, _) in keys {
+                if let Some(freed) = r.free(k, ObjectKind::Comm).unwrap() {
+                    ended.push(freed.slot());
+                    freed.recycle();
+                }
+            }
+            ended
+        });
+        let remover = std::thread::spawn(move || {
+            let mut ended = Vec::new();
+            for &(_, slot) in keys.iter().rev() {
+                let _held = lock(runtime_lock);
+                if let Some(freed) = r.remove_attr(slot) {
+                    ended.push(freed.slot());
+                    freed.recycle();
+                }
+            }
+            ended
+        });
+        let mut ended = freer.join().unwrap();
+        ended.extend(remover.join().unwrap());
+        ended.sort_unstable();
+        let mut slots: Vec<u32> = keys.iter().map(|&(_, slot)| slot).collect();
+        slots.sort_unstable();
+        assert_eq!(ended, slots, "each keyval ended exactly once");
+        assert_eq!(r.held(), 0);
+        for &(k, _) in keys {
+            assert_eq!(
+                r.lookup_held(k, ObjectKind::Comm).unwrap_err(),
+                Error::KeyvalFreed { keyval: k }
+            );
+        }
+    }
+
     // Creating and freeing from many threads at once hands out each number once.
     #[test]
     fn concurrent_create_and_free_never_share_a_slot() {
@@ -1126,7 +1325,7 @@ mod tests {
                         live.push(create(r, ObjectKind::Comm));
                         if i % 3 == 0 {
                             let k = live.swap_remove(i % live.len());
-                            r.free(k, ObjectKind::Comm).unwrap();
+                            free(r, k, ObjectKind::Comm).unwrap();
                         }
                     }
                     live

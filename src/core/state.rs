@@ -142,10 +142,12 @@ impl State {
         Ok(())
     }
 
-    /// Takes an attribute off an object, keeping the keyval's count in step.
+    /// Takes an attribute off an object, keeping the keyval's count in step (the last
+    /// attribute of a freed keyval ends it).
     pub fn attr_remove(&mut self, obj: ObjRef, slot: u32) -> Option<Entry> {
-        let old = self.store?.attrs(obj)?.remove(slot)?;
-        self.keyvals().remove_attr(slot);
+        let store = self.store?;
+        let old = store.attrs(obj)?.remove(slot)?;
+        store.attr_removed(slot);
         Some(old)
     }
 
@@ -184,8 +186,9 @@ impl State {
         if !a.deletes_silently() {
             return false;
         }
-        let keyvals = self.keyvals();
-        a.remove_all(|slot| keyvals.remove_attr(slot));
+        if let Some(store) = self.store {
+            a.remove_all(|slot| store.attr_removed(slot));
+        }
         true
     }
 
@@ -214,8 +217,7 @@ impl State {
     pub fn unbind_attrs(&mut self, obj: ObjRef) {
         let Some(store) = self.store else { return };
         if let Some(a) = store.attrs(obj) {
-            let keyvals = self.keyvals();
-            a.remove_all(|slot| keyvals.remove_attr(slot));
+            a.remove_all(|slot| store.attr_removed(slot));
             store.unbind(obj);
         }
     }

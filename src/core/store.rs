@@ -7,8 +7,9 @@
 //!   with the provenance, the dying flag and the position in the order of setting. Each slot is
 //!   guarded by a sequence counter (a seqlock); writers claim it by making the counter odd with
 //!   a compare-and-swap, so the locked writers and the lock-free overwrite never interleave.
-//! - A keyval table per object kind records, per registry slot, the number of the live keyval
-//!   of that kind using it and whether it has a delete callback.
+//! - A keyval table per object kind records, per registry slot, the number of the keyval of that
+//!   kind using it while the keyval is held (live, or freed while attributes still use it: MPI
+//!   4.1 §7.7.2 keeps it for them) and whether it has a delete callback.
 //!
 //! [`layout`] states the lock-free read as numbers, for the hand-written getters.
 //!
@@ -23,7 +24,7 @@
 
 use crate::core::convert::{AttrWord, Provenance};
 use crate::core::handle::{self, STORE_INDEXES};
-use crate::core::keyval::{self, KeyvalTable};
+use crate::core::keyval::{self, FreedKeyval, KeyvalTable};
 use crate::core::once_ptr::OncePtr;
 use crate::core::zeroed::{zeroed_box, Zeroable};
 use crate::core::{ObjRef, ObjectKind};
@@ -108,15 +109,18 @@ impl Directory {
 }
 
 /// The tables the lock-free paths read: which attributes each object has and which keyvals
-/// are live. Megabytes that start all zero (untouched pages take no memory): the process's
+/// are held. Megabytes that start all zero (untouched pages take no memory): the process's
 /// runtime keeps them in a static, so the hot paths reach them with no pointer to follow;
 /// other runtimes (tests) get them from a zeroed allocation.
 #[repr(C)]
 pub struct Tables {
     dirs: [Directory; 3],
-    /// Per object kind and keyval slot: the number of the live keyval of that kind using the
-    /// slot, `| HAS_DELETE` when it has a delete callback; 0 when none does ([`NO_KEYVAL`] for
-    /// slot 0). A reader that finds its number there knows the keyval live and of its kind.
+    /// Per object kind and keyval slot: the number of the keyval of that kind using the slot,
+    /// from its creation until it dies (freed by the user and used by no attribute), `|
+    /// HAS_DELETE` when it has a delete callback; 0 when none does ([`NO_KEYVAL`] for slot 0).
+    /// A reader that finds its number there knows the keyval held and of its kind: it names
+    /// the attributes it has, which is all a get asks. Whether it is live (may create new
+    /// attributes) only the registry says.
     keyvals: [[AtomicI64; KEYVAL_SLOTS]; 3],
 }
 
@@ -179,6 +183,24 @@ impl Store {
         Store {
             registry: KeyvalTable::new(),
             tables,
+        }
+    }
+
+    /// A keyval died (its slot released by the caller, not yet recycled): its entry is
+    /// cleared, then the slot can be reused.
+    #[inline]
+    pub fn release_keyval(&self, freed: FreedKeyval) {
+        self.keyval_entry(freed.kind(), freed.slot() as usize)
+            .store(0, Ordering::Release);
+        freed.recycle();
+    }
+
+    /// An attribute under keyval slot `slot` is gone (called under the runtime's lock); when
+    /// it was the last one of a freed keyval, the keyval dies with it.
+    #[inline]
+    pub fn attr_removed(&'static self, slot: u32) {
+        if let Some(freed) = self.registry.remove_attr(slot) {
+            self.release_keyval(freed);
         }
     }
 
@@ -266,30 +288,21 @@ impl Tables {
         }
     }
 
-    /// A keyval number that was live is dead: its entry is cleared (a plain store does: the
-    /// keyval owned the slot, which waits in the freeing thread's own ring).
+    /// A keyval number is dead (the caller released its slot and recycles it after this): its
+    /// entry is cleared. A plain store does: besides resets (with no reader running), only the
+    /// keyval's creator and the one who released it write the entry, and the slot is not
+    /// handed out again before it is recycled.
     #[inline(always)]
-    pub fn live_keyval_freed(&self, number: i32) {
+    pub fn keyval_released(&self, number: i32) {
         if let Some(k) = self.entry_of(number) {
             k.store(0, Ordering::Release);
         }
     }
 
-    /// A keyval number is dead. Only its own entry is cleared; a plain store does, because a
-    /// slot the registry just released waits in the freeing thread's own queue.
-    #[inline]
-    pub fn keyval_freed(&self, number: i32) {
-        if let Some(k) = self.entry_of(number) {
-            if k.load(Ordering::Relaxed) as i32 == number {
-                k.store(0, Ordering::Release);
-            }
-        }
-    }
-
-    /// The slot of a live user keyval of `kind` and its table entry: only such a keyval's own
-    /// number is in the table of its kind.
+    /// The slot of a held user keyval of `kind` (live, or freed with attributes left) and its
+    /// table entry: only such a keyval's own number is in the table of its kind.
     #[inline(always)]
-    fn live_keyval(&self, kind: ObjectKind, keyval: i32) -> Option<(u32, i64)> {
+    fn held_keyval(&self, kind: ObjectKind, keyval: i32) -> Option<(u32, i64)> {
         let slot = keyval::slot_of(keyval);
         let entry = self.keyval_entry(kind, slot).load(Ordering::Acquire);
         (entry as i32 == keyval).then_some((slot as u32, entry))
@@ -298,8 +311,9 @@ impl Tables {
     /// The read path: no lock, no shared write. `take` gets the slot, word and provenance.
     ///
     /// The bound handle vouches for the object, the keyval table of the object's kind for the
-    /// keyval being live and of that kind (any number, even 0, names some entry; only a live
-    /// keyval's own number equals it): an attribute not in its slot is then not set.
+    /// keyval being held and of that kind (any number, even 0, names some entry; only a held
+    /// keyval's own number equals it): an attribute not in its slot is then not set. A keyval
+    /// freed while attributes use it still names them (MPI 4.1 §7.7.2), so it is answered too.
     #[inline(always)]
     fn get_with<T>(
         &self,
@@ -310,7 +324,7 @@ impl Tables {
         let Some(a) = self.attrs(obj) else {
             return Fast::Slow;
         };
-        let Some((slot, _)) = self.live_keyval(obj.kind, keyval) else {
+        let Some((slot, _)) = self.held_keyval(obj.kind, keyval) else {
             return Fast::Slow;
         };
         let Some(s) = a.slot(slot) else {
@@ -348,16 +362,21 @@ impl Tables {
         self.get_with(obj, keyval, |_, word, _| word)
     }
 
-    /// `*_set_attr` overwriting, without the lock: only when the keyval is live and has no
+    /// `*_set_attr` overwriting, without the lock: only when the keyval is held and has no
     /// delete callback (no user code to run) and the attribute is set and not dying. The
     /// value changes in place and, as a new setting, moves to the end of the order of setting
     /// (unless it is there already). Returns false when the locked path must decide.
+    ///
+    /// A held keyval may be one the user freed: overwriting an attribute that an object holds
+    /// under it is allowed (the keyval lives on for its attributes, as in MPICH and Open MPI).
+    /// This never creates an attribute, which only a live keyval may (the locked path checks
+    /// the registry for that).
     #[inline(always)]
     pub fn try_overwrite(&self, obj: ObjRef, keyval: i32, value: AttrWord) -> bool {
         let Some(a) = self.attrs(obj) else {
             return false;
         };
-        let Some((slot, entry)) = self.live_keyval(obj.kind, keyval) else {
+        let Some((slot, entry)) = self.held_keyval(obj.kind, keyval) else {
             return false;
         };
         if entry & HAS_DELETE != 0 {

@@ -55,11 +55,12 @@ fn get_hits_what_was_set_and_misses_the_rest() {
     assert!(a.remove(k1.0).is_some());
     assert_eq!(s.get_c_view(obj, k1.1), Fast::Miss);
     assert!(a.is_empty());
-    s.keyval_freed(k2.1);
+    let dead = s.registry.free(k2.1, ObjectKind::Comm).unwrap();
+    s.release_keyval(dead.expect("no attribute uses it: it dies"));
     assert_eq!(
         s.get_word(obj, k2.1),
         Fast::Slow,
-        "freed keyval: the lock reports it"
+        "dead keyval: the lock reports it"
     );
 }
 
@@ -90,6 +91,62 @@ fn only_live_keyvals_of_the_objects_kind_are_answered() {
     s.clear();
     s.bind(obj);
     assert_eq!(s.get_c_view(obj, 0), Fast::Slow);
+}
+
+// §7.7.2: a keyval freed while attributes use it still names them: the lock-free get answers
+// hits and misses with it and overwrites in place, until its last attribute goes; then its
+// number is dead and only the lock answers (with the error).
+#[test]
+fn freed_keyval_in_use_is_answered_until_its_last_attribute_goes() {
+    let s = store();
+    let objs = comms(2);
+    let k = keyval(s, CopyFn::Null, DeleteFn::Null);
+    let a = s.bind(objs[0]);
+    s.bind(objs[1]);
+    s.registry.add_attr(k.0, k.1).unwrap();
+    set(a, k, 0xfeed);
+    assert!(s.registry.free(k.1, ObjectKind::Comm).unwrap().is_none());
+    assert_eq!(s.get_c_view(objs[0], k.1), Fast::Hit(0xfeed));
+    assert_eq!(s.get_word(objs[1], k.1), Fast::Miss, "an object without it");
+    assert!(
+        s.try_overwrite(objs[0], k.1, AttrWord::from_c_pointer(0xbee)),
+        "an overwrite creates nothing"
+    );
+    assert_eq!(s.get_c_view(objs[0], k.1), Fast::Hit(0xbee));
+    assert!(
+        !s.try_overwrite(objs[1], k.1, AttrWord::from_c_pointer(1)),
+        "creating one is the locked path's to refuse"
+    );
+    assert!(a.remove(k.0).is_some());
+    s.attr_removed(k.0);
+    assert_eq!(
+        s.registry.held(),
+        0,
+        "the keyval died with its last attribute"
+    );
+    for &obj in &objs {
+        assert_eq!(
+            s.get_c_view(obj, k.1),
+            Fast::Slow,
+            "dead: the lock reports it"
+        );
+    }
+    assert!(!s.try_overwrite(objs[0], k.1, AttrWord::from_c_pointer(2)));
+    // Its slot comes back under a new number (after the reuse delay), which alone matches.
+    let again = (0..300)
+        .map(|_| {
+            let n = keyval(s, CopyFn::Null, DeleteFn::Null);
+            if n.0 != k.0 {
+                let freed = s.registry.free(n.1, ObjectKind::Comm).unwrap();
+                s.release_keyval(freed.expect("unused: dies"));
+            }
+            n
+        })
+        .find(|n| n.0 == k.0)
+        .expect("the slot is reused");
+    assert_ne!(again.1, k.1);
+    assert_eq!(s.get_c_view(objs[0], again.1), Fast::Miss);
+    assert_eq!(s.get_c_view(objs[0], k.1), Fast::Slow);
 }
 
 // §20.3.7: a C reader of a Fortran-set value gets the address of the stored MPI_Aint / INTEGER,
@@ -152,10 +209,12 @@ fn overwrite_without_lock_only_when_no_user_code_runs() {
     assert!(!a.deletes_silently(), "a deletion is under way");
     a.set_dying(plain.0, false);
     assert!(a.deletes_silently());
-    s.keyval_freed(plain.1);
+    // (The registry does not count this test's attributes: the free ends the keyval.)
+    let dead = s.registry.free(plain.1, ObjectKind::Comm).unwrap();
+    s.release_keyval(dead.expect("dies"));
     assert!(
         !s.try_overwrite(obj, plain.1, AttrWord::from_c_pointer(6)),
-        "freed keyval"
+        "dead keyval"
     );
     assert_eq!(a.entry(plain.0).map(|e| e.value.word), Some(3));
     a.remove_all(|_| {});

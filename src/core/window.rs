@@ -489,6 +489,38 @@ mod tests {
         );
     }
 
+    // MPI 4.1 §7.7.2 (MPI_WIN_FREE_KEYVAL follows MPI_COMM_FREE_KEYVAL): a freed window keyval
+    // names the attributes it has until MPI_WIN_FREE releases the last; then it is invalid.
+    #[test]
+    fn freed_window_keyval_lives_until_win_free() {
+        let rt = runtime();
+        let p = probe();
+        let k = win_keyval(&rt, &p);
+        let w = rt.win_create_dynamic(world()).unwrap();
+        let other = rt.win_create_dynamic(world()).unwrap();
+        let obj = ObjRef::win(w.0);
+        rt.set_attr(obj, k, AttrWord::from_c_pointer(31)).unwrap();
+        rt.free_keyval(ObjectKind::Win, k).unwrap();
+        assert_eq!(read(&rt, w, k).value.word, 31);
+        assert_eq!(rt.get_attr(ObjRef::win(other.0), k).unwrap(), None);
+        let e = rt
+            .set_attr(ObjRef::win(other.0), k, AttrWord::from_c_pointer(1))
+            .unwrap_err();
+        assert_eq!(e, crate::core::Error::KeyvalFreed { keyval: k });
+        rt.set_attr(obj, k, AttrWord::from_c_pointer(32)).unwrap();
+        assert_eq!(
+            *p.log.lock().unwrap(),
+            vec![(k, 31)],
+            "overwrite deletes the old value"
+        );
+        rt.win_free(w).unwrap();
+        assert_eq!(*p.log.lock().unwrap(), vec![(k, 31), (k, 32)]);
+        assert_eq!(rt.lock().keyvals().held(), 0);
+        let e = rt.get_attr(ObjRef::win(other.0), k).unwrap_err();
+        assert_eq!(e.class(), MPI_ERR_KEYVAL);
+        rt.win_free(other).unwrap();
+    }
+
     // MPI 4.1 §7.7.2: a failing delete callback fails MPI_WIN_FREE with its code and leaves the
     // window valid with its attribute in place, so the user can retry.
     #[test]

@@ -190,13 +190,19 @@ int main(int argc, char **argv)
     MPI_Comm_set_attr(c, kv[8], (void *)11);
     CHECK_EQ(MPI_Comm_dup(c, &d), MPI_SUCCESS, "dup whose copy callback frees its keyval");
     CHECK_EQ(copies[8], 1, "copy ran once");
-    CHECK_EQ(MPI_Comm_get_attr(d, kv[8], &v, &flag), MPI_ERR_KEYVAL, "kv[8] was freed: its number is invalid for new calls");
+    flag = 0;
+    CHECK_EQ(MPI_Comm_get_attr(d, kv[8], &v, &flag), MPI_SUCCESS,
+             "§7.7.2: kv[8] was freed, but its number still names its attributes (the copy)");
+    CHECK(flag == 1 && v == (void *)11, "§7.7.2: ... the value copied after the free");
     CHECK_EQ(MPI_Comm_delete_attr(c, kv[7]), MPI_SUCCESS, "delete whose callback frees its keyval");
-    CHECK_EQ(MPI_Comm_set_attr(c, kv[7], (void *)12) != MPI_SUCCESS, 1, "the freed keyval is invalid afterwards");
+    CHECK_EQ(MPI_Comm_set_attr(c, kv[7], (void *)12) != MPI_SUCCESS, 1,
+             "§7.7.2: the freed keyval, its only attribute gone, is invalid afterwards");
     CHECK_EQ(MPI_Comm_free(&d), MPI_SUCCESS, "the copy of a freed keyval's attribute is still deleted");
     CHECK_EQ(MPI_Comm_free(&c), MPI_SUCCESS, "free");
     CHECK_EQ(deletes[7], 1, "kv[7] deleted once");
     CHECK_EQ(deletes[8], 2, "kv[8]: original and copy deleted once each");
+    CHECK_EQ(MPI_Comm_get_attr(MPI_COMM_WORLD, kv[8], &v, &flag), MPI_ERR_KEYVAL,
+             "§7.7.2: kv[8], its last attribute gone, is invalid");
 
     /* 5. At finalize: SELF's delete callback deletes a later attribute of SELF. */
     reset_counts();

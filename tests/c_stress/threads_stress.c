@@ -1,6 +1,7 @@
 /* Threads under MPI_THREAD_MULTIPLE (issue 6, part 4): T threads, each for at most SECONDS
  * seconds and ITERS iterations (argv: threads seconds iters), mixing get / set / delete / dup /
- * free on a shared communicator and on a private one, and keyval create / free; copy and delete
+ * free on a shared communicator and on a private one, and keyval create / free (also freeing a
+ * keyval before deleting its attribute with the saved number, MPI 4.1 §7.7.2); copy and delete
  * callbacks run concurrently and count with atomics. A watchdog (alarm) kills a deadlock.
  *
  * Consistency with a serial order: a thread's private communicator always reads back what
@@ -102,7 +103,19 @@ static void *worker(void *arg)
             break;
         default:
             if (MPI_Comm_create_keyval(copy_fn, del_fn, &tmpkv, NULL) != MPI_SUCCESS) FAIL("create keyval");
-            else {
+            else if ((i / 8) % 2 == 0 && i % 64 != 7) {
+                /* MPI 4.1 §7.7.2: the keyval freed first; the saved number still names the
+                 * attribute until it is deleted, and is invalid after. */
+                int saved = tmpkv, cls = -1;
+                MPI_Comm_set_attr(mine, tmpkv, (void *)val);
+                atomic_fetch_add(&made, 1);
+                if (MPI_Comm_free_keyval(&tmpkv) != MPI_SUCCESS) FAIL("free keyval in use");
+                if (MPI_Comm_get_attr(mine, saved, &v, &flag) != MPI_SUCCESS || !flag || (intptr_t)v != val)
+                    FAIL("thread %ld: a freed keyval's attribute reads %p (flag %d)", id, v, flag);
+                if (MPI_Comm_delete_attr(mine, saved) != MPI_SUCCESS) FAIL("delete with a freed keyval");
+                MPI_Error_class(MPI_Comm_get_attr(mine, saved, &v, &flag), &cls);
+                if (cls != MPI_ERR_KEYVAL) FAIL("a freed keyval without attributes: class %d", cls);
+            } else {
                 MPI_Comm_set_attr(mine, tmpkv, (void *)val);
                 atomic_fetch_add(&made, 1);
                 /* mostly deleted first; every 64th stays on `mine` with its keyval freed */

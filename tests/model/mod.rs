@@ -136,6 +136,14 @@ pub struct Comm {
     pub attrs: Vec<Attr>,
 }
 
+/// What a call does with the keyval it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum KvUse {
+    Get,
+    Set,
+    Delete,
+}
+
 /// Which keyval a call names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KvRef {
@@ -281,25 +289,41 @@ impl Model {
         !self.comms[c].alive
     }
 
-    /// The keyval error of naming `kv` on a communicator (None when usable there).
-    fn kv_err(&self, kv: KvRef, for_write: bool) -> Option<ErrClass> {
+    /// Whether keyval `k` still exists: not freed by the user, or freed while attributes use
+    /// it (MPI 4.1 §7.7.2: "the actual free does not transpire until after all references
+    /// ... to the key have been freed"). Once freed with none left it is gone for good: no
+    /// call can give it an attribute again.
+    pub fn held(&self, k: usize) -> bool {
+        !self.keyvals[k].freed
+            || self
+                .comms
+                .iter()
+                .any(|c| c.alive && c.attrs.iter().any(|a| a.kv == k))
+    }
+
+    /// The keyval error of naming `kv` on communicator `c` (None when usable there). A held
+    /// keyval that the user freed names the attributes it has (get, delete, overwrite), but a
+    /// set cannot create one under it.
+    fn kv_err(&self, c: usize, kv: KvRef, op: KvUse) -> Option<ErrClass> {
         match kv {
             KvRef::Created(k) => {
-                let k = &self.keyvals[k];
-                (k.freed || k.kind != KvKind::Comm).then_some(ErrClass::Keyval)
+                let kv = &self.keyvals[k];
+                let creating = op == KvUse::Set && self.instance(c, k).is_none();
+                (kv.kind != KvKind::Comm || !self.held(k) || (kv.freed && creating))
+                    .then_some(ErrClass::Keyval)
             }
             // Predefined keyvals cannot be set or deleted by users.
-            KvRef::TagUb => for_write.then_some(ErrClass::Keyval),
+            KvRef::TagUb => (op != KvUse::Get).then_some(ErrClass::Keyval),
             KvRef::Invalid | KvRef::Forged => Some(ErrClass::Keyval),
         }
     }
 
-    fn arg_errors(&self, c: usize, kv: KvRef, for_write: bool) -> Option<Expect> {
+    fn arg_errors(&self, c: usize, kv: KvRef, op: KvUse) -> Option<Expect> {
         let mut classes = Vec::new();
         if self.comm_err(c) {
             classes.push(ErrClass::Comm);
         }
-        if let Some(e) = self.kv_err(kv, for_write) {
+        if let Some(e) = self.kv_err(c, kv, op) {
             classes.push(e);
         }
         (!classes.is_empty()).then(|| Expect::class(classes))
@@ -330,7 +354,7 @@ impl Model {
 
     /// `*_get_attr` / `MPI_Attr_get` (the reader's view is the driver's business).
     pub fn get(&self, c: usize, kv: KvRef) -> Expect {
-        if let Some(e) = self.arg_errors(c, kv, false) {
+        if let Some(e) = self.arg_errors(c, kv, KvUse::Get) {
             return e;
         }
         let read = match kv {
@@ -358,9 +382,10 @@ impl Model {
     }
 
     /// `*_set_attr` / `MPI_Attr_put`: an overwrite runs the old value's delete callback
-    /// first; if it fails the old value stays and the call returns its code.
+    /// first; if it fails the old value stays and the call returns its code. Under a keyval
+    /// the user freed, only an overwrite.
     pub fn set(&mut self, c: usize, kv: KvRef, val: Val) -> Expect {
-        if let Some(e) = self.arg_errors(c, kv, true) {
+        if let Some(e) = self.arg_errors(c, kv, KvUse::Set) {
             return e;
         }
         let KvRef::Created(k) = kv else {
@@ -387,9 +412,10 @@ impl Model {
         ex
     }
 
-    /// `*_delete_attr`: not set is not an error; a failing callback leaves it in place.
+    /// `*_delete_attr`: not set is not an error; a failing callback leaves it in place. A
+    /// keyval the user freed is gone with its last attribute.
     pub fn delete(&mut self, c: usize, kv: KvRef) -> Expect {
-        if let Some(e) = self.arg_errors(c, kv, true) {
+        if let Some(e) = self.arg_errors(c, kv, KvUse::Delete) {
             return e;
         }
         let KvRef::Created(k) = kv else {
@@ -510,7 +536,8 @@ impl Model {
         ex
     }
 
-    /// `MPI_Comm_free_keyval` & co.: the number is invalid at once; attributes live on.
+    /// `MPI_Comm_free_keyval` & co.: once only; the attributes using it live on, and the number
+    /// names them until the last goes.
     pub fn free_keyval(&mut self, kv: KvRef, kind: KvKind) -> Expect {
         match kv {
             KvRef::Created(k) if !self.keyvals[k].freed && self.keyvals[k].kind == kind => {

@@ -99,14 +99,20 @@ int main(int argc, char **argv)
     stale = k;
     MPI_Comm_set_attr(dup, k, &deletes);
     MPI_Comm_free_keyval(&k);
+    flag = 0;
     rc = MPI_Comm_get_attr(dup, stale, &val, &flag);
+    CHECK(rc == MPI_SUCCESS && flag && val == &deletes,
+          "MPI 4.1 §7.7.2: a freed keyval's number still names the attribute it has");
+    rc = MPI_Comm_set_attr(MPI_COMM_WORLD, stale, &deletes);
     CHECK_EQ(err_class(rc), MPI_ERR_KEYVAL, "README Conventions (MPI 4.1 §7.7.2): a freed keyval "
-                                           "number is invalid for new calls at once, even while "
-                                           "an attribute still uses it");
+                                           "cannot take a new attribute");
     CHECK_EQ(deletes, 0, "MPI 4.1 §7.7.2: freeing the keyval deleted nothing");
     CHECK_EQ(MPI_Comm_free(&dup), MPI_SUCCESS, "MPI 4.1 §7.4.3: free the dup");
     CHECK_EQ(deletes, 1, "MPI 4.1 §7.7.2: the attribute of the freed keyval still got its delete "
                          "callback, once");
+    rc = MPI_Comm_get_attr(MPI_COMM_WORLD, stale, &val, &flag);
+    CHECK_EQ(err_class(rc), MPI_ERR_KEYVAL, "MPI 4.1 §7.7.2: with its last attribute gone, the "
+                                           "freed keyval's number is invalid");
 
     /* ---- a wrong-kind keyval: a datatype keyval on a communicator ---- */
     MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &tk, NULL);

@@ -105,8 +105,8 @@ static int inner_delete(MPI_Comm comm, int keyval, void *val, void *extra)
         return MPI_SUCCESS;
     }
     /* the back-reference on the inner communicator must name the communicator being freed
-     * (only while the keyval is alive: a freed keyval number may not be used for new calls,
-     * MPI 4.1 §7.7.2) */
+     * (only while the library still holds its keyval: after its free, MPI 4.1 §7.7.2, the
+     * library's variable is MPI_KEYVAL_INVALID) */
     if (lib_outer_keyval != MPI_KEYVAL_INVALID) {
         comm_box *back = NULL;
         int flag = 0;

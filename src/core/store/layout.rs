@@ -9,7 +9,8 @@
 //! 2. `*(a + BOUND) == handle` (i32), or not answered here.
 //! 3. `s = keyval & KEYVAL_SLOT_MASK`; `*(tables + keyvals(kind) + 8 * s)` (its low i32) `==
 //!    keyval`, or not answered here (a dead, predefined or garbage keyval, or one of another
-//!    kind).
+//!    kind). The entry holds the number while the keyval is held: live, or freed by the user
+//!    while attributes still use it (MPI 4.1 §7.7.2), whose gets are answered here too.
 //! 4. The slot: `a + SLOTS + SLOT_SIZE * s` when `s < INLINE_SLOTS`; beyond that, not answered
 //!    here.
 //! 5. `q = *(slot + SEQ)` (u32); `*(slot + KEYVAL) != keyval`: not set. Then `w = *(slot +
@@ -38,8 +39,8 @@ pub const fn dir(kind: ObjectKind) -> usize {
         + offset_of!(Directory, table)
 }
 
-/// Where the keyval table of `kind` starts in [`Tables`] (8-byte entries, the live number in
-/// the low half).
+/// Where the keyval table of `kind` starts in [`Tables`] (8-byte entries, the held keyval's
+/// number in the low half).
 pub const fn keyvals(kind: ObjectKind) -> usize {
     offset_of!(Tables, keyvals) + super::kind_index(kind) * size_of::<[AtomicI64; KEYVAL_SLOTS]>()
 }
