@@ -11,8 +11,17 @@ For every case and implementation the table gives the median over rounds of the 
 medians, and for the get cases the median over rounds of the ratio to the floor timed in the
 same run (for mt_get_1thread and mt_get_2threads: to mt_floor_1thread and mt_floor_2threads).
 "best peer / mpicache" is how many times better mpicache is than the better of MPICH and Open
-MPI in that case: peer / mpicache for times and bytes (lower is better), mpicache / peer for the
-mt_throughput_2v1 ratio (higher is better); above 1 means mpicache wins.
+MPI in that case: peer / mpicache where lower is better (times, bytes, MiB, mappings, and the
+ratios of bench/attr_mem.c: address space / resident, VmRSS / the issue's limit), mpicache /
+peer where higher is better (the mt_throughput_2v1 ratio, and the X_made counts of objects an
+implementation managed to make); above 1 means mpicache wins. No ratio where a value it needs is
+zero or negative (a library giving back more than it took), except that a best peer at 0 and
+mpicache above it gives 0.
+
+bench/attr_mem.c prints, for each kind of object it makes many of, X_asked (how many it asked
+for) and X_made (how many the implementation made before a call failed). The X_asked rows are
+not shown: an X_made cell below its X_asked is marked '*', and a note under the table says who
+made how many of how many; that implementation's rows of the kind are over the objects it made.
 
 The floor cases (floor, f_floor, and the multithreaded control mt_floor_1thread,
 mt_floor_2threads, mt_floor_2v1) time the same trivial call whatever the implementation: no
@@ -31,6 +40,14 @@ IMPLS = ["mpicache", "mpich", "openmpi"]
 COUNTS = [1, 16, 256, 4096]
 # The floor itself (the same trivial call for every implementation): no comparison with the peers.
 FLOORS = {"floor", "f_floor", "mt_floor_1thread", "mt_floor_2threads", "mt_floor_2v1"}
+ASKED, MADE = "_asked", "_made"
+# X_baseline rows (bench/attr_mem.c) are what the process held before the objects were made:
+# context for the rows after them, no comparison with the peers.
+BASELINE = "_baseline"
+
+
+def higher_is_better(case):
+    return case == "mt_throughput_2v1" or case.endswith(MADE)
 
 
 def load(path):
@@ -56,16 +73,17 @@ def load(path):
 
 
 def vs_peer(case, unit, med):
-    if case in FLOORS:
+    if case in FLOORS or case.endswith(BASELINE):
         return None
     mine = med.get((case, "mpicache"))
     peers = [med[(case, p)] for p in IMPLS[1:] if (case, p) in med]
     if mine is None or not peers or mine <= 0:
         return None
-    if unit == "ratio":  # throughput ratio: higher is better
-        return mine / max(peers)
+    if higher_is_better(case):
+        best = max(peers)
+        return mine / best if best > 0 else None
     best = min(peers)
-    return best / mine
+    return best / mine if best >= 0 else None
 
 
 def fmt(x, digits=1):
@@ -75,13 +93,31 @@ def fmt(x, digits=1):
         return f"{x:.0f}"
     if abs(x) >= 100:
         return f"{x:.1f}"
+    if 0 < abs(x) < 0.01:  # a ratio far below 1: two significant digits, not 0.00
+        return f"{x:.2g}"
     return f"{x:.{digits + 1}f}" if abs(x) < 10 else f"{x:.{digits}f}"
 
 
-def table(order, units, med, rat, impls):
+def short_of_asked(order, med, impls):
+    """{(X_made case, impl): (made, asked)} where an implementation made fewer than asked."""
+    short = {}
+    for case in order:
+        if not case.endswith(MADE):
+            continue
+        asked_case = case[: -len(MADE)] + ASKED
+        for i in impls:
+            made, asked = med.get((case, i)), med.get((asked_case, i))
+            if made is not None and asked is not None and made < asked:
+                short[(case, i)] = (made, asked)
+    return short
+
+
+def table(order, units, med, rat, impls, shown=lambda case: True):
     header = ["case", "unit"] + impls + ["best peer / mpicache"] + [f"{i} / floor" for i in impls]
     rows = []
     for case in order:
+        if not shown(case):
+            continue
         unit = units[case]
         row = [case, unit]
         row += [med.get((case, i)) for i in impls]
@@ -93,8 +129,12 @@ def table(order, units, med, rat, impls):
     return header, rows
 
 
-def print_table(header, rows):
-    text = [header] + [[r[0], r[1]] + [fmt(x) for x in r[2:]] for r in rows]
+def print_table(header, rows, impls, short):
+    def cell(case, col, x):
+        mark = "*" if col < len(impls) and (case, impls[col]) in short else ""
+        return fmt(x) + mark
+
+    text = [header] + [[r[0], r[1]] + [cell(r[0], c, x) for c, x in enumerate(r[2:])] for r in rows]
     widths = [max(len(str(r[c])) for r in text) for c in range(len(header))]
     lines = []
     for n, r in enumerate(text):
@@ -159,15 +199,24 @@ def main():
     ap.add_argument("--raw", required=True)
     ap.add_argument("--csv")
     ap.add_argument("--png")
+    ap.add_argument("--notes", help="where the runs' '#' lines are (named in the table's notes)")
     a = ap.parse_args()
     order, units, med, rat = load(a.raw)
     if not order:
         sys.exit(f"plot.py: no result lines in {a.raw}")
     present = {impl for (_case, impl) in med}
     impls = [i for i in IMPLS if i in present] + sorted(present - set(IMPLS))
-    header, rows = table(order, units, med, rat, impls)
-    print_table(header, rows)
+    short = short_of_asked(order, med, impls)
+    header, rows = table(order, units, med, rat, impls, lambda case: not case.endswith(ASKED))
+    print_table(header, rows, impls, short)
+    if short:
+        where = f" in {a.notes}" if a.notes else ""
+        print(f"\n* made fewer objects than asked: a call failed (the '#' lines{where} say why); "
+              "that implementation's figures of the case are over the objects it made:")
+        for (case, i), (made, asked) in sorted(short.items()):
+            print(f"  {i}: {case} {made:.0f} of {asked:.0f}")
     if a.csv:
+        header, rows = table(order, units, med, rat, impls)
         write_csv(a.csv, header, rows)
         print(f"\ntable: {a.csv}")
     if a.png and plot(a.png, med, impls):

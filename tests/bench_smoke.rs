@@ -1,7 +1,10 @@
-//! The benchmark suite of bench/ cannot rot: the C and the Fortran benchmark are built with the
-//! INSTALLED mpicc / mpifort (and the floor library, bench/floor.c), run once with tiny counts,
-//! and must print every case line with a positive number. No speed is asserted here (speed is
-//! not a test: `ci/bench.sh` measures it).
+//! The benchmark suite of bench/ cannot rot: the C and the Fortran benchmark and the memory
+//! benchmark (bench/attr_mem.c, every case in its own process) are built with the INSTALLED
+//! mpicc / mpifort (and the floor library, bench/floor.c), run once with tiny counts, and must
+//! print every case line with a positive number (the few figures that a library may rightly
+//! make zero or negative, such as the memory it keeps after freeing everything, with a finite
+//! one). No speed and no memory figure is asserted here (speed is not a test: `ci/bench.sh`
+//! measures it).
 
 mod common;
 
@@ -43,6 +46,84 @@ const C_CASES: &[(&str, &str, bool)] = &[
     ("mt_get_1thread", "ns/op", true),
     ("mt_get_2threads", "ns/op", true),
     ("mt_throughput_2v1", "ratio", false),
+];
+
+/// Case lines of the memory benchmark: (name, unit, positive). Not positive: a figure that may
+/// be zero or negative for a library that gives memory back or maps nothing.
+type MemLines = &'static [(&'static str, &'static str, bool)];
+
+/// The memory benchmark's lines, by `--case`.
+const MEM_CASES: &[(&str, MemLines)] = &[
+    (
+        "lifecycle",
+        &[
+            ("many_maps_baseline", "count", true),
+            ("many_types_asked", "count", true),
+            ("many_types_made", "count", true),
+            ("many_types_rss_per_obj", "bytes", true),
+            ("many_types_vsz_per_obj", "bytes", false),
+            ("many_types_vsz_per_rss", "ratio", false),
+            ("many_types_maps_added", "count", false),
+            ("many_comms_asked", "count", true),
+            ("many_comms_made", "count", true),
+            ("many_comms_rss_per_obj", "bytes", true),
+            ("many_comms_vsz_per_obj", "bytes", false),
+            ("many_comms_vsz_per_rss", "ratio", false),
+            ("many_comms_maps_added", "count", false),
+            ("life_rss_baseline", "MiB", true),
+            ("life_freed_above_baseline", "MiB", false),
+            ("life_finalized_above_baseline", "MiB", false),
+            ("life_freed_vs_limit", "ratio", true),
+            ("life_finalized_vs_limit", "ratio", true),
+        ],
+    ),
+    (
+        "far",
+        &[
+            ("far_comms_asked", "count", true),
+            ("far_comms_made", "count", true),
+            ("far_rss_per_attr", "bytes", true),
+        ],
+    ),
+    (
+        "first",
+        &[
+            ("first_set_comm", "ns/op", true),
+            ("first_set_type", "ns/op", true),
+        ],
+    ),
+    ("cycle", &[("comm_dup_set_free", "ns/op", true)]),
+    (
+        "maps",
+        &[
+            ("maps_types_asked", "count", true),
+            ("maps_types_made", "count", true),
+            ("maps_per_type", "count", false),
+        ],
+    ),
+];
+
+/// Tiny counts for the memory benchmark, still large enough that the objects of each memory
+/// case need new pages whatever the library (at least some 100 KiB).
+const MEM_TINY: &[&str] = &[
+    "-r",
+    "3",
+    "-n",
+    "10",
+    "-t",
+    "1",
+    "--types",
+    "2000",
+    "--comms",
+    "200",
+    "--far-comms",
+    "500",
+    "--far-gap",
+    "10",
+    "--first",
+    "20",
+    "--maps-types",
+    "200",
 ];
 
 const F_CASES: &[(&str, &str, bool)] = &[
@@ -93,7 +174,32 @@ fn floor_flags() -> Vec<String> {
 
 /// Runs `exe` with `args` and checks its output holds exactly the `cases`, each once, each
 /// with a positive median, min and max and, for get cases, a positive ratio to the floor.
-fn run_and_check(exe: &Path, args: &[&str], cases: &[(&str, &str, bool)]) {
+fn run_and_check(exe: &Path, args: &[&str], cases: &[(&'static str, &'static str, bool)]) {
+    let cases: Vec<Case> = cases
+        .iter()
+        .map(|&(name, unit, is_get)| Case {
+            name,
+            unit,
+            is_get,
+            positive: true,
+        })
+        .collect();
+    run_and_parse(exe, args, &cases);
+}
+
+struct Case {
+    name: &'static str,
+    unit: &'static str,
+    /// Reported with a ratio to the floor.
+    is_get: bool,
+    /// Median, min and max must be positive; otherwise finite.
+    positive: bool,
+}
+
+/// Runs `exe` with `args`, checks that its output holds exactly the `cases`, each once, with
+/// min <= median <= max, each positive (or finite, where the case says so), and for get cases
+/// a positive ratio to the floor; returns (case, median) in the order printed.
+fn run_and_parse(exe: &Path, args: &[&str], cases: &[Case]) -> Vec<(String, f64)> {
     // common::run takes no arguments: a one-line script passes them.
     let script = exe.with_extension("sh");
     let quoted: Vec<String> = std::iter::once(exe.display().to_string())
@@ -118,19 +224,28 @@ fn run_and_check(exe: &Path, args: &[&str], cases: &[(&str, &str, bool)]) {
         let f: Vec<&str> = line.split(',').collect();
         assert_eq!(f.len(), 7, "malformed line {line:?}:\n{}", run.report());
         let (case, impl_, unit, ratio) = (f[0], f[1], f[5], f[6]);
-        let &(_, want_unit, is_get) = cases
+        let want = cases
             .iter()
-            .find(|c| c.0 == case)
+            .find(|c| c.name == case)
             .unwrap_or_else(|| panic!("unexpected case {case:?}:\n{}", run.report()));
         assert_eq!(impl_, "mpicache", "impl of {line:?}");
-        assert_eq!(unit, want_unit, "unit of {line:?}");
-        for v in &f[2..5] {
-            let x: f64 = v
-                .parse()
-                .unwrap_or_else(|_| panic!("not a number in {line:?}"));
-            assert!(x.is_finite() && x > 0.0, "not positive in {line:?}");
+        assert_eq!(unit, want.unit, "unit of {line:?}");
+        let v: Vec<f64> = f[2..5]
+            .iter()
+            .map(|v| {
+                v.parse()
+                    .unwrap_or_else(|_| panic!("not a number in {line:?}"))
+            })
+            .collect();
+        for &x in &v {
+            assert!(x.is_finite(), "not finite in {line:?}");
+            assert!(!want.positive || x > 0.0, "not positive in {line:?}");
         }
-        if is_get {
+        assert!(
+            v[1] <= v[0] && v[0] <= v[2],
+            "not min <= median <= max in {line:?}"
+        );
+        if want.is_get {
             let r: f64 = ratio
                 .parse()
                 .unwrap_or_else(|_| panic!("no ratio to the floor in {line:?}"));
@@ -141,16 +256,21 @@ fn run_and_check(exe: &Path, args: &[&str], cases: &[(&str, &str, bool)]) {
         } else {
             assert!(ratio.is_empty(), "a ratio to the floor on {line:?}");
         }
-        assert!(!seen.contains(&case), "case {case} printed twice");
-        seen.push(case);
-    }
-    for (case, _, _) in cases {
         assert!(
-            seen.contains(case),
-            "case {case} missing:\n{}",
+            !seen.iter().any(|(c, _)| c == case),
+            "case {case} printed twice"
+        );
+        seen.push((case.to_owned(), v[0]));
+    }
+    for c in cases {
+        assert!(
+            seen.iter().any(|(s, _)| s == c.name),
+            "case {} missing:\n{}",
+            c.name,
             run.report()
         );
     }
+    seen
 }
 
 #[test]
@@ -189,4 +309,38 @@ fn fortran_benchmark_runs_once() {
         &flags,
     );
     run_and_check(&exe, TINY, F_CASES);
+}
+
+#[test]
+fn mem_benchmark_runs_once() {
+    let exe = common::compile(
+        "mpicc",
+        &common::repo_root().join("bench/attr_mem.c"),
+        &["-O2", "-Wall", "-Wextra", "-Werror"],
+    );
+    for &(name, cases) in MEM_CASES {
+        let cases: Vec<Case> = cases
+            .iter()
+            .map(|&(name, unit, positive)| Case {
+                name,
+                unit,
+                is_get: false,
+                positive,
+            })
+            .collect();
+        let mut args = vec!["--case", name];
+        args.extend(MEM_TINY);
+        let seen = run_and_parse(&exe, &args, &cases);
+        // At these counts every kind of object is made in full: what a failure to make them
+        // would print (the X_made count below X_asked) is for ci/bench.sh's full counts.
+        for (case, made) in &seen {
+            if let Some(kind) = case.strip_suffix("_made") {
+                let asked = seen
+                    .iter()
+                    .find(|(c, _)| *c == format!("{kind}_asked"))
+                    .map(|&(_, x)| x);
+                assert_eq!(asked, Some(*made), "{case}: made {made} of {asked:?}");
+            }
+        }
+    }
 }
