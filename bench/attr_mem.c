@@ -17,19 +17,22 @@
  *   minus before, / made: the object itself counted, as a user pays it), address space per
  *   object (VmSize, the same way), address space / resident, and the memory mappings added
  *   (lines of /proc/self/maps). Then every object and keyval is freed and VmRSS read again,
- *   and once more after MPI_Finalize, the process's last MPI call: bytes above the VmRSS before
- *   the objects were made, and that VmRSS over the issue's limit, 1.1 x before + 16 MiB (at
- *   most 1: the target holds).
+ *   and once more after MPI_Finalize, the process's last MPI call: the MiB kept above the
+ *   VmRSS before the objects were made (life_rss_baseline), and that VmRSS over the issue's
+ *   limit, 1.1 x baseline + 16 MiB (at most 1: the target holds).
  * far: K communicators (--far-comms, 1,000; fewer when the implementation cannot make them),
  *   each given 10 attributes whose keyvals were created G apart (--far-gap, 100: other keyvals,
  *   kept alive, created in between, as when several libraries cache): VmRSS after setting minus
  *   before (objects and keyvals made before), / 10 K.
  * first: the first set_attr on new objects. Per run, K communicators (MPI_Comm_dup of
  *   MPI_COMM_WORLD) and K datatypes (MPI_Type_dup of MPI_INT; --first, 200) made untimed, then
- *   one timed loop setting one attribute on each: ns per set, median over RUNS runs.
+ *   one timed loop setting one attribute on each: ns per set, median over RUNS runs (all the
+ *   runs' objects alive at the end: RUNS x K of each kind).
  * cycle: MPI_Comm_dup of MPI_COMM_WORLD + one MPI_Comm_set_attr (null callbacks) +
  *   MPI_Comm_free, ns per cycle; RUNS runs, each a loop of at most ITERS cycles and about MS
  *   milliseconds.
+ * maps: T datatypes (--maps-types, 10,000), each given one attribute, the program mapping a
+ *   page of its own before each: mappings the library adds per object (see maps_case).
  *
  * Before a memory baseline is read, a few objects of the kinds measured are made, given an
  * attribute and freed: the library's code and first allocations are paged in, not counted
@@ -39,11 +42,12 @@
  *
  *   case,impl,median,min,max,unit,floor_ratio
  *
- * units bytes, count, ratio and ns/op; floor_ratio is always empty here. A figure measured once
- * per process has median = min = max (ci/bench.sh takes the median over rounds). For a kind
- * of object, X_asked is the number asked for and X_made the number made (the table marks an
- * implementation that made fewer). The bytes above the baseline and the mappings added can be
- * zero or negative (a library that gives back more than the objects took).
+ * units bytes, MiB, count, ratio and ns/op; floor_ratio is always empty here. A figure measured
+ * once per process has median = min = max (ci/bench.sh takes the median over rounds). For a
+ * kind of object, X_asked is the number asked for and X_made the number made (the table marks
+ * an implementation that made fewer). The memory kept after freeing, the address space and
+ * the mappings added can be zero or negative (a library that gives back more than the objects
+ * took, or maps nothing).
  */
 #include <mpi.h>
 #include <stdint.h>
@@ -297,8 +301,8 @@ static void lifecycle(void)
            m0.rss, m2.rss, m3.rss, m4.rss, rss_limit(m0.rss));
     const double mib = 1024.0 * 1024.0;
     report1("life_rss_baseline", (double)m0.rss / mib, "MiB");
-    report1("life_freed_above_baseline", (double)(m3.rss - m0.rss) / mib, "MiB");
-    report1("life_finalized_above_baseline", (double)(m4.rss - m0.rss) / mib, "MiB");
+    report1("life_kept_after_free", (double)(m3.rss - m0.rss) / mib, "MiB");
+    report1("life_kept_after_finalize", (double)(m4.rss - m0.rss) / mib, "MiB");
     report1("life_freed_vs_limit", (double)m3.rss / rss_limit(m0.rss), "ratio");
     report1("life_finalized_vs_limit", (double)m4.rss / rss_limit(m0.rss), "ratio");
     free(types);

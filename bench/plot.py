@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarise the attribute benchmark's raw lines into one table, a CSV and a PNG plot.
 
-    bench/plot.py --raw RAW.csv [--csv TABLE.csv] [--png PLOT.png]
+    bench/plot.py --raw RAW.csv [--csv TABLE.csv] [--png PLOT.png] [--notes NOTES.txt]
 
 RAW.csv holds the lines the benchmarks printed, each prefixed with its round by ci/bench.sh:
 
@@ -22,6 +22,8 @@ bench/attr_mem.c prints, for each kind of object it makes many of, X_asked (how 
 for) and X_made (how many the implementation made before a call failed). The X_asked rows are
 not shown: an X_made cell below its X_asked is marked '*', and a note under the table says who
 made how many of how many; that implementation's rows of the kind are over the objects it made.
+Its X_baseline rows (what the process held before making the objects) are context: no
+comparison with the peers.
 
 The floor cases (floor, f_floor, and the multithreaded control mt_floor_1thread,
 mt_floor_2threads, mt_floor_2v1) time the same trivial call whatever the implementation: no
