@@ -21,11 +21,11 @@ use mpicache::capi::errhandler::{MPI_Comm_set_errhandler, MPI_Win_set_errhandler
 use mpicache::capi::init::MPI_Init;
 use mpicache::capi::win::{MPI_Win_create, MPI_Win_free};
 use mpicache::consts::*;
-use mpicache::core::{ObjRef, ObjectKind, Runtime};
 use mpicache::fortran::attr::{
     mpi_attr_get_, mpi_attr_put_, mpi_comm_get_attr_, mpi_comm_set_attr_, mpi_type_get_attr_,
     mpi_win_get_attr_,
 };
+use mpicache::world::{ObjRef, ObjectKind, Runtime};
 use std::ffi::{c_int, c_void};
 
 /// What a C getter returned.
@@ -146,7 +146,7 @@ unsafe fn compare_all(
         for &k in keyvals {
             let obj = ObjRef {
                 kind: ObjectKind::Comm,
-                handle: mpicache::core::Handle(h),
+                handle: mpicache::world::Handle(h),
             };
             for getter in [MPI_Comm_get_attr as CGetter, MPI_Attr_get as CGetter] {
                 assert_eq!(
@@ -188,7 +188,7 @@ unsafe fn compare_all(
             for &k in keyvals {
                 let obj = ObjRef {
                     kind,
-                    handle: mpicache::core::Handle(h),
+                    handle: mpicache::world::Handle(h),
                 };
                 assert_eq!(
                     unsafe { c_get(getter, h, k) },

@@ -7,14 +7,14 @@
 //! then handled natively by the core, so a DUP keeps the value's provenance.
 #![allow(non_snake_case)]
 
-use crate::capi::types::*;
-use crate::consts::MPI_SUCCESS;
-use crate::core::callback::{
+use crate::caching::callback::{
     CallbackCall, Convention, CopyCallback, CopyFn, DeleteCallback, DeleteFn,
 };
-use crate::core::convert::AttrWord;
-use crate::core::keyval::callbacks_of;
-use crate::core::store::Callbacks;
+use crate::caching::convert::AttrWord;
+use crate::caching::keyval::callbacks_of;
+use crate::caching::store::Callbacks;
+use crate::capi::types::*;
+use crate::consts::MPI_SUCCESS;
 use std::ffi::{c_int, c_void};
 
 struct CCopy(MPI_Comm_copy_attr_function);

@@ -11,13 +11,13 @@
 //! result is stored as if that routine had set it in its own generation (MPI 4.1 §20.3.7: the
 //! MPI-1 rules apply "implicitly, by attribute copying callback functions").
 
-use crate::consts::MPI_SUCCESS;
-use crate::core::callback::{
+use crate::caching::callback::{
     CallbackCall, Convention, CopyCallback, CopyFn, DeleteCallback, DeleteFn,
 };
-use crate::core::convert::AttrWord;
-use crate::core::keyval::callbacks_of;
-use crate::core::store::Callbacks;
+use crate::caching::convert::AttrWord;
+use crate::caching::keyval::callbacks_of;
+use crate::caching::store::Callbacks;
+use crate::consts::MPI_SUCCESS;
 use crate::fortran::{
     callback_code, fint, MPI_Aint, MPI_Fint, MPI_Flogical, FORTRAN_FALSE, FORTRAN_TRUE,
 };

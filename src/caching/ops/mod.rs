@@ -1,0 +1,4 @@
+//! The caching operations.
+
+mod attr;
+pub use attr::*;

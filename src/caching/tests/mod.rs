@@ -1,0 +1,3 @@
+//! Unit tests of the caching rules.
+
+mod rules;
