@@ -144,10 +144,7 @@ unsafe fn compare_all(
     let mut checked = 0;
     for &h in comms {
         for &k in keyvals {
-            let obj = ObjRef {
-                kind: ObjectKind::Comm,
-                handle: mpicache::world::Handle(h),
-            };
+            let obj = ObjRef::comm(h);
             for getter in [MPI_Comm_get_attr as CGetter, MPI_Attr_get as CGetter] {
                 assert_eq!(
                     unsafe { c_get(getter, h, k) },
@@ -186,10 +183,7 @@ unsafe fn compare_all(
     ] {
         for &h in handles {
             for &k in keyvals {
-                let obj = ObjRef {
-                    kind,
-                    handle: mpicache::world::Handle(h),
-                };
+                let obj = ObjRef::of_int(kind, h);
                 assert_eq!(
                     unsafe { c_get(getter, h, k) },
                     expected_c(obj, k),

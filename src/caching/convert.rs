@@ -16,9 +16,10 @@
 //! | Fortran `*_GET_ATTR` (ADDR_KIND) | the address, integer  | the value                         | the value (sign-extended)      |
 //! | Fortran `MPI_ATTR_GET` (INTEGER) | low bits of address   | low bits (2**40 reads as 0)       | the value                      |
 //!
-//! The internal `MPI_Aint` / `int` a C reader is pointed at lives in the attribute's
-//! its slot in the attribute store (store.rs) and does not move while the attribute exists.
-//! Each function below names the cells of the tables it implements.
+//! The internal `MPI_Aint` / `int` a C reader is pointed at is the stored word itself: in the
+//! attribute's slot of the store (`caching::store`), or in the world's cell for a predefined
+//! attribute. It does not move while the attribute exists. Each function below names the cells
+//! of the tables it implements.
 
 /// The Fortran default INTEGER of the deprecated routines: 4 bytes, or 8 with the
 /// `fortran-integer-8` feature (programs compiled with `-fdefault-integer-8`), where the
@@ -35,6 +36,14 @@ pub enum Provenance {
     CPointer,
     FortranAddress,
     FortranInteger,
+}
+
+/// An attribute as a reader gets it: the value, and what a C reader is given (column "C
+/// `*_get_attr`": the pointer, or the address of the internal `MPI_Aint` / `int`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AttrRead {
+    pub value: AttrWord,
+    pub c_view: usize,
 }
 
 /// An attribute value as stored: the word and its provenance.

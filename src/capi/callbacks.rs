@@ -8,11 +8,10 @@
 #![allow(non_snake_case)]
 
 use crate::caching::callback::{
-    CallbackCall, Convention, CopyCallback, CopyFn, DeleteCallback, DeleteFn,
+    callbacks_of, CallbackCall, Callbacks, Convention, CopyCallback, CopyFn, DeleteCallback,
+    DeleteFn,
 };
 use crate::caching::convert::AttrWord;
-use crate::caching::keyval::callbacks_of;
-use crate::caching::store::Callbacks;
 use crate::capi::types::*;
 use crate::consts::MPI_SUCCESS;
 use std::ffi::{c_int, c_void};
@@ -27,7 +26,7 @@ impl CopyCallback for CCopy {
         // SAFETY: the user registered this function with the C copy signature.
         let rc = unsafe {
             (self.0)(
-                call.object.0,
+                call.object.int(),
                 call.keyval,
                 call.extra_state.word() as *mut c_void,
                 call.value.c_view as *mut c_void,
@@ -50,7 +49,7 @@ impl DeleteCallback for CDelete {
         // SAFETY: the user registered this function with the C delete signature.
         let rc = unsafe {
             (self.0)(
-                call.object.0,
+                call.object.int(),
                 call.keyval,
                 call.value.c_view as *mut c_void,
                 call.extra_state.word() as *mut c_void,

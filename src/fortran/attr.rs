@@ -26,6 +26,14 @@ use crate::nonnull;
 use crate::world::{ObjRef, ObjectKind, Result, Runtime};
 use crate::{fentry, fentry_fast};
 
+// What the hand-written Fortran getters (caching/store/getters_x86_64.rs) store: .TRUE. as
+// MPI_SUCCESS (a zeroed register) plus one, in 4-byte INTEGERs and LOGICALs.
+#[cfg(mpicache_fast_get_fortran)]
+const _: () = assert!(crate::fortran::FORTRAN_TRUE == 1 && crate::fortran::FORTRAN_FALSE == 0);
+#[cfg(mpicache_fast_get_fortran)]
+const _: () =
+    assert!(std::mem::size_of::<MPI_Fint>() == 4 && std::mem::size_of::<MPI_Flogical>() == 4);
+
 fn rt() -> &'static Runtime {
     Runtime::global()
 }

@@ -1,7 +1,8 @@
-//! The predefined attributes (`MPI_TAG_UB`, `MPI_WIN_BASE`, ...): values the library sets, kept
-//! outside the attribute store (store.rs) because no user keyval names them.
+//! The predefined attributes (`MPI_TAG_UB`, `MPI_WIN_BASE`, ...): values the world sets, kept
+//! outside the engine's attribute store because no user keyval names them (the engine asks for
+//! them through `World::predefined_attr`).
 
-use crate::caching::convert::{AttrWord, Provenance};
+use crate::caching::convert::{AttrRead, AttrWord, Provenance};
 use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU8, Ordering};
 
 /// One predefined attribute. Its storage does not move while the object exists, because C
@@ -42,6 +43,14 @@ impl AttrCell {
     pub fn c_view(&self) -> usize {
         self.value()
             .c_view(self.word.as_ptr() as usize, self.int.as_ptr() as usize)
+    }
+
+    /// The value and what a C reader receives.
+    pub fn read(&self) -> AttrRead {
+        AttrRead {
+            value: self.value(),
+            c_view: self.c_view(),
+        }
     }
 }
 

@@ -4,13 +4,13 @@
 //! matters for caching is real: dup copies attributes through the copy callbacks, free deletes
 //! them, and communicators made by split or create start with none.
 
+use crate::caching::ObjRef;
 use crate::consts::*;
 use crate::error::{Error, Result};
 use crate::world::handle::Handle;
 use crate::world::request::Request;
 use crate::world::runtime::Runtime;
 use crate::world::state::State;
-use crate::world::ObjRef;
 use std::sync::Arc;
 
 /// World ranks of a communicator's members, in rank order. In this world of one process they
@@ -53,7 +53,6 @@ pub struct Comm {
     pub members: Members,
     pub name: String,
     pub errhandler: Handle,
-    pub freeing: bool,
 }
 
 impl Comm {
@@ -62,7 +61,6 @@ impl Comm {
             members: members.into(),
             name: name.to_owned(),
             errhandler,
-            freeing: false,
         }
     }
 }
@@ -96,35 +94,24 @@ impl Runtime {
     /// error handler, and the attributes the copy callbacks allow. If a copy callback fails, the
     /// attributes already copied are deleted (their delete callbacks run) and nothing is left.
     pub fn comm_dup(&self, comm: Handle) -> Result<Handle> {
-        let new = {
-            let mut st = self.active()?;
-            let c = st.comms.get(comm)?;
-            let nc = Comm::new(c.members.clone(), "", c.errhandler);
-            let errh = c.errhandler;
-            let h = st.comms.insert(nc)?;
-            st.errhandler_add_ref(errh);
-            // No attributes: nothing to copy, no callback to run.
-            if st.live_attr_count(ObjRef::comm(comm.0)) == 0 {
-                return Ok(h);
-            }
-            h
-        };
-        if let Err(e) = self.copy_attrs(
-            ObjRef {
-                kind: crate::world::ObjectKind::Comm,
-                handle: comm,
+        let new = self.dup_object(
+            ObjRef::comm(comm.0),
+            |st| {
+                let c = st.comms.get(comm)?;
+                let nc = Comm::new(c.members.clone(), "", c.errhandler);
+                let errh = c.errhandler;
+                let h = st.comms.insert(nc)?;
+                st.errhandler_add_ref(errh);
+                Ok(h.key())
             },
-            ObjRef::comm(new.0),
-        ) {
-            // The new communicator goes whatever its attributes' delete callbacks say.
-            let _ = self.delete_all_attrs_forced(ObjRef::comm(new.0));
-            let mut st = self.lock();
-            if let Ok(c) = st.comms.remove(new) {
-                st.errhandler_release(c.errhandler);
-            }
-            return Err(e);
-        }
-        Ok(new)
+            // The new communicator goes whatever its attributes' delete callbacks said.
+            |st, new| {
+                if let Ok(c) = st.comms.remove(Handle::of_key(new)) {
+                    st.errhandler_release(c.errhandler);
+                }
+            },
+        )?;
+        Ok(Handle::of_key(new))
     }
 
     /// `MPI_Comm_idup`: the dup completes at once; the request is already complete.

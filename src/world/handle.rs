@@ -11,6 +11,8 @@
 //! Slots are recycled first-in first-out and only once many are free, so a stale handle is
 //! caught for a long time after its object is gone.
 
+use crate::caching::store::KEY_INDEX_MASK;
+use crate::caching::ObjKey;
 use crate::consts::*;
 use crate::error::{BadHandleReason, Error, Result};
 use crate::kinds::HandleKind;
@@ -20,12 +22,29 @@ use std::collections::VecDeque;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Handle(pub i32);
 
+impl Handle {
+    /// The key the caching engine knows the object by: the `int`, widened.
+    #[inline(always)]
+    pub const fn key(self) -> ObjKey {
+        ObjKey::from_int(self.0)
+    }
+
+    /// The handle of a key the engine hands back (always one of this world's).
+    #[inline(always)]
+    pub const fn of_key(key: ObjKey) -> Handle {
+        Handle(key.int())
+    }
+}
+
 const DYNAMIC_BIT: i32 = 1 << 30;
 const KIND_SHIFT: u32 = 26;
 const GEN_SHIFT: u32 = 18;
 const GEN_MASK: u32 = 0xff;
 /// The bits of a handle that are its slot index.
 pub const INDEX_MASK: u32 = (1 << GEN_SHIFT) - 1;
+// The engine's store keeps an object by its key's low bits: one place per live object of a
+// kind, as the slot index is (the promise of `caching::World::check`).
+const _: () = assert!(INDEX_MASK == KEY_INDEX_MASK);
 /// The first slot index a dynamic handle gets: every predefined handle value is below it, so
 /// `value & INDEX_MASK` names one place per object whether its handle is predefined or not
 /// (see [`store_index`]).
@@ -124,17 +143,15 @@ fn decode(h: Handle) -> Decoded {
     }
 }
 
-/// Where the attribute store keeps a handle's attributes: its low bits, the slot index for a
-/// dynamic handle and the value itself for a predefined one (predefined values are below
-/// `FIRST_DYNAMIC`, dynamic indexes are not). Any value gives an index; the reader compares
-/// the whole handle with the one bound there, which checks kind, generation and liveness at once.
+/// Where the engine's attribute store keeps a handle's attributes
+/// (`caching::store::key_index`): its low bits, the slot index for a dynamic handle and the
+/// value itself for a predefined one (predefined values are below `FIRST_DYNAMIC`, dynamic
+/// indexes are not). Any value gives an index; the reader compares the whole handle with the
+/// one bound there, which checks kind, generation and liveness at once.
 #[inline(always)]
 pub fn store_index(h: Handle) -> usize {
-    (h.0 as u32 & INDEX_MASK) as usize
+    crate::caching::store::key_index(h.key())
 }
-
-/// The number of distinct [`store_index`] values.
-pub const STORE_INDEXES: usize = INDEX_MASK as usize + 1;
 
 /// The kind a raw value claims to be, if any (for error messages and Fortran conversion).
 pub fn kind_of(h: Handle) -> Option<HandleKind> {

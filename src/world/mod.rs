@@ -17,6 +17,9 @@ pub mod runtime;
 pub mod state;
 pub mod window;
 
+#[cfg(test)]
+mod runtime_tests;
+
 pub use crate::caching::ObjRef;
 pub use crate::error::{Error, Result};
 pub use crate::kinds::{HandleKind, ObjectKind};

@@ -1,35 +1,28 @@
-//! The runtime: all state behind one lock, and the life cycle (init and finalize).
+//! The runtime: the caching engine over the single-process world ([`State`]), and the life
+//! cycle (init and finalize).
 //!
-//! Callbacks never run with the lock held: every operation that calls user code takes what it
-//! needs under the lock, lets go, calls, and takes the lock again to apply the result.
+//! One lock, the engine's, guards the world and the engine's state. Callbacks never run with it
+//! held: every operation that calls user code takes what it needs under the lock, lets go,
+//! calls, and takes the lock again to apply the result (`caching::ops`).
 
 use crate::caching::convert::AttrWord;
-use crate::caching::store::{Store, Tables};
+use crate::caching::store::{Tables, GLOBAL_TABLES};
+use crate::caching::Cache;
 use crate::consts::*;
 use crate::error::{Error, Result};
 use crate::kinds::HandleKind;
-use crate::primitives::once_ptr::OncePtr;
 use crate::world::attr_cell::AttrCell;
 use crate::world::comm::{Comm, Group};
 use crate::world::handle::Handle;
 use crate::world::state::{Phase, State};
-use crate::world::{datatype, errhandler, ObjRef, ObjectKind};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use crate::world::{datatype, errhandler};
+use std::sync::Arc;
 
-pub struct Runtime {
-    state: Mutex<State>,
-    /// Where attributes live, made at the first init and kept (lock-free readers may hold
-    /// references into it at any time).
-    store: OncePtr<Store>,
-    /// MPI calls are allowed (initialized, not finalized): read by the calls that take no lock.
-    active: AtomicBool,
-}
+/// The engine over this world; its own operations (life cycle, communicators, datatypes,
+/// windows, ...) are written in this module's siblings as `impl Runtime` blocks.
+pub type Runtime = Cache<State>;
 
 static GLOBAL: Runtime = Runtime::new();
-
-/// The tables of the process's store (see [`Tables`]): zeroes in `.bss` until used.
-pub(crate) static GLOBAL_TABLES: Tables = Tables::new();
 
 thread_local! {
     /// Marks the thread that called `MPI_Init` (`MPI_Is_thread_main`). A plain flag: asking the
@@ -44,12 +37,9 @@ impl Default for Runtime {
 }
 
 impl Runtime {
+    /// A runtime before `MPI_Init`.
     pub const fn new() -> Runtime {
-        Runtime {
-            state: Mutex::new(State::new()),
-            store: OncePtr::new(),
-            active: AtomicBool::new(false),
-        }
+        Cache::over(State::new())
     }
 
     /// The tables of the process's runtime, for the entry points' lock-free paths: before
@@ -62,58 +52,6 @@ impl Runtime {
     /// The process's runtime, used by the entry points.
     pub fn global() -> &'static Runtime {
         &GLOBAL
-    }
-
-    /// The state, whatever the phase. A panic while locked does not wedge the library: the
-    /// state is still consistent because every mutation is completed before user code runs.
-    pub fn lock(&self) -> MutexGuard<'_, State> {
-        self.state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// The state, if MPI calls are allowed now.
-    pub fn active(&self) -> Result<MutexGuard<'_, State>> {
-        let st = self.lock();
-        st.check_active()?;
-        Ok(st)
-    }
-
-    /// The attribute store while MPI calls are allowed, without taking the lock; the precise
-    /// error otherwise.
-    #[inline(always)]
-    pub fn active_store(&self) -> Result<&'static Store> {
-        if self.active.load(Ordering::Acquire) {
-            if let Some(s) = self.store() {
-                return Ok(s);
-            }
-        }
-        self.inactive_store()
-    }
-
-    /// The attribute store while MPI calls are allowed, without taking the lock or calling
-    /// anything: `None` also when the precise answer needs the lock (the fast paths then hand
-    /// the call to the full one).
-    #[inline(always)]
-    pub fn live_store(&self) -> Option<&'static Store> {
-        if self.active.load(Ordering::Acquire) {
-            self.store()
-        } else {
-            None
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn inactive_store(&self) -> Result<&'static Store> {
-        let st = self.active()?;
-        st.store.ok_or(Error::NotInitialized)
-    }
-
-    /// The attribute store, once MPI has been initialized.
-    #[inline]
-    pub fn store(&self) -> Option<&'static Store> {
-        self.store.get()
     }
 
     /// Whether the calling thread is the one that initialized MPI.
@@ -152,13 +90,9 @@ impl Runtime {
             _ => MPI_THREAD_MULTIPLE,
         };
         st.thread_level = provided;
-        st.store = Some(self.store.get_or_init(|| {
-            Box::new(if std::ptr::eq(self, &GLOBAL) {
-                Store::with_tables(&GLOBAL_TABLES)
-            } else {
-                Store::new()
-            })
-        }));
+        // The process's runtime keeps its store on the tables the hand-written getters read.
+        let tables = std::ptr::eq(self, &GLOBAL).then_some(&GLOBAL_TABLES);
+        self.open(&mut st, tables);
         INIT_THREAD.with(|t| t.set(true));
         errhandler::install_predefined(&mut st);
         let world = Comm::new(vec![0], "MPI_COMM_WORLD", initial);
@@ -193,7 +127,7 @@ impl Runtime {
             })
             .collect();
         st.phase = Phase::Initialized;
-        self.active.store(true, Ordering::Release);
+        self.set_active(true);
         Ok(provided)
     }
 
@@ -212,36 +146,18 @@ impl Runtime {
                 Phase::Finalizing | Phase::Finalized => return Err(Error::Finalized),
             }
         }
-        let mut first_error = None;
-        // Callbacks may set new attributes while others are deleted: repeat until none is left.
-        loop {
-            let objects = self.objects_with_attributes();
-            if objects.is_empty() {
-                break;
-            }
-            for obj in objects {
-                if let Err(e) = self.delete_all_attrs_forced(obj) {
-                    first_error.get_or_insert(e);
-                }
-            }
-        }
+        let deleted = self.delete_every_attribute();
         let mut st = self.lock();
         let returns = st
             .comms
             .get(Handle(MPI_COMM_SELF))
             .map(|c| c.errhandler == Handle(MPI_ERRORS_RETURN))
             .unwrap_or(false);
-        self.active.store(false, Ordering::Release);
-        if let Some(s) = st.store {
-            s.clear();
-        }
-        *st = State::new();
+        self.close(&mut st);
+        st.world = State::new();
         st.phase = Phase::Finalized;
         st.returns_after_finalize = returns;
-        match first_error {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
+        deleted
     }
 
     /// Test support: forgets every object, keyval and attribute without running any callback
@@ -249,38 +165,8 @@ impl Runtime {
     /// Never called by the library itself.
     pub fn reset_for_tests(&self) {
         let mut st = self.lock();
-        self.active.store(false, Ordering::Release);
-        if let Some(s) = st.store {
-            s.clear();
-        }
-        *st = State::new();
-    }
-
-    /// Objects that still carry attributes, in finalize order: `MPI_COMM_SELF`, `MPI_COMM_WORLD`,
-    /// other communicators, datatypes, windows.
-    fn objects_with_attributes(&self) -> Vec<ObjRef> {
-        let st = self.lock();
-        let mut out = Vec::new();
-        let mut comms = st.comms.handles();
-        comms.sort_by_key(|h| match h.0 {
-            MPI_COMM_SELF => 0,
-            MPI_COMM_WORLD => 1,
-            _ => 2,
-        });
-        let kinds = [
-            (ObjectKind::Comm, comms),
-            (ObjectKind::Datatype, st.types.handles()),
-            (ObjectKind::Win, st.wins.handles()),
-        ];
-        for (kind, handles) in kinds {
-            for handle in handles {
-                let obj = ObjRef { kind, handle };
-                if st.attr_count(obj).is_ok_and(|n| n > 0) {
-                    out.push(obj);
-                }
-            }
-        }
-        out
+        self.close(&mut st);
+        st.world = State::new();
     }
 
     /// Checks that `h` names a live object of `kind` (any kind, attribute-carrying or not).

@@ -13,6 +13,7 @@
 //! `MPI_Finalize` (the state reset drops everything).
 
 use crate::caching::convert::AttrWord;
+use crate::caching::ObjRef;
 use crate::consts::*;
 use crate::error::{Error, Result};
 use crate::world::attr_cell::AttrCell;
@@ -20,7 +21,6 @@ use crate::world::comm::{truncate_name, Group};
 use crate::world::handle::Handle;
 use crate::world::runtime::Runtime;
 use crate::world::state::State;
-use crate::world::ObjRef;
 use std::sync::Arc;
 
 /// `MPI_BOTTOM`: the base of a dynamic window.
@@ -34,7 +34,6 @@ pub struct Window {
     pub errhandler: Handle,
     /// `MPI_WIN_BASE` ... `MPI_WIN_MODEL`, by keyval; fixed for the window's life.
     pub predefined: Vec<(i32, Arc<AttrCell>)>,
-    pub freeing: bool,
     /// World ranks of the group of the communicator the window was created on, in rank order
     /// (`MPI_Win_get_group`; the communicator may be freed before the window).
     pub members: Vec<i32>,
@@ -52,7 +51,6 @@ impl std::fmt::Debug for Window {
         f.debug_struct("Window")
             .field("name", &self.name)
             .field("errhandler", &self.errhandler)
-            .field("freeing", &self.freeing)
             .field("members", &self.members)
             .field("base", &format_args!("{:#x}", self.base))
             .field("size", &self.size)
@@ -94,7 +92,6 @@ impl Window {
             // MPI 4.1 §9.3: windows start with MPI_ERRORS_ARE_FATAL.
             errhandler: Handle(MPI_ERRORS_ARE_FATAL),
             predefined,
-            freeing: false,
             members,
             base,
             size,
@@ -331,7 +328,7 @@ mod tests {
         .unwrap()
     }
 
-    fn read(rt: &Runtime, w: Handle, keyval: i32) -> crate::caching::ops::AttrRead {
+    fn read(rt: &Runtime, w: Handle, keyval: i32) -> crate::caching::convert::AttrRead {
         rt.get_attr(ObjRef::win(w.0), keyval)
             .unwrap()
             .expect("predefined window attributes are always set")

@@ -1,14 +1,7 @@
 //! The keyval registry.
 //!
-//! A keyval number names its object kind, a generation and a slot:
-//!
-//! ```text
-//!  bits 29..28 kind (1 comm, 2 datatype, 3 window) | 27..16 generation | 15..0 slot
-//! ```
-//!
-//! so it fits a Fortran INTEGER, never collides with the predefined keyvals (small numbers), and a
-//! wrong-kind use is seen in the number itself. A slot counts one reference for the user's keyval
-//! and one per attribute that uses it.
+//! A keyval number names its object kind, a generation and a slot ([`number`]). A slot counts
+//! one reference for the user's keyval and one per attribute that uses it.
 //!
 //! Freeing a keyval that attributes use does not end it (MPI 4.1 §7.7.2: "the actual free does
 //! not transpire until after all references ... to the key have been freed", by
@@ -28,30 +21,27 @@
 //! Creating and freeing keyvals takes no lock: each slot's record is type-stable (never freed)
 //! and its state (generation, live flag, whether attributes use it) is one atomic word, which
 //! the user's free and the first and last attribute change by compare-and-swap. The attribute
-//! count itself changes only under the runtime's lock, with plain loads and stores, so copying
+//! count itself changes only under the engine's lock, with plain loads and stores, so copying
 //! and deleting attributes in bulk costs no atomic read-modify-write. A creator owns the slot
 //! it takes until it publishes the live state. Free slots wait in the freeing thread's own ring
 //! for `REUSE_DELAY` others before reuse, so freed numbers stay detectable for long and the hot
 //! create/free pair touches nothing shared but the record: a create with no user callbacks is
 //! a few plain stores, a free one compare-and-swap whose expected value the number itself gives.
 
-use crate::caching::callback::{CopyCallback, CopyFn, DeleteCallback, DeleteFn};
-use crate::caching::store::Callbacks;
+pub mod number;
+
+use crate::caching::callback::{
+    callbacks_of, Callbacks, CopyFn, DeleteFn, ExtraState, UserCallbacks,
+};
 use crate::consts::MPI_KEYVAL_INVALID;
 use crate::error::{Error, Result};
-use crate::world::ObjectKind;
+use crate::kinds::ObjectKind;
+use number::{decode, kind_code, kind_of_code, number_of, GEN_MASK, GEN_SHIFT, KIND_SHIFT};
+pub use number::{decode_kind, slot_of, SLOTS, SLOT_MASK};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicI64, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
-const KIND_SHIFT: u32 = 28;
-const GEN_SHIFT: u32 = 16;
-const GEN_MASK: u32 = 0xfff;
-/// The bits of a number that name its slot.
-pub const SLOT_MASK: u32 = (1 << GEN_SHIFT) - 1;
-
-/// The number of slots a keyval number can name.
-pub const SLOTS: usize = SLOT_MASK as usize + 1;
 /// The first slot handed out: slot 0 stays unused, so that the store's keyval tables can hold
 /// there a value that no number equals (see `store::NO_KEYVAL`).
 const FIRST_SLOT: u32 = 1;
@@ -71,63 +61,6 @@ const CHUNK_BITS: u32 = 12;
 const CHUNK: usize = 1 << CHUNK_BITS;
 const CHUNKS: usize = (SLOT_MASK as usize + 1) / CHUNK;
 
-#[cfg(not(feature = "fortran-integer-8"))]
-type AtomicFortranInteger = std::sync::atomic::AtomicI32;
-#[cfg(feature = "fortran-integer-8")]
-type AtomicFortranInteger = std::sync::atomic::AtomicI64;
-
-use crate::caching::convert::FortranInteger;
-
-/// A keyval's `extra_state`: captured when the keyval is created, and never written after
-/// until the slot is reused. Its address is stable, so Fortran callbacks get a reference to
-/// the keyval's own copy.
-#[derive(Debug, Default)]
-pub struct ExtraState {
-    word: AtomicI64,
-    /// The low INTEGER of the word, for `MPI_KEYVAL_CREATE` callbacks (the Fortran INTEGER:
-    /// 8 bytes with the `fortran-integer-8` feature).
-    int: AtomicFortranInteger,
-}
-
-impl ExtraState {
-    fn set(&self, word: i64) {
-        self.word.store(word, Ordering::Relaxed);
-        self.int.store(word as FortranInteger, Ordering::Relaxed);
-    }
-    pub fn word(&self) -> i64 {
-        self.word.load(Ordering::Relaxed)
-    }
-    /// Address of the stored word (handed to ADDRESS_KIND Fortran callbacks).
-    pub fn word_addr(&self) -> usize {
-        self.word.as_ptr() as usize
-    }
-    /// Address of the stored INTEGER (handed to `MPI_KEYVAL_CREATE` callbacks).
-    pub fn int_addr(&self) -> usize {
-        self.int.as_ptr() as usize
-    }
-}
-
-/// A keyval's user callbacks (kept only when it has at least one).
-pub struct UserCallbacks {
-    pub copy: CopyFn,
-    pub delete: DeleteFn,
-}
-
-impl UserCallbacks {
-    pub fn copy_callback(&self) -> Option<&dyn CopyCallback> {
-        match &self.copy {
-            CopyFn::User(cb) => Some(cb.as_ref()),
-            _ => None,
-        }
-    }
-    pub fn delete_callback(&self) -> Option<&dyn DeleteCallback> {
-        match &self.delete {
-            DeleteFn::User(cb) => Some(cb.as_ref()),
-            _ => None,
-        }
-    }
-}
-
 /// One registry slot.
 /// A cache line each: records of keyvals used by different threads do not share one, and
 /// finding a record is one shift.
@@ -136,7 +69,7 @@ struct Record {
     /// Its own slot (fixed): a thread's ring holds records, so reuse needs no lookup.
     slot: u32,
     state: AtomicU64,
-    /// Attributes using the keyval (changed only under the runtime's lock).
+    /// Attributes using the keyval (changed only under the engine's lock).
     attrs: AtomicU32,
     kind: AtomicU8,
     callbacks: AtomicU8,
@@ -166,7 +99,7 @@ impl Record {
     }
 
     fn callbacks(&self) -> Callbacks {
-        Callbacks::from_code(self.callbacks.load(Ordering::Relaxed))
+        Callbacks::from_bits_truncate(self.callbacks.load(Ordering::Relaxed))
     }
 }
 
@@ -389,51 +322,6 @@ fn new_chunk(c: usize) -> Box<[Record; CHUNK]> {
     }
 }
 
-/// What a number decodes to.
-#[inline(always)]
-fn decode(number: i32) -> Option<(ObjectKind, u32, u32)> {
-    if number <= 0 {
-        return None;
-    }
-    let n = number as u32;
-    let kind = kind_of_code(n >> KIND_SHIFT)?;
-    Some((kind, (n >> GEN_SHIFT) & GEN_MASK, n & SLOT_MASK))
-}
-
-#[inline(always)]
-fn kind_of_code(code: u32) -> Option<ObjectKind> {
-    match code {
-        1 => Some(ObjectKind::Comm),
-        2 => Some(ObjectKind::Datatype),
-        3 => Some(ObjectKind::Win),
-        _ => None,
-    }
-}
-
-/// The registry slot a keyval number names (meaningful only for user keyvals).
-#[inline(always)]
-pub fn slot_of(number: i32) -> usize {
-    (number as u32 & SLOT_MASK) as usize
-}
-
-/// The object kind a user keyval number carries.
-#[inline(always)]
-pub fn decode_kind(number: i32) -> Option<ObjectKind> {
-    decode(number).map(|(kind, _, _)| kind)
-}
-
-fn kind_code(kind: ObjectKind) -> u32 {
-    match kind {
-        ObjectKind::Comm => 1,
-        ObjectKind::Datatype => 2,
-        ObjectKind::Win => 3,
-    }
-}
-
-fn number_of(kind: ObjectKind, gen: u64, slot: u32) -> i32 {
-    ((kind_code(kind) << KIND_SHIFT) | ((gen as u32) << GEN_SHIFT) | slot) as i32
-}
-
 fn held(state: u64) -> bool {
     state & (LIVE | HAS_ATTRS) != 0
 }
@@ -441,19 +329,6 @@ fn held(state: u64) -> bool {
 /// The state of a released slot: next generation, not live, no attributes.
 fn released(state: u64) -> u64 {
     (state + 1) & STATE_GEN
-}
-
-/// What a keyval with these callbacks records of them (and its attributes carry).
-pub fn callbacks_of(copy: &CopyFn, delete: &DeleteFn) -> Callbacks {
-    let c = match copy {
-        CopyFn::Null => Callbacks::default(),
-        CopyFn::Dup => Callbacks::COPY_DUP,
-        CopyFn::User(_) => Callbacks::COPY_USER,
-    };
-    match delete {
-        DeleteFn::Null => c,
-        DeleteFn::User(_) => c.union(Callbacks::DELETE_USER),
-    }
 }
 
 impl KeyvalTable {
@@ -653,7 +528,7 @@ impl KeyvalTable {
         fill: impl FnOnce(&Record),
     ) -> i32 {
         r.kind.store(kind_code(kind) as u8, Ordering::Relaxed);
-        r.callbacks.store(callbacks.code(), Ordering::Relaxed);
+        r.callbacks.store(callbacks.bits(), Ordering::Relaxed);
         r.extra_state.set(extra_state);
         fill(r);
         let gen = r.state.load(Ordering::Relaxed) & STATE_GEN;
@@ -668,7 +543,7 @@ impl KeyvalTable {
 
     /// The keyval a user names for a get, a delete or an overwrite, checked: known, of the
     /// expected kind, and held: not freed, or freed while attributes still use it (MPI 4.1
-    /// §7.7.2), which [`KeyvalRef::is_live`] tells apart. Called under the runtime's lock, so
+    /// §7.7.2), which [`KeyvalRef::is_live`] tells apart. Called under the engine's lock, so
     /// a freed keyval found here keeps its attributes until the lock is released.
     pub fn lookup_held(&'static self, number: i32, expected: ObjectKind) -> Result<KeyvalRef> {
         self.find(number, expected, LIVE | HAS_ATTRS)
@@ -791,7 +666,7 @@ impl KeyvalTable {
         }
     }
 
-    /// An attribute now uses the keyval `number` in `slot` (called under the runtime's lock):
+    /// An attribute now uses the keyval `number` in `slot` (called under the engine's lock):
     /// fails when the keyval died meanwhile (freed with nothing else holding it). A keyval
     /// freed while attributes use it takes more: a dup's copies of them (MPI 4.1 §7.7.2 keeps
     /// it for its attributes); a set must not create one under it, which its caller checks
@@ -827,7 +702,7 @@ impl KeyvalTable {
         Ok(())
     }
 
-    /// An attribute that used the keyval in `slot` is gone (called under the runtime's lock).
+    /// An attribute that used the keyval in `slot` is gone (called under the engine's lock).
     /// When it was the last one of a freed keyval, the keyval dies here: the released slot is
     /// returned, for the caller to recycle once nothing names it.
     #[inline]
@@ -920,432 +795,5 @@ impl KeyvalTable {
     }
 }
 
-/// The object kind of a predefined keyval (`MPI_TAG_UB` ... `MPI_WIN_MODEL`), if it is one.
-pub fn predefined_kind(number: i32) -> Option<ObjectKind> {
-    use crate::consts::*;
-    match number {
-        MPI_TAG_UB | MPI_IO | MPI_HOST | MPI_WTIME_IS_GLOBAL | MPI_APPNUM | MPI_LASTUSEDCODE
-        | MPI_UNIVERSE_SIZE => Some(ObjectKind::Comm),
-        MPI_WIN_BASE | MPI_WIN_DISP_UNIT | MPI_WIN_SIZE | MPI_WIN_CREATE_FLAVOR | MPI_WIN_MODEL => {
-            Some(ObjectKind::Win)
-        }
-        _ => None,
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn table() -> &'static KeyvalTable {
-        Box::leak(Box::new(KeyvalTable::new()))
-    }
-
-    fn create(r: &'static KeyvalTable, kind: ObjectKind) -> i32 {
-        r.create(kind, CopyFn::Null, DeleteFn::Null, 0).unwrap()
-    }
-
-    /// The user's free, recycling the slot when the keyval dies (no store here to clear).
-    fn free(r: &'static KeyvalTable, number: i32, kind: ObjectKind) -> Result<()> {
-        r.free(number, kind).map(|freed| {
-            if let Some(freed) = freed {
-                freed.recycle();
-            }
-        })
-    }
-
-    /// An attribute goes, recycling the slot when it was a freed keyval's last.
-    fn remove_attr(r: &'static KeyvalTable, slot: u32) {
-        if let Some(freed) = r.remove_attr(slot) {
-            freed.recycle();
-        }
-    }
-
-    // MPI 4.1 §7.7.2: keyvals are positive integers distinct from MPI_KEYVAL_INVALID.
-    #[test]
-    fn numbers_fit_a_fortran_integer_and_carry_their_kind() {
-        let r = table();
-        let c = create(r, ObjectKind::Comm);
-        let t = create(r, ObjectKind::Datatype);
-        let w = create(r, ObjectKind::Win);
-        for n in [c, t, w] {
-            assert!(
-                n > crate::consts::MPI_WIN_MODEL,
-                "{n} must not collide with predefined keyvals"
-            );
-        }
-        assert_eq!(
-            r.lookup(t, ObjectKind::Comm).unwrap_err(),
-            Error::KeyvalWrongKind {
-                keyval: t,
-                found: ObjectKind::Datatype,
-                expected: ObjectKind::Comm
-            }
-        );
-        assert_eq!(
-            r.lookup(MPI_KEYVAL_INVALID, ObjectKind::Comm).unwrap_err(),
-            Error::KeyvalInvalid
-        );
-        assert_eq!(
-            r.lookup(77, ObjectKind::Comm).unwrap_err(),
-            Error::KeyvalUnknown { keyval: 77 }
-        );
-    }
-
-    // MPI 4.1 §7.7.2: "the actual free does not transpire until after all references ... to
-    // the key have been freed": a freed keyval that attributes use still names them (get,
-    // delete, overwrite) but cannot be freed again nor take new attributes from a set; its
-    // last attribute ends it, and the number is invalid from then on.
-    #[test]
-    fn freed_keyval_lives_while_attributes_use_it() {
-        let r = table();
-        let k = create(r, ObjectKind::Comm);
-        let info = r.lookup(k, ObjectKind::Comm).unwrap();
-        assert!(info.is_live());
-        r.add_attr(info.slot(), k).unwrap();
-        r.add_attr(info.slot(), k).unwrap();
-        assert!(
-            r.free(k, ObjectKind::Comm).unwrap().is_none(),
-            "attributes keep it"
-        );
-        assert!(!info.is_live(), "freed: no new attribute from a set");
-        assert_eq!(
-            r.lookup(k, ObjectKind::Comm).unwrap_err(),
-            Error::KeyvalFreed { keyval: k },
-            "not for a free"
-        );
-        let held = r.lookup_held(k, ObjectKind::Comm).unwrap();
-        assert_eq!((held.number, held.slot()), (k, info.slot()));
-        assert!(!held.is_live());
-        assert_eq!(
-            r.lookup_held(k, ObjectKind::Datatype).unwrap_err(),
-            Error::KeyvalWrongKind {
-                keyval: k,
-                found: ObjectKind::Comm,
-                expected: ObjectKind::Datatype
-            },
-            "still of its kind only"
-        );
-        assert_eq!(r.held(), 1, "the record stays for the attributes");
-        assert_eq!(r.info_at(info.slot()).map(|i| i.number), Some(k));
-        assert_eq!(
-            r.free(k, ObjectKind::Comm).unwrap_err(),
-            Error::KeyvalFreed { keyval: k },
-            "freed once only"
-        );
-        // A dup's copy: one more attribute under the freed keyval.
-        r.add_attr(info.slot(), k).unwrap();
-        assert!(r.remove_attr(info.slot()).is_none());
-        assert!(r.remove_attr(info.slot()).is_none());
-        r.lookup_held(k, ObjectKind::Comm).unwrap();
-        let freed = r
-            .remove_attr(info.slot())
-            .expect("the last attribute ends it");
-        assert_eq!(
-            (freed.slot(), freed.kind()),
-            (info.slot(), ObjectKind::Comm)
-        );
-        freed.recycle();
-        assert_eq!(r.held(), 0);
-        assert!(r.info_at(info.slot()).is_none());
-        for e in [
-            r.lookup(k, ObjectKind::Comm).unwrap_err(),
-            r.lookup_held(k, ObjectKind::Comm).unwrap_err(),
-            free(r, k, ObjectKind::Comm).unwrap_err(),
-            r.add_attr(info.slot(), k).unwrap_err(),
-        ] {
-            assert_eq!(
-                e,
-                Error::KeyvalFreed { keyval: k },
-                "dead with its last attribute"
-            );
-        }
-    }
-
-    // MPI 4.1 §7.7.2: a keyval that no attribute uses dies at its free; freeing one whose
-    // attributes went before keeps it live until then.
-    #[test]
-    fn a_keyval_without_attributes_dies_at_its_free() {
-        let r = table();
-        let k = create(r, ObjectKind::Win);
-        let slot = r.lookup(k, ObjectKind::Win).unwrap().slot();
-        r.add_attr(slot, k).unwrap();
-        assert!(
-            r.remove_attr(slot).is_none(),
-            "live: the user still holds it"
-        );
-        r.lookup(k, ObjectKind::Win).unwrap();
-        let freed = r.free(k, ObjectKind::Win).unwrap().expect("dies now");
-        assert_eq!((freed.slot(), freed.kind()), (slot, ObjectKind::Win));
-        freed.recycle();
-        assert_eq!(
-            r.lookup_held(k, ObjectKind::Win).unwrap_err(),
-            Error::KeyvalFreed { keyval: k }
-        );
-        assert_eq!(r.held(), 0);
-    }
-
-    // 65,535 slots at most, yet a program that frees a keyval in use and then deletes its
-    // attribute may do so forever: each round's slot comes back (MPI 4.1 §7.7.2).
-    #[test]
-    fn freeing_in_use_then_deleting_never_exhausts_slots() {
-        let r = table();
-        for _ in 0..(SLOTS + 4_000) {
-            let k = create(r, ObjectKind::Comm);
-            let slot = r.lookup(k, ObjectKind::Comm).unwrap().slot();
-            r.add_attr(slot, k).unwrap();
-            assert!(r.free(k, ObjectKind::Comm).unwrap().is_none());
-            r.remove_attr(slot).expect("its last attribute").recycle();
-        }
-        assert_eq!(r.held(), 0);
-        assert!(r.slots_made() <= REUSE_DELAY + 2, "slots are reused");
-    }
-
-    #[test]
-    fn numbers_are_not_reused_soon() {
-        let r = table();
-        let first = create(r, ObjectKind::Comm);
-        free(r, first, ObjectKind::Comm).unwrap();
-        for _ in 0..REUSE_DELAY * 2 {
-            let k = create(r, ObjectKind::Comm);
-            assert_ne!(k, first);
-            free(r, k, ObjectKind::Comm).unwrap();
-        }
-    }
-
-    // A freed slot waits for REUSE_DELAY others, then comes back before any fresh slot.
-    #[test]
-    fn a_freed_slot_returns_after_the_reuse_delay() {
-        let r = table();
-        let first = create(r, ObjectKind::Comm);
-        free(r, first, ObjectKind::Comm).unwrap();
-        let mut seen = Vec::new();
-        for _ in 0..REUSE_DELAY {
-            let k = create(r, ObjectKind::Comm);
-            assert_ne!(slot_of(k), slot_of(first), "reused inside the delay");
-            seen.push(k);
-        }
-        for k in seen {
-            free(r, k, ObjectKind::Comm).unwrap();
-        }
-        let again = create(r, ObjectKind::Comm);
-        assert_eq!(
-            slot_of(again),
-            slot_of(first),
-            "the oldest free slot comes first"
-        );
-        assert_ne!(again, first, "under a new generation");
-        assert_eq!(
-            r.lookup(first, ObjectKind::Comm).unwrap_err(),
-            Error::KeyvalFreed { keyval: first }
-        );
-    }
-
-    // More frees than the ring holds: the oldest go to the shared list, and nothing is lost.
-    #[test]
-    fn a_full_ring_spills_its_oldest_slots() {
-        let r = table();
-        let keys: Vec<i32> = (0..RING + 40)
-            .map(|_| create(r, ObjectKind::Comm))
-            .collect();
-        for &k in &keys {
-            free(r, k, ObjectKind::Comm).unwrap();
-        }
-        assert_eq!(r.orphan_count.load(Ordering::Relaxed), 40);
-        // Every slot out of quarantine (the ring's ready half and the spilled ones) comes
-        // back once before a fresh slot is taken; the last REUSE_DELAY freed still wait.
-        let fresh = r.fresh.load(Ordering::Relaxed);
-        let ready = keys.len() - REUSE_DELAY;
-        let mut slots: Vec<usize> = (0..ready)
-            .map(|_| slot_of(create(r, ObjectKind::Comm)))
-            .collect();
-        assert_eq!(
-            r.fresh.load(Ordering::Relaxed),
-            fresh,
-            "a fresh slot was taken"
-        );
-        slots.sort_unstable();
-        slots.dedup();
-        assert_eq!(slots.len(), ready, "a slot was handed out twice");
-        let waiting: Vec<usize> = keys[ready..].iter().map(|&k| slot_of(k)).collect();
-        assert!(
-            slots.iter().all(|s| !waiting.contains(s)),
-            "quarantine broken"
-        );
-    }
-
-    // A thread that ends gives its free slots back: another thread reuses them.
-    #[test]
-    fn an_ending_thread_hands_its_slots_back() {
-        let r = table();
-        let freed: Vec<usize> = std::thread::spawn(move || {
-            let keys: Vec<i32> = (0..10).map(|_| create(r, ObjectKind::Win)).collect();
-            for &k in &keys {
-                free(r, k, ObjectKind::Win).unwrap();
-            }
-            keys.iter().map(|&k| slot_of(k)).collect()
-        })
-        .join()
-        .unwrap();
-        assert_eq!(r.orphan_count.load(Ordering::Relaxed), freed.len());
-        let k = create(r, ObjectKind::Win);
-        assert!(freed.contains(&slot_of(k)), "a slot of the ended thread");
-    }
-
-    // After a reset every slot is free once: slots still in a thread's ring are not handed
-    // out a second time.
-    #[test]
-    fn a_reset_voids_the_rings() {
-        let r = table();
-        let keys: Vec<i32> = (0..REUSE_DELAY + 8)
-            .map(|_| create(r, ObjectKind::Comm))
-            .collect();
-        for &k in &keys {
-            free(r, k, ObjectKind::Comm).unwrap();
-        }
-        r.clear();
-        let mut slots: Vec<usize> = (0..keys.len() + 20)
-            .map(|_| slot_of(create(r, ObjectKind::Comm)))
-            .collect();
-        slots.sort_unstable();
-        slots.dedup();
-        assert_eq!(slots.len(), keys.len() + 20, "a slot was handed out twice");
-        for k in keys {
-            assert!(
-                r.lookup(k, ObjectKind::Comm).is_err(),
-                "{k} survived the reset"
-            );
-        }
-    }
-
-    // MPI 4.1 §7.7.2: freeing a keyval that attributes use leaves it to them; the one-step
-    // free declines it and changes nothing.
-    #[test]
-    fn the_one_step_free_leaves_keyvals_in_use_alone() {
-        let r = table();
-        let k = create(r, ObjectKind::Comm);
-        let slot = r.lookup(k, ObjectKind::Comm).unwrap().slot();
-        r.add_attr(slot, k).unwrap();
-        assert!(r.try_free(k, ObjectKind::Comm).is_none());
-        assert!(r.try_free(k, ObjectKind::Datatype).is_none());
-        r.lookup(k, ObjectKind::Comm).unwrap();
-        free(r, k, ObjectKind::Comm).unwrap();
-        assert_eq!(r.held(), 1, "the attribute still holds it");
-        remove_attr(r, slot);
-        assert_eq!(r.held(), 0);
-    }
-
-    // The one-step create takes only slots out of this thread's quarantine.
-    #[test]
-    fn the_one_step_create_reuses_only_quarantined_slots() {
-        let r = table();
-        assert_eq!(
-            r.try_create_native(ObjectKind::Comm, Callbacks::default(), 0),
-            None
-        );
-        let keys: Vec<i32> = (0..=REUSE_DELAY)
-            .map(|_| create(r, ObjectKind::Comm))
-            .collect();
-        for &k in &keys {
-            free(r, k, ObjectKind::Comm).unwrap();
-        }
-        let k = r
-            .try_create_native(ObjectKind::Datatype, Callbacks::COPY_DUP, -3)
-            .expect("a slot is out of quarantine");
-        assert_eq!(slot_of(k), slot_of(keys[0]));
-        let got = r.lookup(k, ObjectKind::Datatype).unwrap();
-        assert_eq!(got.callbacks(), Callbacks::COPY_DUP);
-        assert_eq!(got.extra_state().word(), -3);
-        assert_eq!(
-            r.try_create_native(ObjectKind::Comm, Callbacks::default(), 0),
-            None
-        );
-    }
-
-    // MPI 4.1 §7.7.2: the user's free (no lock) and the removal of the last attribute (under
-    // the runtime's lock) race; whichever comes second ends the keyval, exactly once.
-    #[test]
-    fn a_free_racing_the_last_attribute_ends_the_keyval_once() {
-        let r = table();
-        let keys: Vec<(i32, u32)> = (0..4000)
-            .map(|_| {
-                let k = create(r, ObjectKind::Comm);
-                let slot = r.lookup(k, ObjectKind::Comm).unwrap().slot();
-                r.add_attr(slot, k).unwrap();
-                (k, slot)
-            })
-            .collect();
-        let keys: &'static [(i32, u32)] = Box::leak(keys.into_boxed_slice());
-        let runtime_lock: &'static Mutex<()> = Box::leak(Box::new(Mutex::new(())));
-        let freer = std::thread::spawn(move || {
-            let mut ended = Vec::new();
-            for &(k, _) in keys {
-                if let Some(freed) = r.free(k, ObjectKind::Comm).unwrap() {
-                    ended.push(freed.slot());
-                    freed.recycle();
-                }
-            }
-            ended
-        });
-        let remover = std::thread::spawn(move || {
-            let mut ended = Vec::new();
-            for &(_, slot) in keys.iter().rev() {
-                let _held = lock(runtime_lock);
-                if let Some(freed) = r.remove_attr(slot) {
-                    ended.push(freed.slot());
-                    freed.recycle();
-                }
-            }
-            ended
-        });
-        let mut ended = freer.join().unwrap();
-        ended.extend(remover.join().unwrap());
-        ended.sort_unstable();
-        let mut slots: Vec<u32> = keys.iter().map(|&(_, slot)| slot).collect();
-        slots.sort_unstable();
-        assert_eq!(ended, slots, "each keyval ended exactly once");
-        assert_eq!(r.held(), 0);
-        for &(k, _) in keys {
-            assert_eq!(
-                r.lookup_held(k, ObjectKind::Comm).unwrap_err(),
-                Error::KeyvalFreed { keyval: k }
-            );
-        }
-    }
-
-    // Creating and freeing from many threads at once hands out each number once.
-    #[test]
-    fn concurrent_create_and_free_never_share_a_slot() {
-        let r = table();
-        let threads: Vec<_> = (0..4)
-            .map(|_| {
-                std::thread::spawn(move || {
-                    let mut live = Vec::new();
-                    for i in 0..2000 {
-                        live.push(create(r, ObjectKind::Comm));
-                        if i % 3 == 0 {
-                            let k = live.swap_remove(i % live.len());
-                            free(r, k, ObjectKind::Comm).unwrap();
-                        }
-                    }
-                    live
-                })
-            })
-            .collect();
-        let mut all: Vec<i32> = threads
-            .into_iter()
-            .flat_map(|t| t.join().unwrap())
-            .collect();
-        let n = all.len();
-        all.sort_unstable();
-        all.dedup();
-        assert_eq!(all.len(), n, "a number was handed out twice");
-        all.sort_unstable_by_key(|&k| slot_of(k));
-        all.dedup_by_key(|k| slot_of(*k));
-        assert_eq!(all.len(), n, "two live keyvals share a slot");
-        assert_eq!(r.held(), n);
-        for k in all {
-            r.lookup(k, ObjectKind::Comm).unwrap();
-        }
-    }
-}
+mod tests;

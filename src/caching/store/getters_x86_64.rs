@@ -33,7 +33,7 @@ macro_rules! getter_asm {
             // Pads the section after the function; its alignment puts the function on a line.
             ".p2align 6",
             index_mask = const $crate::caching::store::layout::HANDLE_INDEX_MASK,
-            tables = sym $crate::world::runtime::GLOBAL_TABLES,
+            tables = sym $crate::caching::store::GLOBAL_TABLES,
             dir = const $crate::caching::store::layout::dir($kind),
             bound = const $crate::caching::store::layout::BOUND,
             keyvals = const $crate::caching::store::layout::keyvals($kind)
@@ -232,13 +232,7 @@ pub(crate) use {c_read_slot, getter_asm};
 
 // The keyval slot is read as a 16-bit word.
 const _: () = assert!(crate::caching::store::layout::KEYVAL_SLOT_MASK == 0xffff);
-// What the readers store: MPI_SUCCESS as a zeroed register, and in Fortran .TRUE. as that
-// register plus one, in 4-byte INTEGERs and LOGICALs.
+// What the readers store: MPI_SUCCESS as a zeroed register (and, in Fortran, .TRUE. as that
+// register plus one, in 4-byte INTEGERs and LOGICALs: asserted in src/fortran/attr.rs, where
+// the Fortran types are).
 const _: () = assert!(crate::consts::MPI_SUCCESS == 0);
-#[cfg(mpicache_fast_get_fortran)]
-const _: () = assert!(crate::fortran::FORTRAN_TRUE == 1 && crate::fortran::FORTRAN_FALSE == 0);
-#[cfg(mpicache_fast_get_fortran)]
-const _: () = assert!(
-    std::mem::size_of::<crate::fortran::MPI_Fint>() == 4
-        && std::mem::size_of::<crate::fortran::MPI_Flogical>() == 4
-);

@@ -20,31 +20,31 @@
 //! Every load is a plain aligned load of at most 8 bytes, and x86-64 keeps loads in order, so
 //! the sequence is the seqlock read of the store's `Slot::try_read_word` as it stands.
 
-use super::{
-    Directory, ObjAttrs, Slot, Tables, HELD, INLINE_PAGES, KEYVAL_SLOTS, PAGE, PROVENANCE_SHIFT,
-};
-use crate::caching::keyval;
+use super::obj_attrs::{ObjAttrs, INLINE_PAGES};
+use super::slot::{Slot, HELD, PAGE, PROVENANCE_SHIFT};
+use super::{kind_index, Directory, Tables, KEYVAL_SLOTS, KEY_INDEX_MASK};
+use crate::caching::keyval::number;
 use crate::kinds::ObjectKind;
-use crate::world::handle;
+use crate::primitives::once_ptr::OncePtr;
 use std::mem::{offset_of, size_of};
 use std::sync::atomic::AtomicI64;
 
-/// Bits of a handle that index a directory.
-pub const HANDLE_INDEX_MASK: u32 = handle::INDEX_MASK;
+/// Bits of an `int` handle (an object key's low 32 bits) that index a directory.
+pub const HANDLE_INDEX_MASK: u32 = KEY_INDEX_MASK;
 /// Bits of a keyval number that name its registry slot.
-pub const KEYVAL_SLOT_MASK: u32 = keyval::SLOT_MASK;
+pub const KEYVAL_SLOT_MASK: u32 = number::SLOT_MASK;
 
 /// Where the directory of `kind` starts in [`Tables`].
 pub const fn dir(kind: ObjectKind) -> usize {
     offset_of!(Tables, dirs)
-        + super::kind_index(kind) * size_of::<Directory>()
+        + kind_index(kind) * size_of::<Directory>()
         + offset_of!(Directory, table)
 }
 
 /// Where the keyval table of `kind` starts in [`Tables`] (8-byte entries, the held keyval's
 /// number in the low half).
 pub const fn keyvals(kind: ObjectKind) -> usize {
-    offset_of!(Tables, keyvals) + super::kind_index(kind) * size_of::<[AtomicI64; KEYVAL_SLOTS]>()
+    offset_of!(Tables, keyvals) + kind_index(kind) * size_of::<[AtomicI64; KEYVAL_SLOTS]>()
 }
 /// The bound handle in [`ObjAttrs`].
 pub const BOUND: usize = offset_of!(ObjAttrs, bound);
@@ -68,6 +68,6 @@ const _: () = {
     assert!(SLOT_SIZE == 24 && WORD == 0);
     assert!(size_of::<[[Slot; PAGE]; INLINE_PAGES]>() == INLINE_SLOTS * SLOT_SIZE);
     assert!(SEQ.is_multiple_of(4) && KEYVAL.is_multiple_of(4) && BOUND.is_multiple_of(4));
-    assert!(size_of::<super::OncePtr<ObjAttrs>>() == 8);
+    assert!(size_of::<OncePtr<ObjAttrs>>() == 8);
     assert!(cfg!(target_endian = "little") || cfg!(not(target_arch = "x86_64")));
 };

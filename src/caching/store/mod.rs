@@ -1,7 +1,7 @@
 //! Where attributes live: type-stable slots that readers reach without a lock.
 //!
-//! - A directory per object kind maps a handle's index to that index's [`ObjAttrs`], which
-//!   records which handle is bound to it now.
+//! - A directory per object kind maps an object key's low bits ([`key_index`]) to that index's
+//!   [`ObjAttrs`], which records which object is bound to it now.
 //! - An [`ObjAttrs`] holds slots indexed by keyval slot, the first 16,384 in one flat array
 //!   (pages of 64 made later hold the rest): the word, the keyval number, and a packed word
 //!   with the provenance, the dying flag and the position in the order of setting. Each slot is
@@ -11,23 +11,29 @@
 //!   kind using it while the keyval is held (live, or freed while attributes still use it: MPI
 //!   4.1 §7.7.2 keeps it for them) and whether it has a delete callback.
 //!
-//! [`layout`] states the lock-free read as numbers, for the hand-written getters.
+//! [`layout`] states the lock-free read as numbers, for the hand-written getters
+//! ([`getters_x86_64`]), which read the process's tables, [`GLOBAL_TABLES`], at a fixed address.
 //!
-//! Nothing here is ever freed: a handle index that is reused gets the same [`ObjAttrs`] back, so
-//! a reader racing with a free (an erroneous program) reads stale values, never freed memory,
+//! Nothing here is ever freed: an index that is reused gets the same [`ObjAttrs`] back, so a
+//! reader racing with a free (an erroneous program) reads stale values, never freed memory,
 //! and a C reader's pointer into a slot (the internal `MPI_Aint` or `int` of a Fortran-set
 //! value) stays valid while the attribute exists. The memory is bounded by the largest number
-//! of objects alive at once and the highest keyval slot in use.
+//! of objects alive at once and the highest keyval slot in use. (This store is the one the
+//! stage 2 plan replaces: docs/DESIGN.md "The store".)
 //!
-//! Everything but [`Tables::get`] and [`Tables::try_overwrite`] is called under the runtime's
+//! Objects are bound by their key's low 32 bits (an `int` handle): a world's keys must fit an
+//! `i32` (see [`crate::caching::World::check`]); binding refuses others.
+//!
+//! Everything but [`Tables::get`] and [`Tables::try_overwrite`] is called under the engine's
 //! lock; those two take no lock and write nothing shared (the overwrite writes only its slot).
 
-use crate::caching::convert::{AttrWord, Provenance};
-use crate::caching::keyval::{self, FreedKeyval, KeyvalTable};
+use crate::caching::convert::{AttrRead, AttrWord, Provenance};
+use crate::caching::keyval::number::{decode_kind, slot_of, SLOTS};
+use crate::caching::keyval::{FreedKeyval, KeyvalTable};
+use crate::caching::object::{ObjKey, ObjRef};
+use crate::kinds::ObjectKind;
 use crate::primitives::once_ptr::OncePtr;
-use crate::primitives::zeroed::{zeroed_box, Zeroable};
-use crate::world::handle::{self, STORE_INDEXES};
-use crate::world::{ObjRef, ObjectKind};
+use crate::primitives::zeroed::{zeroable, zeroed_box};
 use std::sync::atomic::{AtomicI64, AtomicU32, Ordering};
 
 pub(crate) mod getters_x86_64;
@@ -38,17 +44,11 @@ mod slot;
 mod tests;
 
 pub use obj_attrs::ObjAttrs;
-use slot::{pack, Slot, DYING, HELD, ORDER_SHIFT, PROVENANCE_SHIFT};
-pub use slot::{Callbacks, Entry};
+pub use slot::Entry;
+use slot::{callbacks_of_meta, pack, Slot, DYING, ORDER_SHIFT};
 
-/// Slots per page.
-const PAGE: usize = 64;
-/// Pages held inline by each object: keyval slots below `PAGE * INLINE_PAGES` need no second
-/// level.
-const INLINE_PAGES: usize = 256;
 /// Every keyval slot a number can name.
-const KEYVAL_SLOTS: usize = keyval::SLOTS;
-const MORE_PAGES: usize = KEYVAL_SLOTS / PAGE - INLINE_PAGES;
+const KEYVAL_SLOTS: usize = SLOTS;
 /// What the keyval tables hold for slot 0, which the registry never hands out: no number
 /// (keyval 0, `MPI_KEYVAL_INVALID`, included) equals it, so no reader passes the liveness check
 /// there.
@@ -56,12 +56,25 @@ const NO_KEYVAL: i64 = -1;
 /// In the keyval table: the keyval has a delete callback (overwrites must run it).
 const HAS_DELETE: i64 = 1 << 32;
 
-/// An attribute as a reader gets it: the value and what a C reader is given.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AttrRead {
-    pub value: AttrWord,
-    pub c_view: usize,
+/// The bits of an object key that index a directory.
+pub const KEY_INDEX_BITS: u32 = 18;
+/// [`KEY_INDEX_BITS`] as a mask.
+pub const KEY_INDEX_MASK: u32 = (1 << KEY_INDEX_BITS) - 1;
+/// The number of distinct [`key_index`] values.
+const KEY_INDEXES: usize = KEY_INDEX_MASK as usize + 1;
+
+/// Where a directory keeps the object of `key`: the key's low bits. Any key gives an index;
+/// readers compare the whole bound key (kind, generation and liveness at once for the
+/// single-process world's handles).
+#[inline(always)]
+pub const fn key_index(key: ObjKey) -> usize {
+    (key.0 as u32 & KEY_INDEX_MASK) as usize
 }
+
+/// The tables of the process's store: zeroes in `.bss` until used. The hand-written getters
+/// read them at their fixed address (no pointer to follow); the single-process world's global
+/// runtime puts its store on them.
+pub static GLOBAL_TABLES: Tables = Tables::new();
 
 /// What a lock-free read found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,37 +87,32 @@ pub enum Fast<T> {
     Slow,
 }
 
-/// One directory: [`handle::store_index`] → the attributes bound there.
+/// One directory: [`key_index`] → the attributes bound there.
 #[repr(C)]
 struct Directory {
-    /// Every index a handle can name.
-    table: [OncePtr<ObjAttrs>; STORE_INDEXES],
+    /// Every index a key can name.
+    table: [OncePtr<ObjAttrs>; KEY_INDEXES],
     /// One past the highest index ever made: walks stop there.
     made: AtomicU32,
 }
 
-/// A table whose length the compiler knows, for the lookups on the read path.
-fn new_fixed<T, const N: usize>(make: impl FnMut(usize) -> T) -> Box<[T; N]> {
-    match (0..N).map(make).collect::<Box<[T]>>().try_into() {
-        Ok(chunk) => chunk,
-        Err(_) => unreachable!("the table has N entries"),
-    }
-}
+zeroable!(Directory { table, made });
 
 impl Directory {
     #[inline(always)]
     fn get(&self, index: usize) -> Option<&'static ObjAttrs> {
-        self.table[index % STORE_INDEXES].get()
+        self.table[index % KEY_INDEXES].get()
     }
 
-    /// Called under the runtime's lock.
+    /// Called under the engine's lock.
     fn get_or_create(&self, index: usize) -> &'static ObjAttrs {
         if index as u32 >= self.made.load(Ordering::Relaxed) {
             self.made.store(index as u32 + 1, Ordering::Relaxed);
         }
-        self.table[index % STORE_INDEXES].get_or_set(ObjAttrs::new)
+        self.table[index % KEY_INDEXES].get_or_set(ObjAttrs::new)
     }
 
+    /// Every index's attributes, in index order.
     fn all(&self) -> impl Iterator<Item = &'static ObjAttrs> + '_ {
         let made = self.made.load(Ordering::Relaxed) as usize;
         self.table[..made].iter().filter_map(|o| o.get())
@@ -127,8 +135,7 @@ pub struct Tables {
     keyvals: [[AtomicI64; KEYVAL_SLOTS]; 3],
 }
 
-// SAFETY: atomics and empty `OncePtr`s all the way down.
-unsafe impl Zeroable for Tables {}
+zeroable!(Tables { dirs, keyvals });
 
 impl Tables {
     /// Empty tables, for a `static` (all zero: `.bss`).
@@ -136,7 +143,7 @@ impl Tables {
         Tables {
             dirs: [const {
                 Directory {
-                    table: [const { OncePtr::new() }; STORE_INDEXES],
+                    table: [const { OncePtr::new() }; KEY_INDEXES],
                     made: AtomicU32::new(0),
                 }
             }; 3],
@@ -198,7 +205,7 @@ impl Store {
         freed.recycle();
     }
 
-    /// An attribute under keyval slot `slot` is gone (called under the runtime's lock); when
+    /// An attribute under keyval slot `slot` is gone (called under the engine's lock); when
     /// it was the last one of a freed keyval, the keyval dies with it.
     #[inline]
     pub fn attr_removed(&'static self, slot: u32) {
@@ -227,6 +234,11 @@ impl Store {
     }
 }
 
+/// Whether the store can bind `key`: it binds the low 32 bits (an `int` handle).
+pub fn fits(key: ObjKey) -> bool {
+    ObjKey::from_int(key.int()) == key
+}
+
 /// Where tables kept per object kind (directories, keyval tables) keep `kind`.
 const fn kind_index(kind: ObjectKind) -> usize {
     match kind {
@@ -238,21 +250,31 @@ const fn kind_index(kind: ObjectKind) -> usize {
 
 impl Tables {
     /// The attributes bound to `obj`, binding them if needed (for an object that is known to
-    /// be live).
+    /// be live, whose key fits an `i32`: see [`fits`]).
     pub fn bind(&self, obj: ObjRef) -> &'static ObjAttrs {
-        let a = self.dirs[kind_index(obj.kind)].get_or_create(handle::store_index(obj.handle));
-        if a.bound.load(Ordering::Relaxed) != obj.handle.0 {
-            a.bound.store(obj.handle.0, Ordering::Release);
+        debug_assert!(fits(obj.key), "{obj:?}: a key the store cannot bind");
+        let a = self.dirs[kind_index(obj.kind)].get_or_create(key_index(obj.key));
+        if a.bound.load(Ordering::Relaxed) != obj.key.int() {
+            a.bound.store(obj.key.int(), Ordering::Release);
         }
         a
     }
 
-    /// The attributes bound to `obj` now, if any. Whatever the handle's value: only a live
-    /// object's own handle is ever bound.
+    /// The attributes bound to `obj` now, if any. Whatever the key's value: only a live
+    /// object's own key is ever bound.
     #[inline(always)]
     pub fn attrs(&self, obj: ObjRef) -> Option<&'static ObjAttrs> {
-        let a = self.dirs[kind_index(obj.kind)].get(handle::store_index(obj.handle))?;
-        (a.bound.load(Ordering::Acquire) == obj.handle.0).then_some(a)
+        let a = self.dirs[kind_index(obj.kind)].get(key_index(obj.key))?;
+        (a.bound.load(Ordering::Acquire) == obj.key.int()).then_some(a)
+    }
+
+    /// Every object of `kind` bound now with attributes, in directory order (for the
+    /// single-process world's handles: the order of their slots, predefined objects first).
+    pub fn objects_with_attributes(&self, kind: ObjectKind) -> impl Iterator<Item = ObjRef> + '_ {
+        self.dirs[kind_index(kind)].all().filter_map(move |a| {
+            let bound = a.bound.load(Ordering::Acquire);
+            (bound != 0 && !a.is_empty()).then(|| ObjRef::of_int(kind, bound))
+        })
     }
 
     /// Unbinds an object that goes away; its attributes must already be removed.
@@ -271,8 +293,8 @@ impl Tables {
 
     /// The entry of a user keyval number (whose kind it carries).
     fn entry_of(&self, number: i32) -> Option<&AtomicI64> {
-        let kind = keyval::decode_kind(number)?;
-        Some(self.keyval_entry(kind, keyval::slot_of(number)))
+        let kind = decode_kind(number)?;
+        Some(self.keyval_entry(kind, slot_of(number)))
     }
 
     /// Sets the entries of slot 0 to [`NO_KEYVAL`].
@@ -306,7 +328,7 @@ impl Tables {
     /// table entry: only such a keyval's own number is in the table of its kind.
     #[inline(always)]
     fn held_keyval(&self, kind: ObjectKind, keyval: i32) -> Option<(u32, i64)> {
-        let slot = keyval::slot_of(keyval);
+        let slot = slot_of(keyval);
         let entry = self.keyval_entry(kind, slot).load(Ordering::Acquire);
         (entry as i32 == keyval).then_some((slot as u32, entry))
     }
@@ -399,7 +421,7 @@ impl Tables {
             order = a.next_order();
         }
         s.word.store(value.word, Ordering::Relaxed);
-        let callbacks = Callbacks::of_meta(meta);
+        let callbacks = callbacks_of_meta(meta);
         let meta = pack(value, callbacks, order, false);
         s.meta.store(meta, Ordering::Relaxed);
         s.release(seq, meta);

@@ -1,13 +1,28 @@
 //! The attributes of one object: its slots, their occupancy and counts, bulk copy and removal.
 
-use super::slot::{pack, provenance_of, Callbacks, Entry, Page, Slot, DYING};
-use super::{new_fixed, AttrRead, INLINE_PAGES, MORE_PAGES, PAGE};
-use crate::caching::convert::AttrWord;
+use super::slot::{callbacks_of_meta, pack, provenance_of, Entry, Page, Slot, DYING, PAGE};
+use crate::caching::callback::Callbacks;
+use crate::caching::convert::{AttrRead, AttrWord};
+use crate::caching::keyval::number::SLOTS;
 use crate::primitives::once_ptr::OncePtr;
-use crate::primitives::zeroed::{zeroed_pages, Zeroable};
+use crate::primitives::zeroed::{zeroable, zeroed_pages};
 use std::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, Ordering};
 
-/// Counts kept per object (changed only under the runtime's lock), so that a dup or a free
+/// Pages held inline by each object: keyval slots below `PAGE * INLINE_PAGES` need no second
+/// level.
+pub(super) const INLINE_PAGES: usize = 256;
+/// The pages for the other keyval slots a number can name, made when first needed.
+const MORE_PAGES: usize = SLOTS / PAGE - INLINE_PAGES;
+
+/// A table whose length the compiler knows, for the lookups on the read path.
+fn new_fixed<T, const N: usize>(make: impl FnMut(usize) -> T) -> Box<[T; N]> {
+    match (0..N).map(make).collect::<Box<[T]>>().try_into() {
+        Ok(chunk) => chunk,
+        Err(_) => unreachable!("the table has N entries"),
+    }
+}
+
+/// Counts kept per object (changed only under the engine's lock), so that a dup or a free
 /// knows in one load whether user code has to run.
 #[derive(Default)]
 pub(super) struct Counts {
@@ -17,7 +32,7 @@ pub(super) struct Counts {
     pub(super) dying: AtomicU32,
 }
 
-/// Only holders of the runtime's lock change counts and occupancy bits, so a load and a store
+/// Only holders of the engine's lock change counts and occupancy bits, so a load and a store
 /// do (no read-modify-write).
 pub(super) fn bump(c: &AtomicU32, by: i64) {
     c.store(
@@ -69,8 +84,21 @@ pub struct ObjAttrs {
     pub(super) slots: [[Slot; PAGE]; INLINE_PAGES],
 }
 
-// SAFETY: atomics and empty `OncePtr`s all the way down.
-unsafe impl Zeroable for ObjAttrs {}
+zeroable!(Counts {
+    len,
+    copy_user,
+    delete_user,
+    dying,
+});
+zeroable!(ObjAttrs {
+    bound,
+    counts,
+    next_order,
+    pages_made,
+    more,
+    occupied,
+    slots,
+});
 
 /// One page of an object's slots, wherever it lives: in the object or made later.
 #[derive(Clone, Copy)]
@@ -282,7 +310,7 @@ impl ObjAttrs {
                 bits &= bits - 1;
                 // The raw words: value, provenance, callbacks and order move as they are.
                 let (keyval, word, meta) = src.slots[i].read(|k, w, m| (k, w, m));
-                let callbacks = Callbacks::of_meta(meta);
+                let callbacks = callbacks_of_meta(meta);
                 let slot = (page_index * PAGE + i) as u32;
                 if keyval == 0 || !callbacks.contains(Callbacks::COPY_DUP) || !admit(slot, keyval) {
                     continue;

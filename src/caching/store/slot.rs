@@ -1,8 +1,12 @@
 //! One attribute's place in the store: the slot, its seqlock, and what its packed word holds.
 
-use super::PAGE;
+use crate::caching::callback::Callbacks;
 use crate::caching::convert::{AttrWord, Provenance};
+use crate::primitives::zeroed::zeroable;
 use std::sync::atomic::{fence, AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering};
+
+/// Slots per page.
+pub(super) const PAGE: usize = 64;
 
 /// `meta` packs: bits 0..1 provenance, bit 2 dying, bits 3..5 the keyval's [`Callbacks`],
 /// bits 6.. the order of setting.
@@ -29,6 +33,13 @@ pub(super) struct Slot {
     pub(super) meta: AtomicU64,
 }
 
+zeroable!(Slot {
+    word,
+    seq,
+    keyval,
+    meta,
+});
+
 #[repr(C)]
 pub(super) struct Page {
     /// Bit `i` set: slot `i` holds an attribute.
@@ -36,48 +47,14 @@ pub(super) struct Page {
     pub(super) slots: [Slot; PAGE],
 }
 
-/// What the keyval of an attribute does on copy and delete, kept with the attribute so that
-/// whole tables are copied and emptied without looking keyvals up.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Callbacks(u8);
+/// The [`Callbacks`] of an attribute as bits of its meta word.
+pub(super) fn callbacks_bits(callbacks: Callbacks) -> u64 {
+    (callbacks.bits() as u64) << CALLBACKS_SHIFT
+}
 
-impl Callbacks {
-    /// `*_DUP_FN`: copied natively.
-    pub const COPY_DUP: Callbacks = Callbacks(1);
-    /// A user copy callback.
-    pub const COPY_USER: Callbacks = Callbacks(2);
-    /// A user delete callback.
-    pub const DELETE_USER: Callbacks = Callbacks(4);
-
-    pub const fn union(self, other: Callbacks) -> Callbacks {
-        Callbacks(self.0 | other.0)
-    }
-
-    pub const fn contains(self, other: Callbacks) -> bool {
-        self.0 & other.0 == other.0
-    }
-
-    /// Whether a user callback (copy or delete) is among them.
-    pub const fn has_user_code(self) -> bool {
-        self.0 & (Callbacks::COPY_USER.0 | Callbacks::DELETE_USER.0) != 0
-    }
-
-    /// As one byte, for atomic storage.
-    pub const fn code(self) -> u8 {
-        self.0
-    }
-
-    pub const fn from_code(code: u8) -> Callbacks {
-        Callbacks(code & 7)
-    }
-
-    pub(super) fn bits(self) -> u64 {
-        (self.0 as u64) << CALLBACKS_SHIFT
-    }
-
-    pub(super) fn of_meta(meta: u64) -> Callbacks {
-        Callbacks(((meta & CALLBACKS_MASK) >> CALLBACKS_SHIFT) as u8)
-    }
+/// The [`Callbacks`] a meta word holds.
+pub(super) fn callbacks_of_meta(meta: u64) -> Callbacks {
+    Callbacks::from_bits_truncate(((meta & CALLBACKS_MASK) >> CALLBACKS_SHIFT) as u8)
 }
 
 /// What a consistent read of a slot sees.
@@ -112,7 +89,7 @@ pub(super) fn provenance_of(meta: u64) -> Provenance {
 
 pub(super) fn pack(value: AttrWord, callbacks: Callbacks, order: u64, dying: bool) -> u64 {
     order << ORDER_SHIFT
-        | callbacks.bits()
+        | callbacks_bits(callbacks)
         | if dying { DYING } else { 0 }
         | provenance_code(value.provenance)
 }
@@ -206,7 +183,7 @@ impl Slot {
                     word,
                     provenance: provenance_of(meta),
                 },
-                callbacks: Callbacks::of_meta(meta),
+                callbacks: callbacks_of_meta(meta),
                 order: meta >> ORDER_SHIFT,
                 dying: meta & DYING != 0,
             })

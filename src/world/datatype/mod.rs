@@ -23,6 +23,7 @@ use layout::{
 };
 pub use predefined::{check_op, install_predefined};
 
+use crate::caching::ObjRef;
 use crate::consts::*;
 use crate::error::{Error, Result};
 use crate::kinds::HandleKind;
@@ -30,12 +31,10 @@ use crate::world::comm::truncate_name;
 use crate::world::handle::Handle;
 use crate::world::runtime::Runtime;
 use crate::world::state::State;
-use crate::world::ObjRef;
 
 #[derive(Debug)]
 pub struct Datatype {
     pub name: String,
-    pub freeing: bool,
     pub layout: Layout,
     /// Committed types may be used in communication (predefined types always are).
     pub committed: bool,
@@ -47,7 +46,6 @@ impl Datatype {
     fn new(layout: Layout, combiner: i32) -> Datatype {
         Datatype {
             name: String::new(),
-            freeing: false,
             layout,
             committed: false,
             combiner,
@@ -218,19 +216,19 @@ impl Runtime {
     /// attributes the copy callbacks allow. If a copy callback fails, the attributes already
     /// copied are deleted (their delete callbacks run) and the new type goes.
     pub fn type_dup(&self, old: Handle) -> Result<Handle> {
-        let new = {
-            let mut st = self.active()?;
-            let t = st.types.get(old)?;
-            let mut nt = Datatype::new(t.layout.clone(), MPI_COMBINER_DUP);
-            nt.committed = t.committed;
-            st.types.insert(nt)?
-        };
-        if let Err(e) = self.copy_attrs(ObjRef::datatype(old.0), ObjRef::datatype(new.0)) {
-            let _ = self.delete_all_attrs_forced(ObjRef::datatype(new.0));
-            let _ = self.lock().types.remove(new);
-            return Err(e);
-        }
-        Ok(new)
+        let new = self.dup_object(
+            ObjRef::datatype(old.0),
+            |st| {
+                let t = st.types.get(old)?;
+                let mut nt = Datatype::new(t.layout.clone(), MPI_COMBINER_DUP);
+                nt.committed = t.committed;
+                Ok(st.types.insert(nt)?.key())
+            },
+            |st, new| {
+                let _ = st.types.remove(Handle::of_key(new));
+            },
+        )?;
+        Ok(Handle::of_key(new))
     }
 
     /// `MPI_Type_commit`; committing a committed or predefined type does nothing.

@@ -394,7 +394,7 @@ impl DeleteCallback for Recorder {
         self.log
             .lock()
             .unwrap()
-            .push((call.object.0, call.value.value.word));
+            .push((call.object.int(), call.value.value.word));
         if self.fail {
             Err(MPI_ERR_OTHER)
         } else {

@@ -45,7 +45,7 @@ impl DeleteCallback for Delete {
         let v = c.value.value.word;
         self.log.lock().unwrap().push(format!(
             "delete {v} on {:#x} extra {}",
-            c.object.0,
+            c.object.int(),
             c.extra_state.word()
         ));
         if Some(v) == *self.fail_on.lock().unwrap() {
@@ -90,14 +90,8 @@ fn events(kv: &Kv) -> Vec<String> {
     std::mem::take(&mut *kv.log.lock().unwrap())
 }
 
-const WORLD: ObjRef = ObjRef {
-    kind: ObjectKind::Comm,
-    handle: Handle(MPI_COMM_WORLD),
-};
-const SELF: ObjRef = ObjRef {
-    kind: ObjectKind::Comm,
-    handle: Handle(MPI_COMM_SELF),
-};
+const WORLD: ObjRef = ObjRef::comm(MPI_COMM_WORLD);
+const SELF: ObjRef = ObjRef::comm(MPI_COMM_SELF);
 
 fn word(rt: &Runtime, obj: ObjRef, k: i32) -> Option<i64> {
     rt.get_attr(obj, k).unwrap().map(|r| r.value.word)
@@ -557,11 +551,11 @@ impl DeleteCallback for DeleteOther {
             .push(format!("outer {}", c.value.value.word));
         let other = *self.other.lock().unwrap();
         self.rt
-            .delete_attr(ObjRef::comm(c.object.0), other)
+            .delete_attr(ObjRef::comm(c.object.int()), other)
             .map_err(|e| e.code())?;
         // Reading our own attribute while it is being deleted still works.
         self.rt
-            .get_attr(ObjRef::comm(c.object.0), c.keyval)
+            .get_attr(ObjRef::comm(c.object.int()), c.keyval)
             .map_err(|e| e.code())?;
         Ok(())
     }
@@ -611,7 +605,8 @@ fn finalize_deletes_self_first_in_reverse_order() {
             let finalized = self.1.phase() == Phase::Finalized;
             self.0.lock().unwrap().push(format!(
                 "{:#x}:{}:{finalized}",
-                c.object.0, c.value.value.word
+                c.object.int(),
+                c.value.value.word
             ));
             Ok(())
         }

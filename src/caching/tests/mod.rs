@@ -1,3 +1,0 @@
-//! Unit tests of the caching rules.
-
-mod rules;
