@@ -27,6 +27,9 @@ pub mod ops;
 pub mod store;
 pub mod world;
 
+#[cfg(test)]
+mod tests;
+
 pub use crate::kinds::ObjectKind;
 pub use cache::{Cache, Locked};
 pub use object::{ObjKey, ObjRef};
