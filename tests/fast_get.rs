@@ -1,4 +1,5 @@
-//! The getters' entry points (hand-written on x86-64, src/fast_get.rs) answer every call as the
+//! The getters' entry points (hand-written on x86-64,
+//! src/caching/store/getters_x86_64.rs) answer every call as the
 //! library's Rust path does: for hits and misses through page 0 and the other pages, values
 //! written from C, by `MPI_COMM_SET_ATTR` and by `MPI_ATTR_PUT`, and for every call they leave to
 //! the full path (freed, forged, NULL and wrong-kind handles, dead, predefined, foreign-kind and

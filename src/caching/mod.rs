@@ -10,7 +10,7 @@
 //! (tests/engine_imports.rs checks it):
 //!
 //! ```text
-//! object, convert ─► callback ─► keyval ─► store ─► cache, world ─► ops
+//! object, convert ─► callback, world ─► keyval ─► store ─► cache ─► ops
 //! ```
 //!
 //! No `unsafe` here (`deny(unsafe_code)`): what needs it lives in `crate::primitives`, with its

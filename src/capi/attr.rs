@@ -102,7 +102,7 @@ unsafe fn get_attr(
 
 /// What the store answers for a C reader without any call: true when it answered (the
 /// attribute, or flag = false); false sends the call to the locked path. (Where the getters
-/// are written by hand, `src/fast_get.rs`, they answer the same without it.)
+/// are written by hand, `caching/store/getters_x86_64.rs`, they answer the same without it.)
 #[inline(always)]
 #[cfg_attr(mpicache_fast_get, allow(dead_code))]
 unsafe fn get_attr_fast(

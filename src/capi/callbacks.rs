@@ -4,7 +4,7 @@
 //! what a C reader gets (the pointer, or a pointer to the internal `MPI_Aint` / `int` of a
 //! Fortran-set value). The predefined `*_NULL_COPY_FN`, `*_DUP_FN` and `*_NULL_DELETE_FN` are
 //! real C functions (a program may call them or take their address), recognised by address and
-//! then handled natively by the core, so a DUP keeps the value's provenance.
+//! then handled natively by the caching engine, so a DUP keeps the value's provenance.
 #![allow(non_snake_case)]
 
 use crate::caching::callback::{

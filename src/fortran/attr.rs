@@ -131,7 +131,8 @@ unsafe fn free_keyval_fast(kind: ObjectKind, keyval: *mut MPI_Fint) -> bool {
 }
 
 /// A get the store answers without any call: `write` stores the reader's view of the word.
-/// (Where the getters are written by hand, `src/fast_get.rs`, they answer the same without it.)
+/// (Where the getters are written by hand, `caching/store/getters_x86_64.rs`, they answer the
+/// same without it.)
 #[inline(always)]
 #[cfg_attr(mpicache_fast_get_fortran, allow(dead_code))]
 unsafe fn get_word_fast(

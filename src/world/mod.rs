@@ -3,7 +3,8 @@
 //! caching engine. Nothing here knows C or Fortran.
 //!
 //! The names the faces use are re-exported here, so that an entry point imports its world in
-//! one line.
+//! one line. No `unsafe` here: what needs it is in `crate::primitives`.
+#![deny(unsafe_code)]
 
 pub mod attr_cell;
 pub mod comm;

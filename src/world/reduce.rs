@@ -2,7 +2,7 @@
 //! broadcast do nothing once their arguments are checked; reduce and allreduce over one process
 //! are copies of the send buffer into the receive buffer, laid out by the datatype's typemap.
 //!
-//! The core checks the arguments and says which bytes move (offsets relative to each buffer);
+//! The world checks the arguments and says which bytes move (offsets relative to each buffer);
 //! the C layer moves them.
 
 use crate::consts::*;

@@ -3,7 +3,7 @@
 //!
 //! What matters for caching is real: each window carries the predefined attributes
 //! `MPI_WIN_BASE`, `MPI_WIN_SIZE`, `MPI_WIN_DISP_UNIT`, `MPI_WIN_CREATE_FLAVOR` and
-//! `MPI_WIN_MODEL` with the provenance MPI 4.1 §20.3.7 gives them (DESIGN.md "Predefined
+//! `MPI_WIN_MODEL` with the provenance MPI 4.1 §20.3.7 gives them (docs/DESIGN.md "Predefined
 //! attributes"), and freeing a window deletes its attributes, last set first, through their
 //! delete callbacks. Windows have no dup, so no copy callback ever runs on them.
 //!
@@ -612,7 +612,7 @@ mod tests {
         assert_eq!(rt.lock().alloc_mem.len(), 1);
     }
 
-    // MPI 4.1 §11.2.4 and DESIGN.md: MPI_FINALIZE deletes the attributes of windows the program
+    // MPI 4.1 §11.2.4 and docs/DESIGN.md: MPI_FINALIZE deletes the attributes of windows the program
     // did not free (their delete callbacks run once), and everything the library allocated is
     // released.
     #[test]

@@ -328,7 +328,7 @@ fn the_one_step_create_reuses_only_quarantined_slots() {
 }
 
 // MPI 4.1 §7.7.2: the user's free (no lock) and the removal of the last attribute (under
-// the runtime's lock) race; whichever comes second ends the keyval, exactly once.
+// the engine's lock) race; whichever comes second ends the keyval, exactly once.
 #[test]
 fn a_free_racing_the_last_attribute_ends_the_keyval_once() {
     let r = table();

@@ -2,9 +2,10 @@
 //! `MPI_{Comm,Type,Win}_get_attr`, `MPI_Attr_get` and their Fortran routines, used as naked
 //! functions. Each answers a hit or a miss with a few loads and no stack frame, and jumps to the
 //! getter's full Rust path (`$slow`, with the arguments untouched in their registers) for
-//! anything else: a NULL argument, an unknown or freed handle, a keyval that is not a live one
-//! of the object's kind (predefined, freed, of another kind, garbage), a keyval slot beyond the
-//! inline ones, a read that raced a writer. Elsewhere the same
+//! anything else: a NULL argument, an unknown or freed handle, a keyval the keyval table of the
+//! object's kind does not hold (predefined, dead, of another kind, garbage; one freed while
+//! attributes use it is held, and answered), a keyval slot beyond the inline ones, a read that
+//! raced a writer. Elsewhere the same
 //! macros expand to the Rust fast path written at the entry point, which answers the same
 //! cases.
 //!

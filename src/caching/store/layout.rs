@@ -1,5 +1,5 @@
 //! The store's layout and read protocol as numbers, for readers written outside Rust (the
-//! x86-64 get entry points, `src/fast_get.rs`). Each constant is derived from the types, so a
+//! x86-64 get entry points, [`getters_x86_64`](super::getters_x86_64)). Each constant is derived from the types, so a
 //! change of layout changes the readers with it; the assertions below stop the build when a
 //! reader's assumption no longer holds.
 //!

@@ -21,7 +21,7 @@ fn comms(n: usize) -> Vec<ObjRef> {
         .collect()
 }
 
-/// A live keyval with the given callbacks, published as the runtime does.
+/// A live keyval with the given callbacks, published as the engine does.
 fn keyval(s: &'static Store, copy: CopyFn, delete: DeleteFn) -> (u32, i32, Callbacks) {
     let has_delete = !matches!(delete, DeleteFn::Null);
     let number = s
@@ -299,7 +299,7 @@ fn remove_all_reaches_far_slots_and_far_objects() {
 
 // MPI_THREAD_MULTIPLE: a reader racing with lock-free overwrites sees each value whole, never
 // the word of one setting with the provenance of another. A lock-free read that meets a write
-// in progress says so instead of guessing, and the runtime then reads as lock holders do
+// in progress says so instead of guessing, and the engine then reads as lock holders do
 // (retrying until the slot is quiet), which must be whole as well.
 #[test]
 fn readers_never_see_a_torn_overwrite() {
