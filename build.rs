@@ -39,7 +39,8 @@ fn main() {
     // library's own functions, so a program that wraps MPI_X and calls PMPI_X (the profiling
     // interface, MPI 4.1 §15.2) reaches the library, not itself.
     println!("cargo:rustc-cdylib-link-arg=-Wl,-Bsymbolic-functions");
-    // The attribute getters have hand-written entry points (src/fast_get.rs) where the target
+    // The attribute getters have hand-written entry points
+    // (src/caching/store/getters_x86_64.rs) where the target
     // is x86-64 with the System V calling convention and ELF sections.
     // The Fortran ones read 4-byte INTEGERs and LOGICALs, so not in the 8-byte INTEGER build.
     println!("cargo::rustc-check-cfg=cfg(mpicache_fast_get, mpicache_fast_get_fortran)");

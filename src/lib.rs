@@ -1,16 +1,26 @@
 //! mpicache: the MPI caching chapter with exact C/Fortran interoperability, in a single-process
 //! MPI.
 //!
-//! - [`core`]: safe Rust, no C types — handles, keyvals, attribute tables with provenance, the
-//!   conversion rules of MPI 4.1 §20.3.7, dup/free/finalize semantics.
-//! - [`capi`]: the C entry points (`MPI_*` and `PMPI_*`), thin wrappers over the core.
-//! - [`consts`]: every numeric constant, the single source of truth for C, Fortran and Rust.
-//! - `fast_get`: the attribute getters' x86-64 entry points, written by hand.
+//! One direction only: faces → worlds → caching engine → primitives (docs/DESIGN.md "Layers").
+//!
+//! - [`capi`], [`fortran`]: the faces, the C and Fortran entry points (`MPI_*`, `PMPI_*`,
+//!   `mpi_*_`), thin wrappers over a world.
+//! - [`world`]: the single-process world (life cycle, handles, communicators, groups,
+//!   datatypes, windows, info, error handlers, requests), one client of the engine.
+//! - [`caching`]: the caching engine (keyvals, the attribute store, callbacks and their
+//!   conventions, the conversion rules of MPI 4.1 §20.3.7, dup/free/finalize ordering), which
+//!   knows the objects it serves only through its [`caching::World`] trait.
+//! - [`primitives`]: the few low-level pieces that need `unsafe`, each with its SAFETY argument.
+//! - [`error`], [`kinds`], [`consts`]: leaves: the one error enum, the kinds of object, every
+//!   numeric constant (the single source of truth for C, Fortran and Rust).
 
+pub mod caching;
 pub mod capi;
 pub mod consts;
-pub mod core;
-mod fast_get;
+pub mod error;
 pub mod fortran;
+pub mod kinds;
+pub mod primitives;
 #[cfg(feature = "test-hooks")]
 pub mod testhooks;
+pub mod world;

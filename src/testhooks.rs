@@ -9,8 +9,8 @@
 //!   turns a Rust panic into `MPI_ERR_INTERN` and never unwinds into C.
 
 use crate::capi::boundary::Scope;
-use crate::core::state::Phase;
-use crate::core::Runtime;
+use crate::world::state::Phase;
+use crate::world::Runtime;
 use std::ffi::c_int;
 
 /// Finalizes (when initialized) and returns the runtime to the not-initialized phase.

@@ -1,4 +1,5 @@
-//! The getters' entry points (hand-written on x86-64, src/fast_get.rs) answer every call as the
+//! The getters' entry points (hand-written on x86-64,
+//! src/caching/store/getters_x86_64.rs) answer every call as the
 //! library's Rust path does: for hits and misses through page 0 and the other pages, values
 //! written from C, by `MPI_COMM_SET_ATTR` and by `MPI_ATTR_PUT`, and for every call they leave to
 //! the full path (freed, forged, NULL and wrong-kind handles, dead, predefined, foreign-kind and
@@ -21,11 +22,11 @@ use mpicache::capi::errhandler::{MPI_Comm_set_errhandler, MPI_Win_set_errhandler
 use mpicache::capi::init::MPI_Init;
 use mpicache::capi::win::{MPI_Win_create, MPI_Win_free};
 use mpicache::consts::*;
-use mpicache::core::{ObjRef, ObjectKind, Runtime};
 use mpicache::fortran::attr::{
     mpi_attr_get_, mpi_attr_put_, mpi_comm_get_attr_, mpi_comm_set_attr_, mpi_type_get_attr_,
     mpi_win_get_attr_,
 };
+use mpicache::world::{ObjRef, ObjectKind, Runtime};
 use std::ffi::{c_int, c_void};
 
 /// What a C getter returned.
@@ -144,10 +145,7 @@ unsafe fn compare_all(
     let mut checked = 0;
     for &h in comms {
         for &k in keyvals {
-            let obj = ObjRef {
-                kind: ObjectKind::Comm,
-                handle: mpicache::core::Handle(h),
-            };
+            let obj = ObjRef::comm(h);
             for getter in [MPI_Comm_get_attr as CGetter, MPI_Attr_get as CGetter] {
                 assert_eq!(
                     unsafe { c_get(getter, h, k) },
@@ -186,10 +184,7 @@ unsafe fn compare_all(
     ] {
         for &h in handles {
             for &k in keyvals {
-                let obj = ObjRef {
-                    kind,
-                    handle: mpicache::core::Handle(h),
-                };
+                let obj = ObjRef::of_int(kind, h);
                 assert_eq!(
                     unsafe { c_get(getter, h, k) },
                     expected_c(obj, k),

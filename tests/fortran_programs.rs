@@ -93,7 +93,7 @@ fn parse_fortran_params(text: &str) -> Vec<(String, i64)> {
     out
 }
 
-/// One source of truth (DESIGN.md "Headers"): the values in mpif.h and the mpi module are the
+/// One source of truth (docs/DESIGN.md "Headers and constants"): the values in mpif.h and the mpi module are the
 /// Rust constants, name by name.
 #[test]
 fn fortran_constants_agree_with_rust() {

@@ -1,9 +1,9 @@
 //! Randomized model test (issue 6, part 1): random sequences of caching calls through the real
 //! C and Fortran entry points, every outcome, every value read and every callback invocation
-//! checked against the reference model of tests/model/ (written from DESIGN.md, nothing shared
-//! with src/core). proptest shrinks a failing sequence to a minimal one.
+//! checked against the reference model of tests/model/ (written from docs/DESIGN.md, nothing shared
+//! with the library). proptest shrinks a failing sequence to a minimal one.
 //!
-//! Rules checked (MPI 4.1 §7.7 caching, §20.3.7 attributes across languages; DESIGN.md):
+//! Rules checked (MPI 4.1 §7.7 caching, §20.3.7 attributes across languages; docs/DESIGN.md):
 //! - the provenance table: C `void*`, Fortran ADDRESS_KIND and Fortran INTEGER writers, each
 //!   read by the C, ADDRESS_KIND and INTEGER readers (C readers of Fortran-set values get a
 //!   pointer to an internal MPI_Aint / int, which must not move while the attribute lives);

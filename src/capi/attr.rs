@@ -1,14 +1,14 @@
 //! Caching entry points (MPI 4.1 §7.7) for communicators, datatypes and windows, and the
 //! deprecated MPI-1 forms. All share one engine; the object kind is data.
 
+use crate::caching::convert::AttrWord;
+use crate::caching::store::getters_x86_64::c_get_attr;
+use crate::caching::store::Fast;
 use crate::capi::boundary::Scope;
 use crate::capi::callbacks::{c_copy_fn, c_delete_fn, c_native_callbacks};
 use crate::capi::types::*;
 use crate::consts::MPI_KEYVAL_INVALID;
-use crate::core::convert::AttrWord;
-use crate::core::store::Fast;
-use crate::core::{ObjRef, ObjectKind, Result, Runtime};
-use crate::fast_get::c_get_attr;
+use crate::world::{ObjRef, ObjectKind, Result, Runtime};
 use crate::{entry, entry_fast, nonnull};
 use std::ffi::{c_int, c_void};
 
@@ -102,7 +102,7 @@ unsafe fn get_attr(
 
 /// What the store answers for a C reader without any call: true when it answered (the
 /// attribute, or flag = false); false sends the call to the locked path. (Where the getters
-/// are written by hand, `src/fast_get.rs`, they answer the same without it.)
+/// are written by hand, `caching/store/getters_x86_64.rs`, they answer the same without it.)
 #[inline(always)]
 #[cfg_attr(mpicache_fast_get, allow(dead_code))]
 unsafe fn get_attr_fast(

@@ -2,9 +2,9 @@
 //! error handler, and pointer arguments are checked in one line each.
 
 use crate::consts::*;
-use crate::core::errhandler::{class_name, Action};
-use crate::core::state::Phase;
-use crate::core::{Error, Handle, ObjectKind, Runtime};
+use crate::world::errhandler::{class_name, Action};
+use crate::world::state::Phase;
+use crate::world::{Error, Handle, ObjectKind, Runtime};
 use std::ffi::c_int;
 
 /// Whose error handler an entry point's errors go to.
@@ -22,7 +22,7 @@ pub enum Scope {
 macro_rules! entry {
     ($name:expr, $scope:expr, $body:block) => {{
         let result = ::std::panic::catch_unwind(::std::panic::AssertUnwindSafe(
-            || -> $crate::core::Result<()> { $body },
+            || -> $crate::error::Result<()> { $body },
         ));
         match result {
             Ok(Ok(())) => $crate::consts::MPI_SUCCESS,
@@ -65,7 +65,7 @@ macro_rules! entry_fast {
 macro_rules! nonnull {
     ($($p:ident),+) => {
         $(if $p.is_null() {
-            return Err($crate::core::Error::NullArgument { name: stringify!($p) });
+            return Err($crate::error::Error::NullArgument { name: stringify!($p) });
         })+
     };
 }
@@ -77,7 +77,7 @@ macro_rules! nonnull {
 pub fn finish(
     name: &'static str,
     scope: Scope,
-    result: std::thread::Result<crate::core::Result<()>>,
+    result: std::thread::Result<crate::error::Result<()>>,
 ) -> c_int {
     match result {
         Ok(Ok(())) => MPI_SUCCESS,

@@ -4,17 +4,16 @@
 //! what a C reader gets (the pointer, or a pointer to the internal `MPI_Aint` / `int` of a
 //! Fortran-set value). The predefined `*_NULL_COPY_FN`, `*_DUP_FN` and `*_NULL_DELETE_FN` are
 //! real C functions (a program may call them or take their address), recognised by address and
-//! then handled natively by the core, so a DUP keeps the value's provenance.
+//! then handled natively by the caching engine, so a DUP keeps the value's provenance.
 #![allow(non_snake_case)]
 
+use crate::caching::callback::{
+    callbacks_of, CallbackCall, Callbacks, Convention, CopyCallback, CopyFn, DeleteCallback,
+    DeleteFn,
+};
+use crate::caching::convert::AttrWord;
 use crate::capi::types::*;
 use crate::consts::MPI_SUCCESS;
-use crate::core::callback::{
-    CallbackCall, Convention, CopyCallback, CopyFn, DeleteCallback, DeleteFn,
-};
-use crate::core::convert::AttrWord;
-use crate::core::keyval::callbacks_of;
-use crate::core::store::Callbacks;
 use std::ffi::{c_int, c_void};
 
 struct CCopy(MPI_Comm_copy_attr_function);
@@ -27,7 +26,7 @@ impl CopyCallback for CCopy {
         // SAFETY: the user registered this function with the C copy signature.
         let rc = unsafe {
             (self.0)(
-                call.object.0,
+                call.object.int(),
                 call.keyval,
                 call.extra_state.word() as *mut c_void,
                 call.value.c_view as *mut c_void,
@@ -50,7 +49,7 @@ impl DeleteCallback for CDelete {
         // SAFETY: the user registered this function with the C delete signature.
         let rc = unsafe {
             (self.0)(
-                call.object.0,
+                call.object.int(),
                 call.keyval,
                 call.value.c_view as *mut c_void,
                 call.extra_state.word() as *mut c_void,

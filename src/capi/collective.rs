@@ -5,9 +5,9 @@
 use crate::capi::boundary::Scope;
 use crate::capi::types::*;
 use crate::consts::*;
-use crate::core::reduce::CollArgs;
-use crate::core::{Error, Handle, Result, Runtime};
 use crate::entry;
+use crate::world::reduce::CollArgs;
+use crate::world::{Error, Handle, Result, Runtime};
 use std::ffi::{c_int, c_void};
 
 fn rt() -> &'static Runtime {

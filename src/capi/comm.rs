@@ -3,8 +3,8 @@
 use crate::capi::boundary::{read_c_string, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
-use crate::core::comm::GroupOp;
-use crate::core::{Error, Handle, HandleKind, Runtime};
+use crate::world::comm::GroupOp;
+use crate::world::{Error, Handle, HandleKind, Runtime};
 use crate::{entry, nonnull};
 use std::ffi::{c_char, c_int};
 
@@ -14,7 +14,7 @@ fn rt() -> &'static Runtime {
 
 /// The dup shared by `MPI_Comm_dup` and `MPI_Comm_dup_with_info`: on failure the new handle is
 /// `MPI_COMM_NULL` (MPI 4.1 §7.4.2).
-unsafe fn dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> crate::core::Result<()> {
+unsafe fn dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> crate::error::Result<()> {
     let h = rt().comm_dup(Handle(comm));
     unsafe { *newcomm = h.as_ref().map_or(MPI_COMM_NULL, |h| h.0) };
     h.map(drop)
@@ -25,7 +25,7 @@ unsafe fn idup(
     comm: MPI_Comm,
     newcomm: *mut MPI_Comm,
     request: *mut MPI_Request,
-) -> crate::core::Result<()> {
+) -> crate::error::Result<()> {
     let r = rt().comm_idup(Handle(comm));
     unsafe {
         *newcomm = r.as_ref().map_or(MPI_COMM_NULL, |(c, _)| c.0);
@@ -318,7 +318,7 @@ pub unsafe extern "C" fn MPI_Group_range_incl(
 }
 
 /// A C array argument of `n` entries (NULL allowed when `n` is 0).
-unsafe fn array<'a, T>(p: *const T, n: c_int, name: &'static str) -> crate::core::Result<&'a [T]> {
+unsafe fn array<'a, T>(p: *const T, n: c_int, name: &'static str) -> crate::error::Result<&'a [T]> {
     let n = usize::try_from(n)
         .map_err(|_| Error::invalid(MPI_ERR_ARG, format!("n = {n} is negative")))?;
     if n == 0 {

@@ -3,7 +3,7 @@
 use crate::capi::boundary::{read_c_string, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
-use crate::core::{Error, Handle, Result, Runtime};
+use crate::world::{Error, Handle, Result, Runtime};
 use crate::{entry, nonnull};
 use std::ffi::{c_char, c_int, c_void};
 

@@ -3,8 +3,8 @@
 use crate::capi::boundary::{read_c_string, report, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
-use crate::core::errhandler::UserErrhandler;
-use crate::core::{Error, Handle, ObjectKind, Runtime};
+use crate::world::errhandler::UserErrhandler;
+use crate::world::{Error, Handle, ObjectKind, Runtime};
 use crate::{entry, nonnull};
 use std::ffi::{c_char, c_int};
 use std::sync::Arc;
@@ -29,7 +29,7 @@ unsafe fn create(
     kind: ObjectKind,
     f: Option<MPI_Comm_errhandler_function>,
     errhandler: *mut MPI_Errhandler,
-) -> crate::core::Result<()> {
+) -> crate::error::Result<()> {
     nonnull!(errhandler);
     let f = f.ok_or(Error::NullArgument {
         name: "errhandler_fn",
@@ -135,7 +135,7 @@ pub unsafe extern "C" fn MPI_Comm_call_errhandler(comm: MPI_Comm, errorcode: c_i
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Win_call_errhandler(win: MPI_Win, errorcode: c_int) -> c_int {
     entry!("MPI_Win_call_errhandler", Scope::Win(win), {
-        rt().check_handle(crate::core::HandleKind::Win, Handle(win))?;
+        rt().check_handle(crate::world::HandleKind::Win, Handle(win))?;
         let class = rt().error_class(errorcode).unwrap_or(MPI_ERR_OTHER);
         let _ = report(
             "MPI_Win_call_errhandler",

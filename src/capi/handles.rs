@@ -9,7 +9,7 @@
 //! kind's error class).
 
 use crate::capi::types::*;
-use crate::core::{Handle, HandleKind, Runtime};
+use crate::world::{Handle, HandleKind, Runtime};
 use std::ffi::c_int;
 
 fn f2c(kind: HandleKind, f: MPI_Fint) -> MPI_Fint {

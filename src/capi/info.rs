@@ -3,7 +3,7 @@
 use crate::capi::boundary::{read_c_string, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
-use crate::core::{Error, Handle, Runtime};
+use crate::world::{Error, Handle, Runtime};
 use crate::{entry, nonnull};
 use std::ffi::{c_char, c_int};
 
@@ -160,7 +160,7 @@ pub unsafe extern "C" fn MPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mut
 pub unsafe extern "C" fn MPI_Comm_set_info(comm: MPI_Comm, info: MPI_Info) -> c_int {
     entry!("MPI_Comm_set_info", Scope::Comm(comm), {
         rt().comm_size(Handle(comm))?;
-        rt().check_handle(crate::core::HandleKind::Info, Handle(info))
+        rt().check_handle(crate::world::HandleKind::Info, Handle(info))
     })
 }
 

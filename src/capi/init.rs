@@ -3,8 +3,8 @@
 use crate::capi::boundary::{initial_errhandler, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
-use crate::core::state::Phase;
-use crate::core::{Error, Runtime};
+use crate::world::state::Phase;
+use crate::world::{Error, Runtime};
 use crate::{entry, nonnull};
 use std::ffi::{c_char, c_int};
 use std::sync::OnceLock;

@@ -3,7 +3,7 @@
 
 use crate::capi::boundary::Scope;
 use crate::capi::types::*;
-use crate::core::{Handle, HandleKind, Runtime};
+use crate::world::{Handle, HandleKind, Runtime};
 use crate::{entry, nonnull};
 use std::ffi::{c_int, c_void};
 

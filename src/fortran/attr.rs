@@ -6,15 +6,14 @@
 //!   `MPI_ATTR_GET` reads the low part of the word.
 //! - When the flag comes back false nothing is written to the value argument.
 
+use crate::caching::convert::{fortran_address_view, fortran_integer_view, AttrWord};
+use crate::caching::store::getters_x86_64::fortran_get_attr;
+use crate::caching::store::Fast;
 use crate::capi::boundary::Scope;
 use crate::consts::{
     MPI_COMM_NULL, MPI_DATATYPE_NULL, MPI_ERR_COMM, MPI_ERR_KEYVAL, MPI_ERR_TYPE, MPI_ERR_WIN,
     MPI_KEYVAL_INVALID, MPI_WIN_NULL,
 };
-use crate::core::convert::{fortran_address_view, fortran_integer_view, AttrWord};
-use crate::core::store::Fast;
-use crate::core::{ObjRef, ObjectKind, Result, Runtime};
-use crate::fast_get::fortran_get_attr;
 use crate::fortran::callbacks::{
     fortran_address_copy_fn, fortran_address_delete_fn, fortran_integer_copy_fn,
     fortran_integer_delete_fn, fortran_native_callbacks, MPI_Fcopy_attr_function,
@@ -24,7 +23,16 @@ use crate::fortran::{
     fint, logical, narrow, read_narrow, scope_handle, wide, MPI_Aint, MPI_Fint, MPI_Flogical,
 };
 use crate::nonnull;
+use crate::world::{ObjRef, ObjectKind, Result, Runtime};
 use crate::{fentry, fentry_fast};
+
+// What the hand-written Fortran getters (caching/store/getters_x86_64.rs) store: .TRUE. as
+// MPI_SUCCESS (a zeroed register) plus one, in 4-byte INTEGERs and LOGICALs.
+#[cfg(mpicache_fast_get_fortran)]
+const _: () = assert!(crate::fortran::FORTRAN_TRUE == 1 && crate::fortran::FORTRAN_FALSE == 0);
+#[cfg(mpicache_fast_get_fortran)]
+const _: () =
+    assert!(std::mem::size_of::<MPI_Fint>() == 4 && std::mem::size_of::<MPI_Flogical>() == 4);
 
 fn rt() -> &'static Runtime {
     Runtime::global()
@@ -123,7 +131,8 @@ unsafe fn free_keyval_fast(kind: ObjectKind, keyval: *mut MPI_Fint) -> bool {
 }
 
 /// A get the store answers without any call: `write` stores the reader's view of the word.
-/// (Where the getters are written by hand, `src/fast_get.rs`, they answer the same without it.)
+/// (Where the getters are written by hand, `caching/store/getters_x86_64.rs`, they answer the
+/// same without it.)
 #[inline(always)]
 #[cfg_attr(mpicache_fast_get_fortran, allow(dead_code))]
 unsafe fn get_word_fast(

@@ -11,13 +11,12 @@
 //! result is stored as if that routine had set it in its own generation (MPI 4.1 §20.3.7: the
 //! MPI-1 rules apply "implicitly, by attribute copying callback functions").
 
-use crate::consts::MPI_SUCCESS;
-use crate::core::callback::{
-    CallbackCall, Convention, CopyCallback, CopyFn, DeleteCallback, DeleteFn,
+use crate::caching::callback::{
+    callbacks_of, CallbackCall, Callbacks, Convention, CopyCallback, CopyFn, DeleteCallback,
+    DeleteFn,
 };
-use crate::core::convert::AttrWord;
-use crate::core::keyval::callbacks_of;
-use crate::core::store::Callbacks;
+use crate::caching::convert::AttrWord;
+use crate::consts::MPI_SUCCESS;
 use crate::fortran::{
     callback_code, fint, MPI_Aint, MPI_Fint, MPI_Flogical, FORTRAN_FALSE, FORTRAN_TRUE,
 };
@@ -69,7 +68,7 @@ struct FortranIntegerDelete(MPI_Fdelete_function);
 
 impl CopyCallback for FortranAddressCopy {
     fn copy(&self, call: &CallbackCall<'_>) -> Result<Option<AttrWord>, i32> {
-        let oldobj: MPI_Fint = fint(call.object.0);
+        let oldobj: MPI_Fint = fint(call.object.int());
         let keyval: MPI_Fint = fint(call.keyval);
         let value_in = call.value.value.fortran_address_view() as MPI_Aint;
         let mut value_out: MPI_Aint = 0;
@@ -100,7 +99,7 @@ impl CopyCallback for FortranAddressCopy {
 
 impl DeleteCallback for FortranAddressDelete {
     fn delete(&self, call: &CallbackCall<'_>) -> Result<(), i32> {
-        let obj: MPI_Fint = fint(call.object.0);
+        let obj: MPI_Fint = fint(call.object.int());
         let keyval: MPI_Fint = fint(call.keyval);
         let value = call.value.value.fortran_address_view() as MPI_Aint;
         let mut ierror: MPI_Fint = fint(MPI_SUCCESS);
@@ -126,7 +125,7 @@ impl DeleteCallback for FortranAddressDelete {
 
 impl CopyCallback for FortranIntegerCopy {
     fn copy(&self, call: &CallbackCall<'_>) -> Result<Option<AttrWord>, i32> {
-        let oldobj: MPI_Fint = fint(call.object.0);
+        let oldobj: MPI_Fint = fint(call.object.int());
         let keyval: MPI_Fint = fint(call.keyval);
         let value_in: MPI_Fint = call.value.value.fortran_integer_view();
         let mut value_out: MPI_Fint = 0;
@@ -156,7 +155,7 @@ impl CopyCallback for FortranIntegerCopy {
 
 impl DeleteCallback for FortranIntegerDelete {
     fn delete(&self, call: &CallbackCall<'_>) -> Result<(), i32> {
-        let obj: MPI_Fint = fint(call.object.0);
+        let obj: MPI_Fint = fint(call.object.int());
         let keyval: MPI_Fint = fint(call.keyval);
         let value: MPI_Fint = call.value.value.fortran_integer_view();
         let mut ierror: MPI_Fint = fint(MPI_SUCCESS);

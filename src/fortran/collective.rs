@@ -11,11 +11,11 @@ use crate::capi::collective::{
 use crate::consts::{
     MPI_COMM_NULL, MPI_ERR_COMM, MPI_ERR_COUNT, MPI_ERR_OP, MPI_ERR_ROOT, MPI_ERR_TYPE,
 };
-use crate::core::{Handle, Runtime};
 use crate::fentry;
 use crate::fortran::sentinels::{choice, choice_mut};
 use crate::fortran::{fint, narrow, read_narrow, scope_handle, MPI_Fint};
 use crate::nonnull;
+use crate::world::{Handle, Runtime};
 use std::ffi::c_void;
 
 /// Stores a C entry point's return code in IERROR.

@@ -2,8 +2,6 @@
 
 use crate::capi::boundary::Scope;
 use crate::consts::*;
-use crate::core::comm::GroupOp;
-use crate::core::{Error, Handle, HandleKind, Runtime};
 use crate::fentry;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
 use crate::fortran::{
@@ -11,6 +9,8 @@ use crate::fortran::{
     MPI_Franges, MPI_Fstatus,
 };
 use crate::nonnull;
+use crate::world::comm::GroupOp;
+use crate::world::{Error, Handle, HandleKind, Runtime};
 use std::borrow::Cow;
 use std::ffi::c_char;
 
@@ -406,17 +406,17 @@ pub unsafe extern "C" fn mpi_group_rank_(
 }
 
 /// The handle of an INFO argument (checked non-NULL by the caller).
-fn info_arg(p: *const MPI_Fint) -> crate::core::Result<Handle> {
+fn info_arg(p: *const MPI_Fint) -> crate::error::Result<Handle> {
     Ok(Handle(unsafe { read_narrow(p, MPI_ERR_INFO, "info") }?))
 }
 
 /// The handle of a GROUP argument (checked non-NULL by the caller).
-fn group_arg(p: *const MPI_Fint) -> crate::core::Result<Handle> {
+fn group_arg(p: *const MPI_Fint) -> crate::error::Result<Handle> {
     Ok(Handle(unsafe { read_narrow(p, MPI_ERR_GROUP, "group") }?))
 }
 
 /// The handle of a REQUEST argument (checked non-NULL by the caller).
-fn request_arg(p: *const MPI_Fint) -> crate::core::Result<Handle> {
+fn request_arg(p: *const MPI_Fint) -> crate::error::Result<Handle> {
     Ok(Handle(unsafe {
         read_narrow(p, MPI_ERR_REQUEST, "request")
     }?))
@@ -424,28 +424,28 @@ fn request_arg(p: *const MPI_Fint) -> crate::core::Result<Handle> {
 
 /// `INTEGER RANKS(*)` as the core's ranks (a rank that does not fit 32 bits is MPI_ERR_RANK).
 #[cfg(not(feature = "fortran-integer-8"))]
-fn ranks_arg(ranks: &[MPI_Fint]) -> crate::core::Result<Cow<'_, [i32]>> {
+fn ranks_arg(ranks: &[MPI_Fint]) -> crate::error::Result<Cow<'_, [i32]>> {
     Ok(Cow::Borrowed(ranks))
 }
 /// `INTEGER RANKS(*)` as the core's ranks (a rank that does not fit 32 bits is MPI_ERR_RANK).
 #[cfg(feature = "fortran-integer-8")]
-fn ranks_arg(ranks: &[MPI_Fint]) -> crate::core::Result<Cow<'_, [i32]>> {
+fn ranks_arg(ranks: &[MPI_Fint]) -> crate::error::Result<Cow<'_, [i32]>> {
     ranks
         .iter()
         .map(|&r| narrow(r, MPI_ERR_RANK, "ranks(i)"))
-        .collect::<crate::core::Result<Vec<i32>>>()
+        .collect::<crate::error::Result<Vec<i32>>>()
         .map(Cow::Owned)
 }
 
 /// `INTEGER RANGES(3,*)` as the core's ranges.
 #[cfg(not(feature = "fortran-integer-8"))]
-fn ranges_arg(ranges: &[MPI_Franges]) -> crate::core::Result<Cow<'_, [[i32; 3]]>> {
+fn ranges_arg(ranges: &[MPI_Franges]) -> crate::error::Result<Cow<'_, [[i32; 3]]>> {
     Ok(Cow::Borrowed(ranges))
 }
 /// `INTEGER RANGES(3,*)` as the core's ranges (a value that does not fit 32 bits is
 /// MPI_ERR_RANK).
 #[cfg(feature = "fortran-integer-8")]
-fn ranges_arg(ranges: &[MPI_Franges]) -> crate::core::Result<Cow<'_, [[i32; 3]]>> {
+fn ranges_arg(ranges: &[MPI_Franges]) -> crate::error::Result<Cow<'_, [[i32; 3]]>> {
     ranges
         .iter()
         .map(|r| {
@@ -455,11 +455,11 @@ fn ranges_arg(ranges: &[MPI_Franges]) -> crate::core::Result<Cow<'_, [[i32; 3]]>
                 narrow(r[2], MPI_ERR_ARG, "ranges(3,i)")?,
             ])
         })
-        .collect::<crate::core::Result<Vec<[i32; 3]>>>()
+        .collect::<crate::error::Result<Vec<[i32; 3]>>>()
         .map(Cow::Owned)
 }
 
-fn count(n: MPI_Fint) -> crate::core::Result<usize> {
+fn count(n: MPI_Fint) -> crate::error::Result<usize> {
     usize::try_from(n).map_err(|_| Error::invalid(MPI_ERR_ARG, format!("n = {n} is negative")))
 }
 
@@ -500,7 +500,7 @@ pub unsafe extern "C" fn mpi_group_range_incl_(
 }
 
 /// An `INTEGER X(*)`-style array argument of `n` entries (not read when `n` is 0).
-unsafe fn farray<'a, T>(p: *const T, n: usize) -> crate::core::Result<&'a [T]> {
+unsafe fn farray<'a, T>(p: *const T, n: usize) -> crate::error::Result<&'a [T]> {
     if n == 0 {
         return Ok(&[]);
     }
@@ -575,7 +575,7 @@ unsafe fn group_set_op(
     group2: *const MPI_Fint,
     newgroup: *mut MPI_Fint,
     op: GroupOp,
-) -> crate::core::Result<()> {
+) -> crate::error::Result<()> {
     nonnull!(group1, group2, newgroup);
     let g = rt().group_set_op(group_arg(group1)?, group_arg(group2)?, op)?;
     unsafe { *newgroup = fint(g.0) };

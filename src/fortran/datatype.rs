@@ -3,7 +3,6 @@
 
 use crate::capi::boundary::Scope;
 use crate::consts::*;
-use crate::core::{Error, Handle, Result, Runtime};
 use crate::fentry;
 use crate::fortran::sentinels::bottom;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
@@ -11,6 +10,7 @@ use crate::fortran::{
     fint, read_narrow, wide, MPI_Aint, MPI_Faint_array, MPI_Farray, MPI_Fcount, MPI_Fint,
 };
 use crate::nonnull;
+use crate::world::{Error, Handle, Result, Runtime};
 use std::ffi::{c_char, c_void};
 
 fn rt() -> &'static Runtime {

@@ -2,12 +2,12 @@
 
 use crate::capi::boundary::Scope;
 use crate::consts::*;
-use crate::core::errhandler::UserErrhandler;
-use crate::core::{Error, Handle, ObjectKind, Runtime};
 use crate::fentry;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
 use crate::fortran::{fint, narrow, read_narrow, scope_handle, MPI_Fint};
 use crate::nonnull;
+use crate::world::errhandler::UserErrhandler;
+use crate::world::{Error, Handle, ObjectKind, Runtime};
 use std::ffi::c_char;
 use std::sync::Arc;
 
@@ -40,7 +40,7 @@ unsafe fn handle(p: *const MPI_Fint, null: i32) -> MPI_Fint {
 }
 
 /// The handle of an ERRHANDLER argument (checked non-NULL by the caller).
-unsafe fn errhandler_arg(p: *const MPI_Fint) -> crate::core::Result<Handle> {
+unsafe fn errhandler_arg(p: *const MPI_Fint) -> crate::error::Result<Handle> {
     Ok(Handle(unsafe {
         read_narrow(p, MPI_ERR_ERRHANDLER, "errhandler")
     }?))
@@ -50,7 +50,7 @@ unsafe fn create(
     kind: ObjectKind,
     f: Option<MPI_Fcomm_errhandler_function>,
     errhandler: *mut MPI_Fint,
-) -> crate::core::Result<()> {
+) -> crate::error::Result<()> {
     nonnull!(errhandler);
     let f = f.ok_or(Error::NullArgument {
         name: "errhandler_fn",

@@ -3,11 +3,11 @@
 
 use crate::capi::boundary::Scope;
 use crate::consts::*;
-use crate::core::{Error, Handle, Runtime};
 use crate::fentry;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
 use crate::fortran::{fint, logical, narrow, MPI_Fint, MPI_Flogical};
 use crate::nonnull;
+use crate::world::{Error, Handle, Runtime};
 use std::ffi::c_char;
 
 fn rt() -> &'static Runtime {
@@ -15,7 +15,7 @@ fn rt() -> &'static Runtime {
 }
 
 /// An info handle argument, checked to fit the library's handles.
-unsafe fn info_arg(p: *const MPI_Fint) -> crate::core::Result<Handle> {
+unsafe fn info_arg(p: *const MPI_Fint) -> crate::error::Result<Handle> {
     nonnull!(p);
     Ok(Handle(narrow(unsafe { *p }, MPI_ERR_INFO, "info")?))
 }

@@ -2,11 +2,11 @@
 
 use crate::capi::boundary::Scope;
 use crate::consts::*;
-use crate::core::state::Phase;
-use crate::core::Runtime;
 use crate::fentry;
 use crate::fortran::strings::write_fortran_string;
 use crate::fortran::{fint, logical, read_narrow, MPI_Fint, MPI_Flogical};
+use crate::world::state::Phase;
+use crate::world::Runtime;
 use std::ffi::c_char;
 
 fn rt() -> &'static Runtime {

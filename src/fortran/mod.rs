@@ -78,7 +78,7 @@ pub fn logical(b: bool) -> MPI_Flogical {
 /// for a communicator handle, MPI_ERR_KEYVAL for a keyval, MPI_ERR_ARG otherwise), never a
 /// silent truncation.
 #[inline(always)]
-pub fn narrow(v: MPI_Fint, class: i32, what: &'static str) -> crate::core::Result<i32> {
+pub fn narrow(v: MPI_Fint, class: i32, what: &'static str) -> crate::error::Result<i32> {
     #[cfg(not(feature = "fortran-integer-8"))]
     {
         let _ = (class, what);
@@ -94,8 +94,8 @@ pub fn narrow(v: MPI_Fint, class: i32, what: &'static str) -> crate::core::Resul
 #[cfg(feature = "fortran-integer-8")]
 #[cold]
 #[inline(never)]
-fn too_wide(v: MPI_Fint, class: i32, what: &'static str) -> crate::core::Error {
-    crate::core::Error::invalid(
+fn too_wide(v: MPI_Fint, class: i32, what: &'static str) -> crate::error::Error {
+    crate::error::Error::invalid(
         class,
         format!("{what} = {v} is out of range (no such value fits 32 bits)"),
     )
@@ -110,7 +110,7 @@ pub unsafe fn read_narrow(
     p: *const MPI_Fint,
     class: i32,
     what: &'static str,
-) -> crate::core::Result<i32> {
+) -> crate::error::Result<i32> {
     narrow(unsafe { *p }, class, what)
 }
 

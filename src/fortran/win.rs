@@ -4,12 +4,12 @@
 
 use crate::capi::boundary::Scope;
 use crate::consts::*;
-use crate::core::{Handle, HandleKind, Runtime};
 use crate::fentry;
 use crate::fortran::sentinels::bottom;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
 use crate::fortran::{fint, narrow, read_narrow, scope_handle, MPI_Aint, MPI_Fint};
 use crate::nonnull;
+use crate::world::{Handle, HandleKind, Runtime};
 use std::ffi::{c_char, c_void};
 
 fn rt() -> &'static Runtime {
@@ -27,7 +27,7 @@ unsafe fn handle(p: *const MPI_Fint, null: i32) -> MPI_Fint {
 }
 
 /// The handle of an INFO argument (checked non-NULL by the caller).
-unsafe fn info_arg(p: *const MPI_Fint) -> crate::core::Result<Handle> {
+unsafe fn info_arg(p: *const MPI_Fint) -> crate::error::Result<Handle> {
     Ok(Handle(unsafe { read_narrow(p, MPI_ERR_INFO, "info") }?))
 }
 

@@ -176,12 +176,12 @@ int main(int argc, char **argv)
         CHECK(bad == MPI_COMM_NULL, "MPI 4.1 §7.4.2: a failed dup returns MPI_COMM_NULL");
         CHECK_EQ(failing.copies, 1, "MPI 4.1 §7.7.2: the failing copy callback ran once");
         /* Whatever was copied before the failure is deleted, once per copy. */
-        CHECK_EQ(user.deletes, user.copies, "DESIGN: copies made before the failure are deleted once each (user callback)");
-        CHECK_EQ(before.deletes, before.copies, "DESIGN: copies made before the failure are deleted once each");
+        CHECK_EQ(user.deletes, user.copies, "docs/DESIGN.md: copies made before the failure are deleted once each (user callback)");
+        CHECK_EQ(before.deletes, before.copies, "docs/DESIGN.md: copies made before the failure are deleted once each");
         CHECK(dupfn.deletes <= 1 && dupfn.deletes == dupfn.deletes_off_world,
-              "DESIGN: an MPI_COMM_DUP_FN copy made before the failure is deleted at most once, on the new communicator");
+              "docs/DESIGN.md: an MPI_COMM_DUP_FN copy made before the failure is deleted at most once, on the new communicator");
         CHECK_EQ(failing.deletes, 0, "MPI 4.1 §7.7.2: the attribute that failed to copy has no copy to delete");
-        CHECK_EQ(before.deletes_off_world, before.deletes, "DESIGN: the deletes are on the new communicator, not MPI_COMM_WORLD");
+        CHECK_EQ(before.deletes_off_world, before.deletes, "docs/DESIGN.md: the deletes are on the new communicator, not MPI_COMM_WORLD");
         CHECK(get_int(MPI_COMM_WORLD, k_before, &v) && v == 700,
               "MPI 4.1 §7.7.2: a failed dup leaves the old communicator's attributes");
         CHECK(get_int(MPI_COMM_WORLD, failing.keyval, &v) && v == 800,

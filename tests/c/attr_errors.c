@@ -3,7 +3,7 @@
  * no communicator raise on MPI_COMM_SELF), §9.4 error classes: MPI_ERR_KEYVAL for an invalid
  * keyval (unknown, MPI_KEYVAL_INVALID, freed, or of another object kind -- §7.7.2 keyvals are
  * created per kind), MPI_ERR_COMM for an invalid communicator, MPI_ERR_ARG for an invalid
- * argument (a NULL output pointer). DESIGN: a failed call leaves the state as it was. */
+ * argument (a NULL output pointer). docs/DESIGN.md: a failed call leaves the state as it was. */
 #include <mpi.h>
 #include "check.h"
 
@@ -62,7 +62,7 @@ int main(int argc, char **argv)
     flag = 5;
     CHECK_EQ(error_class(MPI_Comm_get_attr(MPI_COMM_WORLD, unknown, &val, &flag)), MPI_ERR_KEYVAL,
              "MPI 4.1 §9.4: an unknown keyval in MPI_Comm_get_attr is MPI_ERR_KEYVAL");
-    CHECK(val == &flag, "DESIGN: a failed get writes nothing to attribute_val");
+    CHECK(val == &flag, "docs/DESIGN.md: a failed get writes nothing to attribute_val");
     CHECK_EQ(error_class(MPI_Comm_delete_attr(MPI_COMM_WORLD, unknown)), MPI_ERR_KEYVAL,
              "MPI 4.1 §9.4: an unknown keyval in MPI_Comm_delete_attr is MPI_ERR_KEYVAL");
     copy = unknown;
@@ -89,8 +89,8 @@ int main(int argc, char **argv)
     CHECK_EQ(error_class(MPI_Comm_get_attr(MPI_COMM_WORLD, 0, &val, &flag)), MPI_ERR_KEYVAL,
              "MPI 4.1 §9.4: a number that is no keyval in MPI_Comm_get_attr is MPI_ERR_KEYVAL (0)");
     CHECK_EQ(error_class(MPI_Comm_get_attr(MPI_COMM_WORLD, keyval ^ (1 << 18), &val, &flag)), MPI_ERR_KEYVAL,
-             "DESIGN: a keyval number of another generation is MPI_ERR_KEYVAL, not another keyval's attribute");
-    CHECK(val == &flag, "DESIGN: a failed get writes nothing to attribute_val");
+             "docs/DESIGN.md: a keyval number of another generation is MPI_ERR_KEYVAL, not another keyval's attribute");
+    CHECK(val == &flag, "docs/DESIGN.md: a failed get writes nothing to attribute_val");
     unchanged("MPI 4.1 §9.3: invalid-number errors change nothing");
 
     /* A datatype keyval on a communicator */
@@ -104,7 +104,7 @@ int main(int argc, char **argv)
     copy = keyval;
     CHECK_EQ(error_class(MPI_Type_free_keyval(&copy)), MPI_ERR_KEYVAL,
              "MPI 4.1 §7.7.2: MPI_Type_free_keyval of a communicator keyval is MPI_ERR_KEYVAL");
-    CHECK_EQ(copy, keyval, "DESIGN: a failed free leaves the keyval argument alone");
+    CHECK_EQ(copy, keyval, "docs/DESIGN.md: a failed free leaves the keyval argument alone");
     CHECK_EQ(error_class(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WIN_BASE, &val, &flag)), MPI_ERR_KEYVAL,
              "MPI 4.1 §7.7.2: a predefined window keyval on a communicator is MPI_ERR_KEYVAL");
     MPI_Type_free_keyval(&type_keyval);
@@ -121,13 +121,13 @@ int main(int argc, char **argv)
     freed_comm = dup;
     MPI_Comm_free(&dup);
     CHECK_EQ(error_class(MPI_Comm_set_attr(freed_comm, keyval, &value)), MPI_ERR_COMM,
-             "MPI 4.1 §9.4 / DESIGN: a freed communicator in MPI_Comm_set_attr is MPI_ERR_COMM");
+             "MPI 4.1 §9.4 / docs/DESIGN.md: a freed communicator in MPI_Comm_set_attr is MPI_ERR_COMM");
     CHECK_EQ(error_class(MPI_Comm_get_attr(freed_comm, keyval, &val, &flag)), MPI_ERR_COMM,
-             "MPI 4.1 §9.4 / DESIGN: a freed communicator in MPI_Comm_get_attr is MPI_ERR_COMM");
+             "MPI 4.1 §9.4 / docs/DESIGN.md: a freed communicator in MPI_Comm_get_attr is MPI_ERR_COMM");
     CHECK_EQ(error_class(MPI_Comm_delete_attr(freed_comm, keyval)), MPI_ERR_COMM,
-             "MPI 4.1 §9.4 / DESIGN: a freed communicator in MPI_Comm_delete_attr is MPI_ERR_COMM");
+             "MPI 4.1 §9.4 / docs/DESIGN.md: a freed communicator in MPI_Comm_delete_attr is MPI_ERR_COMM");
     CHECK_EQ(error_class(MPI_Comm_free(&freed_comm)), MPI_ERR_COMM,
-             "MPI 4.1 §9.4 / DESIGN: freeing a freed communicator is MPI_ERR_COMM");
+             "MPI 4.1 §9.4 / docs/DESIGN.md: freeing a freed communicator is MPI_ERR_COMM");
     unchanged("MPI 4.1 §9.3: communicator errors change nothing");
 
     /* NULL output pointers */

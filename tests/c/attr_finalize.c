@@ -4,7 +4,7 @@
  * reverse order of that in which they were set, before anything else is finalized; inside them
  * MPI_Finalized reports false (§11.2.4: "the freeing of MPI_COMM_SELF occurs before any other
  * parts of MPI are affected", so MPI_FINALIZED returns false in any of these callbacks).
- * DESIGN: every attribute left anywhere gets its delete callback once at MPI_Finalize, after
+ * docs/DESIGN.md: every attribute left anywhere gets its delete callback once at MPI_Finalize, after
  * MPI_COMM_SELF's (MPI_COMM_WORLD next). */
 #include <mpi.h>
 #include <stdio.h>
@@ -63,8 +63,8 @@ int main(int argc, char **argv)
         CHECK_EQ(order[i], N - i, "MPI 4.1 §11.2.4: MPI_COMM_SELF's attributes are deleted in reverse order of setting");
         CHECK_EQ(finalized_inside[i], 0, "MPI 4.1 §11.2.4: MPI_Finalized is false inside the callbacks");
     }
-    CHECK_EQ(ncalls, N + 1, "DESIGN: every remaining attribute gets its delete callback once at MPI_Finalize");
+    CHECK_EQ(ncalls, N + 1, "docs/DESIGN.md: every remaining attribute gets its delete callback once at MPI_Finalize");
     if (ncalls == N + 1)
-        CHECK_EQ(order[N], 100, "DESIGN: MPI_COMM_WORLD's attributes are deleted after MPI_COMM_SELF's");
+        CHECK_EQ(order[N], 100, "docs/DESIGN.md: MPI_COMM_WORLD's attributes are deleted after MPI_COMM_SELF's");
     return check_summary("attr_finalize");
 }

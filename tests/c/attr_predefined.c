@@ -3,7 +3,7 @@
  * MPI_WTIME_IS_GLOBAL, plus MPI_APPNUM (§11.8.3), MPI_UNIVERSE_SIZE (§11.10.1) and
  * MPI_LASTUSEDCODE (§9.5: it moves when MPI_Add_error_class / MPI_Add_error_code add codes).
  * MPI 4.1 §20.3.7: integer-valued predefined attributes behave as if put by MPI_ATTR_PUT, so
- * a C reader gets a pointer to an int. DESIGN: MPI_TAG_UB answers on every communicator, dups
+ * a C reader gets a pointer to an int. docs/DESIGN.md: MPI_TAG_UB answers on every communicator, dups
  * and splits included; predefined keyvals cannot be set, deleted or freed by users: that is
  * MPI_ERR_KEYVAL and changes nothing. */
 #include <mpi.h>
@@ -37,7 +37,7 @@ static void check_comm(MPI_Comm comm, const char *name, const int world[4], cons
     static const int keys[4] = {MPI_TAG_UB, MPI_HOST, MPI_IO, MPI_WTIME_IS_GLOBAL};
     int i, v = -12345;
     printf("checking %s\n", name);
-    CHECK(get_int_attr(comm, MPI_TAG_UB, &v), "DESIGN / MPI 4.1 §9.1.2: MPI_TAG_UB is set on every communicator");
+    CHECK(get_int_attr(comm, MPI_TAG_UB, &v), "docs/DESIGN.md / MPI 4.1 §9.1.2: MPI_TAG_UB is set on every communicator");
     CHECK(v >= 32767, "MPI 4.1 §9.1.2: MPI_TAG_UB is at least 32767");
     for (i = 0; i < 4; i++) {
         int got = -12345;
@@ -105,20 +105,20 @@ int main(int argc, char **argv)
     {
         int mine = 5, keyval = MPI_TAG_UB;
         CHECK_EQ(error_class(MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_TAG_UB, &mine)), MPI_ERR_KEYVAL,
-                 "DESIGN (MPI 4.1 §9.1.2: predefined attributes are read-only): setting MPI_TAG_UB is MPI_ERR_KEYVAL");
+                 "docs/DESIGN.md (MPI 4.1 §9.1.2: predefined attributes are read-only): setting MPI_TAG_UB is MPI_ERR_KEYVAL");
         CHECK_EQ(error_class(MPI_Comm_set_attr(dup, MPI_HOST, &mine)), MPI_ERR_KEYVAL,
-                 "DESIGN: setting MPI_HOST is MPI_ERR_KEYVAL");
+                 "docs/DESIGN.md: setting MPI_HOST is MPI_ERR_KEYVAL");
         CHECK_EQ(error_class(MPI_Comm_delete_attr(MPI_COMM_WORLD, MPI_TAG_UB)), MPI_ERR_KEYVAL,
-                 "DESIGN: deleting MPI_TAG_UB is MPI_ERR_KEYVAL");
+                 "docs/DESIGN.md: deleting MPI_TAG_UB is MPI_ERR_KEYVAL");
         CHECK_EQ(error_class(MPI_Comm_free_keyval(&keyval)), MPI_ERR_KEYVAL,
-                 "DESIGN: freeing MPI_TAG_UB is MPI_ERR_KEYVAL");
-        CHECK_EQ(keyval, MPI_TAG_UB, "DESIGN: a failed MPI_Comm_free_keyval leaves the keyval argument alone");
+                 "docs/DESIGN.md: freeing MPI_TAG_UB is MPI_ERR_KEYVAL");
+        CHECK_EQ(keyval, MPI_TAG_UB, "docs/DESIGN.md: a failed MPI_Comm_free_keyval leaves the keyval argument alone");
         v = -1;
         CHECK(get_int_attr(MPI_COMM_WORLD, MPI_TAG_UB, &v) && v == world[0],
-              "DESIGN: the failed set/delete/free changed nothing");
+              "docs/DESIGN.md: the failed set/delete/free changed nothing");
         v = -1;
         CHECK(get_int_attr(dup, MPI_HOST, &v) ? v == world[1] : !world_flag[1],
-              "DESIGN: the failed set changed nothing");
+              "docs/DESIGN.md: the failed set changed nothing");
     }
 
     MPI_Comm_free(&dup);

@@ -2,7 +2,7 @@
  * MPI 4.1 §7.7.2: callbacks may call MPI (the standard only says what happens, not that it is
  * forbidden); here a delete callback deletes another attribute of the communicator being
  * freed, and a copy callback sets an attribute on another communicator. Each attribute's delete
- * callback still runs exactly once (DESIGN: delete callbacks run once per attribute instance;
+ * callback still runs exactly once (docs/DESIGN.md: delete callbacks run once per attribute instance;
  * callbacks run with no lock held). */
 #include <mpi.h>
 #include "check.h"
@@ -71,8 +71,8 @@ int main(int argc, char **argv)
     MPI_Comm_set_attr(comm, k_outer, (void *)2);
     CHECK_EQ(MPI_Comm_free(&comm), MPI_SUCCESS,
              "MPI 4.1 §7.7.2: MPI_Comm_free succeeds when a delete callback deletes another attribute");
-    CHECK_EQ(outer_deletes, 1, "DESIGN: the outer delete callback runs exactly once");
-    CHECK_EQ(inner_deletes, 1, "DESIGN: the attribute deleted from inside a callback is deleted exactly once");
+    CHECK_EQ(outer_deletes, 1, "docs/DESIGN.md: the outer delete callback runs exactly once");
+    CHECK_EQ(inner_deletes, 1, "docs/DESIGN.md: the attribute deleted from inside a callback is deleted exactly once");
     CHECK_EQ(inner_delete_rc, MPI_SUCCESS, "MPI 4.1 §7.7.2: MPI_Comm_delete_attr from a delete callback succeeds");
 
     outer_deletes = inner_deletes = 0;
@@ -81,8 +81,8 @@ int main(int argc, char **argv)
     MPI_Comm_set_attr(comm, k_outer, (void *)2);
     MPI_Comm_set_attr(comm, k_inner, (void *)1);
     CHECK_EQ(MPI_Comm_free(&comm), MPI_SUCCESS, "MPI 4.1 §7.7.2: MPI_Comm_free (other setting order)");
-    CHECK_EQ(outer_deletes, 1, "DESIGN: the outer delete callback runs exactly once (other order)");
-    CHECK_EQ(inner_deletes, 1, "DESIGN: the inner attribute is deleted exactly once (other order)");
+    CHECK_EQ(outer_deletes, 1, "docs/DESIGN.md: the outer delete callback runs exactly once (other order)");
+    CHECK_EQ(inner_deletes, 1, "docs/DESIGN.md: the inner attribute is deleted exactly once (other order)");
     CHECK_EQ(inner_delete_rc, MPI_SUCCESS, "MPI 4.1 §7.7.2: deleting an attribute already gone succeeds");
 
     /* Same with MPI_Comm_delete_attr of the outer attribute instead of a free. */
@@ -90,8 +90,8 @@ int main(int argc, char **argv)
     MPI_Comm_set_attr(MPI_COMM_WORLD, k_inner, (void *)1);
     MPI_Comm_set_attr(MPI_COMM_WORLD, k_outer, (void *)2);
     CHECK_EQ(MPI_Comm_delete_attr(MPI_COMM_WORLD, k_outer), MPI_SUCCESS, "MPI 4.1 §7.7.2 MPI_Comm_delete_attr");
-    CHECK_EQ(outer_deletes, 1, "DESIGN: delete callback once");
-    CHECK_EQ(inner_deletes, 1, "DESIGN: nested delete once");
+    CHECK_EQ(outer_deletes, 1, "docs/DESIGN.md: delete callback once");
+    CHECK_EQ(inner_deletes, 1, "docs/DESIGN.md: nested delete once");
     val = (void *)0x1;
     CHECK_EQ(MPI_Comm_get_attr(MPI_COMM_WORLD, k_inner, &val, &flag), MPI_SUCCESS, "MPI 4.1 §7.7.2");
     CHECK(!flag, "MPI 4.1 §7.7.2: the nested delete removed the attribute");
@@ -127,7 +127,7 @@ int main(int argc, char **argv)
     MPI_Comm_free_keyval(&k_copy);
     MPI_Comm_free_keyval(&k_note);
     CHECK_EQ(MPI_Finalize(), MPI_SUCCESS, "MPI 4.1 §11.2.2 MPI_Finalize");
-    CHECK_EQ(outer_deletes, 1, "DESIGN: no delete callback runs twice");
-    CHECK_EQ(inner_deletes, 1, "DESIGN: no delete callback runs twice");
+    CHECK_EQ(outer_deletes, 1, "docs/DESIGN.md: no delete callback runs twice");
+    CHECK_EQ(inner_deletes, 1, "docs/DESIGN.md: no delete callback runs twice");
     return check_summary("attr_reentrant");
 }

@@ -142,7 +142,7 @@ int main(int argc, char **argv)
     {
         int cls = -1;
         MPI_Error_class(MPI_Win_set_attr(win, MPI_WIN_BASE, (void *)1), &cls);
-        CHECK_EQ(cls, MPI_ERR_KEYVAL, "DESIGN: predefined window attributes cannot be set");
+        CHECK_EQ(cls, MPI_ERR_KEYVAL, "docs/DESIGN.md: predefined window attributes cannot be set");
     }
     freed_win = win;
     CHECK_EQ(MPI_Win_free(&win), MPI_SUCCESS, "MPI 4.1 §12.2.5 MPI_Win_free");

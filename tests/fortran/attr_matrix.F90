@@ -1,4 +1,4 @@
-! The writer x reader matrix of MPI 4.1 §20.3.7 (DESIGN.md "What each reader gets") for
+! The writer x reader matrix of MPI 4.1 §20.3.7 (docs/DESIGN.md "What each reader gets") for
 ! communicators: C writes (pointer to 3, pointer to a struct, (void*)17), Fortran MPI_ATTR_PUT
 ! writes 7 and -5, Fortran MPI_COMM_SET_ATTR writes 42, -7 and 2**40; every value is read from
 ! C (attr_matrix_c.c), from Fortran ADDRESS_KIND (MPI_COMM_GET_ATTR) and from Fortran INTEGER
@@ -99,7 +99,7 @@ program attr_matrix
     call MPI_ATTR_GET(comm, kp7, ival, flag, ierr)
     call check(ierr == MPI_SUCCESS .and. .not. flag .and. ival == 54321, &
                'MPI_ATTR_GET after delete: flag false, value untouched', nfail)
-    ! Deleting an attribute that is not set is not an error (DESIGN.md).
+    ! Deleting an attribute that is not set is not an error (docs/DESIGN.md).
     call MPI_COMM_DELETE_ATTR(comm, ks42, ierr)
     call check(ierr == MPI_SUCCESS, 'deleting an unset attribute is not an error', nfail)
 

@@ -1,5 +1,5 @@
 /* C half of attr_matrix.F90: the C writer and the C reader of the writer x reader matrix
- * (MPI 4.1 §20.3.7, DESIGN.md "What each reader gets"). Called from Fortran: every argument
+ * (MPI 4.1 §20.3.7, docs/DESIGN.md "What each reader gets"). Called from Fortran: every argument
  * by reference, gfortran's trailing underscore. */
 #include <mpi.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-! Callbacks across languages (MPI 4.1 §7.7.2, §20.3.7; DESIGN.md "Keyvals and callbacks"):
+! Callbacks across languages (MPI 4.1 §7.7.2, §20.3.7; docs/DESIGN.md "Keyvals and callbacks"):
 ! Fortran-created keyvals (both generations) driven from C, a C-created keyval driven from
 ! Fortran, MPI_COMM_DUP_FN / MPI_DUP_FN keeping value and provenance, and the Fortran delete
 ! callbacks of MPI_COMM_SELF inside MPI_FINALIZE in reverse order of setting.
@@ -121,7 +121,7 @@ program callbacks
   call MPI_COMM_GET_ATTR(newc, ka, aval, flag, ierr)
   call check(.not. flag, 'copy routine returning FLAG=.FALSE. means no attribute on the dup', nfail)
   call c_free(newc, ierr)
-  ! IERROR /= 0: the dup fails with that code (DESIGN.md)
+  ! IERROR /= 0: the dup fails with that code (docs/DESIGN.md)
   ret_flag = .true.
   ret_ierr = MPI_ERR_OTHER
   call c_dup(MPI_COMM_WORLD, newc, ierr)

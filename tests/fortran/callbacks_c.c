@@ -63,7 +63,7 @@ static int c_copy(MPI_Comm oldcomm, int keyval, void *extra, void *in, void *out
     seen_extra = extra;
     seen_pointer = in;
     seen_value = in ? *(MPI_Aint *)in : -1;
-    /* Hand back, unchanged, the pointer to the internal MPI_Aint: DESIGN.md says the value and
+    /* Hand back, unchanged, the pointer to the internal MPI_Aint: docs/DESIGN.md says the value and
      * its provenance are copied, never a pointer into the old object. */
     *(void **)out = in;
     *flag = 1;

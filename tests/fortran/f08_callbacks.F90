@@ -1,4 +1,4 @@
-! Callbacks with mpi_f08 (MPI 4.1 §7.7.2-§7.7.4, §20.3.7; DESIGN.md "Keyvals and callbacks"):
+! Callbacks with mpi_f08 (MPI 4.1 §7.7.2-§7.7.4, §20.3.7; docs/DESIGN.md "Keyvals and callbacks"):
 ! user copy and delete routines written against the abstract interfaces
 ! MPI_{Comm,Type,Win}_{copy,delete}_attr_function, called by the library with the Fortran
 ! ADDRESS_KIND convention (typed handle = the INTEGER by reference) on MPI_Comm_dup /

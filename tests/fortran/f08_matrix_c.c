@@ -1,5 +1,5 @@
 /* C half of f08_matrix.F90: the C writer and C reader of the writer x reader matrix (MPI 4.1
- * §20.3.7, DESIGN.md "What each reader gets") against mpi_f08 programs. Handles arrive as the
+ * §20.3.7, docs/DESIGN.md "What each reader gets") against mpi_f08 programs. Handles arrive as the
  * MPI_VAL integers (comm%MPI_VAL), by reference. */
 #include <mpi.h>
 #include <stdio.h>

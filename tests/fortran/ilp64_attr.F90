@@ -1,5 +1,5 @@
 ! The conversion tables under the 8-byte INTEGER build (-fdefault-integer-8, cargo feature
-! fortran-integer-8; MPI 4.1 §20.3.7, DESIGN.md "What each reader gets"): the cells whose
+! fortran-integer-8; MPI 4.1 §20.3.7, docs/DESIGN.md "What each reader gets"): the cells whose
 ! values differ from the 4-byte build.
 ! - MPI_ATTR_GET of 2**40 set by MPI_COMM_SET_ATTR reads 2**40 (the low part of the word is
 !   now the whole word), and of a C pointer the whole address;

@@ -1,5 +1,5 @@
 /* C half of ilp64_attr.F90 (the 8-byte Fortran INTEGER build): the C reader and writer of the
- * conversion tables (MPI 4.1 §20.3.7, DESIGN.md "What each reader gets"). The C interface does
+ * conversion tables (MPI 4.1 §20.3.7, docs/DESIGN.md "What each reader gets"). The C interface does
  * not change with -fdefault-integer-8 (mpi.h's MPI_Fint stays int), so these routines take
  * the Fortran INTEGERs they are passed by reference as int64_t. */
 #include <mpi.h>

@@ -1,7 +1,7 @@
 ! Predefined attributes read from Fortran with both generations (MPI 4.1 §7.7.3, §20.3.7:
 ! integer-valued predefined attributes behave as if put by MPI_ATTR_PUT, so MPI_TAG_UB gives
 ! the tag bound, not an address) on MPI_COMM_WORLD, MPI_COMM_SELF, a dup and a split; and
-! errors in IERROR with the classes C gets (DESIGN.md "Errors").
+! errors in IERROR with the classes C gets (docs/DESIGN.md "Errors and bad input").
 program predefined_errors
 #ifdef USE_MPIF_H
   implicit none
@@ -37,7 +37,7 @@ program predefined_errors
   call check(ierr == MPI_SUCCESS .and. (.not. flag .or. aval == 0 .or. aval == 1), &
              'MPI_WTIME_IS_GLOBAL is a logical value if set', nfail)
 
-  ! Predefined keyvals cannot be set, deleted or freed by users: MPI_ERR_KEYVAL (DESIGN.md).
+  ! Predefined keyvals cannot be set, deleted or freed by users: MPI_ERR_KEYVAL (docs/DESIGN.md).
   aval = 5
   call MPI_COMM_SET_ATTR(MPI_COMM_WORLD, MPI_TAG_UB, aval, ierr)
   call check(ierr == MPI_ERR_KEYVAL, 'setting MPI_TAG_UB is MPI_ERR_KEYVAL', nfail)

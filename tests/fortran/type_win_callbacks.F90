@@ -1,5 +1,5 @@
 ! Callbacks on datatypes and windows across languages (MPI 4.1 §7.7.4, §7.7.3, §20.3.7;
-! DESIGN.md "Keyvals and callbacks"): MPI_TYPE_DUP from Fortran and MPI_Type_dup from C both
+! docs/DESIGN.md "Keyvals and callbacks"): MPI_TYPE_DUP from Fortran and MPI_Type_dup from C both
 ! run a Fortran copy routine and a C copy function, each result stored as if set in the
 ! routine's own language; MPI_TYPE_FREE / MPI_Type_free run the Fortran delete routine and the C
 ! delete function; MPI_WIN_FREE runs a Fortran delete routine and a C delete function. Every
@@ -102,7 +102,7 @@ program type_win_callbacks
   call check(cn_copy == 2 .and. c_type == t, 'MPI_Type_dup from C ran the C copy function', nfail)
   call get(t3, kf, 1005_MPI_ADDRESS_KIND, 'after MPI_Type_dup from C, Fortran reads 1005')
 
-  ! -- A datatype created in C: the Fortran routine gets its handle (DESIGN.md: callbacks
+  ! -- A datatype created in C: the Fortran routine gets its handle (docs/DESIGN.md: callbacks
   ! receive the object's real handle in their own language). --
   call c_make_type(tc, ierr)
   v = 8

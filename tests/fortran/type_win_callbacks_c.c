@@ -88,7 +88,7 @@ void c_type_free_(MPI_Fint *type, MPI_Fint *ierr) {
     *type = MPI_Type_c2f(t);
 }
 
-/* C reader of a value a Fortran routine stored: an MPI_Aint* (DESIGN.md: a Fortran
+/* C reader of a value a Fortran routine stored: an MPI_Aint* (docs/DESIGN.md: a Fortran
  * ADDRESS_KIND copy routine's result is stored as FortranAddress). */
 void c_get_type_aint_(MPI_Fint *type, MPI_Fint *keyval, MPI_Aint *value, MPI_Fint *flag,
                       MPI_Fint *ierr) {

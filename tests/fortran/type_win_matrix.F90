@@ -1,4 +1,4 @@
-! The writer x reader matrix of MPI 4.1 §20.3.7 (DESIGN.md "What each reader gets") for
+! The writer x reader matrix of MPI 4.1 §20.3.7 (docs/DESIGN.md "What each reader gets") for
 ! datatypes and windows, on objects created in Fortran and in C: C MPI_{Type,Win}_set_attr
 ! writes a pointer and (void*)17, Fortran MPI_{TYPE,WIN}_SET_ATTR writes 42, -7 and 2**40
 ! (MPI_ATTR_PUT is communicator-only); every value is read from C (type_win_matrix_c.c) and
@@ -122,11 +122,11 @@ program type_win_matrix
   call getw(dwin, MPI_WIN_CREATE_FLAVOR, int(MPI_WIN_FLAVOR_DYNAMIC, MPI_ADDRESS_KIND), &
             'dynamic window: MPI_WIN_CREATE_FLAVOR is MPI_WIN_FLAVOR_DYNAMIC')
 
-  ! Predefined keyvals cannot be set by users (DESIGN.md): MPI_ERR_KEYVAL in IERROR.
+  ! Predefined keyvals cannot be set by users (docs/DESIGN.md): MPI_ERR_KEYVAL in IERROR.
   aval = 1
   call MPI_WIN_SET_ATTR(fwin, MPI_WIN_BASE, aval, ierr)
   call check(ierr == MPI_ERR_KEYVAL, 'MPI_WIN_SET_ATTR(MPI_WIN_BASE) is MPI_ERR_KEYVAL', nfail)
-  ! A datatype keyval used on a window is MPI_ERR_KEYVAL (DESIGN.md "Keyvals").
+  ! A datatype keyval used on a window is MPI_ERR_KEYVAL (docs/DESIGN.md "Keyvals and callbacks").
   call MPI_WIN_GET_ATTR(fwin, MPI_TAG_UB, aval, flag, ierr)
   call check(ierr == MPI_ERR_KEYVAL, 'a communicator keyval on a window is MPI_ERR_KEYVAL', nfail)
 
@@ -136,7 +136,7 @@ program type_win_matrix
   call MPI_WIN_FREE(fwin, ierr)
   call MPI_WIN_FREE(cwin, ierr)
   call check(ierr == MPI_SUCCESS .and. cwin == MPI_WIN_NULL, 'MPI_WIN_FREE of a C window', nfail)
-  ! A freed window handle is MPI_ERR_WIN (DESIGN.md "Handles").
+  ! A freed window handle is MPI_ERR_WIN (docs/DESIGN.md "Errors and bad input").
   call MPI_WIN_FENCE(0, fwin, ierr)
   call check(ierr == MPI_ERR_WIN, 'MPI_WIN_FENCE on MPI_WIN_NULL is MPI_ERR_WIN', nfail)
   call MPI_TYPE_FREE(ftype, ierr)

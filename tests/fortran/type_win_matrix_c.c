@@ -1,5 +1,5 @@
 /* C half of type_win_matrix.F90: the C writer and the C reader of the writer x reader matrix
- * (MPI 4.1 §20.3.7, DESIGN.md "What each reader gets") for datatypes and windows. Called from
+ * (MPI 4.1 §20.3.7, docs/DESIGN.md "What each reader gets") for datatypes and windows. Called from
  * Fortran: every argument by reference, gfortran's trailing underscore. KIND is 1 for a
  * datatype, 2 for a window. */
 #include <mpi.h>

@@ -1,5 +1,5 @@
-//! The reference model of the caching chapter, written from DESIGN.md's tables and README.md's
-//! "Documented outcomes" with no code shared with `src/core`: plain Rust values, no library
+//! The reference model of the caching chapter, written from docs/DESIGN.md's tables and README.md's
+//! "Documented outcomes" with no code shared with the library (`src/`): plain Rust values, no library
 //! types. It predicts, for each operation on communicators, the call's outcome, what a reader
 //! gets, and every copy / delete callback invocation in order.
 //!
@@ -8,7 +8,7 @@
 //! driver (tests/model_random.rs) maps them to real handles and keyval numbers.
 #![allow(dead_code)]
 
-/// Who wrote an attribute (DESIGN.md, first table).
+/// Who wrote an attribute (docs/DESIGN.md "Values and who wrote them").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Prov {
     /// C `MPI_Comm_set_attr` / `MPI_Attr_put`, C copy callbacks: the `void*` itself.
@@ -445,7 +445,7 @@ impl Model {
             CopyBehavior::Pass => Ok(Some(match kv.conv {
                 // A C routine handing back the pointer it was given: for a Fortran-set value
                 // that is the pointer to the internal MPI_Aint/int, and the value and its
-                // provenance are copied (DESIGN.md); for a C value, the same pointer.
+                // provenance are copied (docs/DESIGN.md); for a C value, the same pointer.
                 Conv::C => val,
                 Conv::FAddress => Val::faddr(val.faddr_view()),
                 Conv::FInteger => Val::fint(val.fint_view()),

@@ -1,0 +1,164 @@
+//! What the operations do with the lock held: an object's attributes in the store, checked
+//! against the world, with the registry's counts kept in step.
+
+use crate::caching::cache::Locked;
+use crate::caching::callback::Callbacks;
+use crate::caching::convert::{AttrRead, AttrWord};
+use crate::caching::keyval::KeyvalRef;
+use crate::caching::object::ObjRef;
+use crate::caching::store::{fits, Entry, ObjAttrs};
+use crate::caching::world::World;
+use crate::consts::MPI_ERR_INTERN;
+use crate::error::{Error, Result};
+
+impl<W: World> Locked<W> {
+    /// The attributes of a live object; `None` when it never had any bound.
+    pub fn obj_attrs(&self, obj: ObjRef) -> Result<Option<&'static ObjAttrs>> {
+        self.world.check(obj)?;
+        Ok(self.live_attrs(obj))
+    }
+
+    /// The attributes of an object the caller has just found live; `None` when it never had
+    /// any bound.
+    fn live_attrs(&self, obj: ObjRef) -> Option<&'static ObjAttrs> {
+        self.store.and_then(|s| s.attrs(obj))
+    }
+
+    /// The attributes of a live object, bound to it if they were not.
+    pub fn bind_attrs(&self, obj: ObjRef) -> Result<&'static ObjAttrs> {
+        self.world.check(obj)?;
+        let store = self.store.ok_or_else(|| {
+            Error::invalid(MPI_ERR_INTERN, format!("no attribute store for {obj:?}"))
+        })?;
+        if !fits(obj.key) {
+            return Err(Error::invalid(
+                MPI_ERR_INTERN,
+                format!("{obj:?}: the attribute store binds keys of 32 bits"),
+            ));
+        }
+        Ok(store.bind(obj))
+    }
+
+    /// How many attributes a live object has.
+    pub fn attr_count(&self, obj: ObjRef) -> Result<usize> {
+        self.world.check(obj)?;
+        Ok(self.live_attr_count(obj))
+    }
+
+    /// [`Locked::attr_count`] of an object the caller has just found live.
+    pub fn live_attr_count(&self, obj: ObjRef) -> usize {
+        self.live_attrs(obj).map_or(0, |a| a.len())
+    }
+
+    /// Puts an attribute on an object as its latest setting, replacing the one under the same
+    /// keyval; the keyval's count of attributes follows.
+    pub(crate) fn attr_insert(
+        &mut self,
+        obj: ObjRef,
+        info: KeyvalRef,
+        value: AttrWord,
+    ) -> Result<()> {
+        let a = self.bind_attrs(obj)?;
+        if a.entry(info.slot()).is_none() {
+            self.keyvals().add_attr(info.slot(), info.number)?;
+        }
+        a.insert(info.slot(), info.number, value, info.callbacks());
+        Ok(())
+    }
+
+    /// Takes an attribute off an object, keeping the keyval's count in step (the last
+    /// attribute of a freed keyval ends it).
+    pub(crate) fn attr_remove(&mut self, obj: ObjRef, slot: u32) -> Option<Entry> {
+        let store = self.store?;
+        let old = store.attrs(obj)?.remove(slot)?;
+        store.attr_removed(slot);
+        Some(old)
+    }
+
+    /// Copies `from`'s attributes to the new object `to` in one pass when every one copies
+    /// natively (`*_DUP_FN` or `*_NULL_COPY_FN`: no user code, so no order to keep to);
+    /// returns false, having copied nothing, when some copy callback must run.
+    pub(crate) fn copy_attrs_natively(&mut self, from: ObjRef, to: ObjRef) -> Result<bool> {
+        let Some(src) = self.obj_attrs(from)? else {
+            return Ok(true);
+        };
+        if src.has_copy_callbacks() {
+            return Ok(false);
+        }
+        let dst = self.bind_attrs(to)?;
+        let keyvals = self.keyvals();
+        dst.copy_from(src, |slot, number| keyvals.add_attr(slot, number).is_ok());
+        Ok(true)
+    }
+
+    /// Removes every attribute of a live object in one pass when no delete callback has to run
+    /// and none is dying (the order of deletion is then unobservable); returns whether the
+    /// object is left without attributes.
+    pub(crate) fn remove_attrs_silently(&mut self, obj: ObjRef) -> Result<bool> {
+        self.world.check(obj)?;
+        Ok(self.remove_live_attrs_silently(obj))
+    }
+
+    /// [`Locked::remove_attrs_silently`] for an object the caller has just found live.
+    pub(crate) fn remove_live_attrs_silently(&mut self, obj: ObjRef) -> bool {
+        let Some(a) = self.live_attrs(obj) else {
+            return true;
+        };
+        if a.is_empty() {
+            return true;
+        }
+        if !a.deletes_silently() {
+            return false;
+        }
+        if let Some(store) = self.store {
+            a.remove_all(|slot| store.attr_removed(slot));
+        }
+        true
+    }
+
+    /// Before a delete callback: when `slot` still holds the instance set at `order` and its
+    /// deletion is not under way, marks it dying and returns the keyval and the value to hand
+    /// the callback. An attribute without delete callback is simply removed (`None`).
+    pub(crate) fn start_delete(
+        &mut self,
+        obj: ObjRef,
+        slot: u32,
+        order: u64,
+    ) -> Option<(KeyvalRef, AttrRead)> {
+        let a = self.obj_attrs(obj).ok()??;
+        let e = a.entry(slot).filter(|e| e.order == order && !e.dying)?;
+        let info = self.keyvals().info_at(slot)?;
+        if !info.callbacks().contains(Callbacks::DELETE_USER) {
+            self.attr_remove(obj, slot);
+            return None;
+        }
+        a.set_dying(slot, true);
+        Some((info, a.read_of(slot, &e)))
+    }
+
+    /// An object goes away: whatever attributes are left are dropped without callbacks and
+    /// readers stop finding it.
+    pub(crate) fn unbind_attrs(&mut self, obj: ObjRef) {
+        let Some(store) = self.store else { return };
+        if let Some(a) = store.attrs(obj) {
+            a.remove_all(|slot| store.attr_removed(slot));
+            store.unbind(obj);
+        }
+    }
+
+    /// Whether the object's free is under way.
+    pub(crate) fn is_freeing(&self, obj: ObjRef) -> bool {
+        self.freeing.contains(&obj)
+    }
+
+    /// Marks or unmarks the object's free as under way.
+    pub(crate) fn set_freeing(&mut self, obj: ObjRef, on: bool) {
+        if on {
+            if !self.is_freeing(obj) {
+                self.freeing.push(obj);
+            }
+        } else {
+            self.freeing.retain(|&o| o != obj);
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! The one error type of the library and its one mapping to MPI error classes.
+
+use crate::consts::*;
+use crate::kinds::{HandleKind, ObjectKind};
+use std::fmt;
+
+/// Why a handle was rejected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BadHandleReason {
+    /// It named an object that has been freed.
+    Freed,
+    /// It was never handed out by this library.
+    Forged,
+    /// It is a live handle of another kind.
+    WrongKind(HandleKind),
+}
+
+impl fmt::Display for BadHandleReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BadHandleReason::Freed => f.write_str("the object it named has been freed"),
+            BadHandleReason::Forged => f.write_str("no object was ever given this handle"),
+            BadHandleReason::WrongKind(k) => write!(f, "it is a {k} handle"),
+        }
+    }
+}
+
+/// Every failure the library reports. Each variant carries what a user needs to read.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Error {
+    #[error("MPI has not been initialized (call MPI_Init first)")]
+    NotInitialized,
+    #[error("MPI has already been finalized")]
+    Finalized,
+    #[error("MPI has already been initialized")]
+    AlreadyInitialized,
+    #[error("{kind} argument is the null handle")]
+    NullHandle { kind: HandleKind },
+    #[error("{handle:#x} is not a valid {kind} handle: {reason}")]
+    BadHandle {
+        kind: HandleKind,
+        handle: i32,
+        reason: BadHandleReason,
+    },
+    #[error("{kind} {handle:#x} is predefined and cannot be {action}")]
+    PredefinedHandle {
+        kind: HandleKind,
+        handle: i32,
+        action: &'static str,
+    },
+    #[error("{kind} {handle:#x} is being freed")]
+    BeingFreed { kind: HandleKind, handle: i32 },
+    #[error("MPI_KEYVAL_INVALID is not a usable keyval")]
+    KeyvalInvalid,
+    #[error("keyval {keyval} was never created")]
+    KeyvalUnknown { keyval: i32 },
+    #[error("keyval {keyval} has been freed")]
+    KeyvalFreed { keyval: i32 },
+    #[error("keyval {keyval} is a {found} keyval, but a {expected} keyval was expected")]
+    KeyvalWrongKind {
+        keyval: i32,
+        found: ObjectKind,
+        expected: ObjectKind,
+    },
+    #[error("keyval {keyval} is predefined and cannot be {action}")]
+    KeyvalPredefined { keyval: i32, action: &'static str },
+    #[error("the {callback} callback of keyval {keyval} returned error code {code}")]
+    Callback {
+        code: i32,
+        keyval: i32,
+        callback: &'static str,
+    },
+    #[error("argument {name} is a NULL pointer")]
+    NullArgument { name: &'static str },
+    /// Any other invalid argument, with the class the standard gives it.
+    #[error("{detail}")]
+    Invalid { class: i32, detail: String },
+    #[error("too many live {kind} objects")]
+    Exhausted { kind: &'static str },
+    #[error("internal error: a panic was caught ({0})")]
+    Panic(String),
+}
+
+impl Error {
+    /// Shorthand for [`Error::Invalid`].
+    pub fn invalid(class: i32, detail: impl Into<String>) -> Error {
+        Error::Invalid {
+            class,
+            detail: detail.into(),
+        }
+    }
+
+    /// The error class of this error (`MPI_ERR_*`).
+    pub fn class(&self) -> i32 {
+        match self {
+            Error::NotInitialized | Error::Finalized | Error::AlreadyInitialized => MPI_ERR_OTHER,
+            Error::NullHandle { kind }
+            | Error::BadHandle { kind, .. }
+            | Error::PredefinedHandle { kind, .. }
+            | Error::BeingFreed { kind, .. } => kind.error_class(),
+            Error::KeyvalInvalid
+            | Error::KeyvalUnknown { .. }
+            | Error::KeyvalFreed { .. }
+            | Error::KeyvalWrongKind { .. }
+            | Error::KeyvalPredefined { .. } => MPI_ERR_KEYVAL,
+            // A callback's code may be a user code; its class is resolved by the registry.
+            Error::Callback { .. } => MPI_ERR_OTHER,
+            Error::NullArgument { .. } => MPI_ERR_ARG,
+            Error::Invalid { class, .. } => *class,
+            Error::Exhausted { .. } => MPI_ERR_NO_MEM,
+            Error::Panic(_) => MPI_ERR_INTERN,
+        }
+    }
+
+    /// The code the failing call returns: the class, except that a failing callback's own code
+    /// is handed back unchanged (MPI 4.1 §7.7: the callback's error is the call's error).
+    pub fn code(&self) -> i32 {
+        match self {
+            Error::Callback { code, .. } => *code,
+            other => other.class(),
+        }
+    }
+}
+
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,29 @@
+//! The single-process world: the MPI life cycle, handles, communicators, groups, datatypes,
+//! windows, info objects, error handlers, requests and the local collectives. One client of the
+//! caching engine. Nothing here knows C or Fortran.
+//!
+//! The names the faces use are re-exported here, so that an entry point imports its world in
+//! one line. No `unsafe` here: what needs it is in `crate::primitives`.
+#![deny(unsafe_code)]
+
+pub mod attr_cell;
+pub mod comm;
+pub mod datatype;
+pub mod errhandler;
+pub mod handle;
+pub mod info;
+pub mod reduce;
+pub mod request;
+pub mod runtime;
+pub mod state;
+pub mod window;
+
+#[cfg(test)]
+mod runtime_tests;
+
+pub use crate::caching::ObjRef;
+pub use crate::error::{Error, Result};
+pub use crate::kinds::{HandleKind, ObjectKind};
+pub use handle::Handle;
+pub use runtime::Runtime;
+pub use state::Phase;

@@ -1,0 +1,140 @@
+//! Everything the single-process world holds, behind the engine's lock
+//! ([`crate::caching::Cache`]), and what the engine asks of it ([`World`]).
+
+use crate::caching::convert::AttrRead;
+use crate::caching::{ObjRef, World};
+use crate::consts::*;
+use crate::error::{Error, Result};
+use crate::kinds::{HandleKind, ObjectKind};
+use crate::world::attr_cell::AttrCell;
+use crate::world::comm::{Comm, Group};
+use crate::world::datatype::Datatype;
+use crate::world::errhandler::{Errhandler, ErrorRegistry};
+use crate::world::handle::{Handle, Slab};
+use crate::world::info::Info;
+use crate::world::request::Request;
+use crate::world::window::Window;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Where the process is in the MPI life cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    NotInitialized,
+    Initialized,
+    /// Inside `MPI_Finalize`, while delete callbacks run (`MPI_Finalized` is still false).
+    Finalizing,
+    Finalized,
+}
+
+pub struct State {
+    pub phase: Phase,
+    pub thread_level: i32,
+    pub comms: Slab<Comm>,
+    pub groups: Slab<Group>,
+    pub types: Slab<Datatype>,
+    pub wins: Slab<Window>,
+    pub errhandlers: Slab<Errhandler>,
+    pub requests: Slab<Request>,
+    pub infos: Slab<Info>,
+    pub errors: ErrorRegistry,
+    /// Predefined communicator attributes, by keyval (`MPI_TAG_UB` ...), shared by every comm.
+    pub comm_predefined: Vec<(i32, Arc<AttrCell>)>,
+    /// Memory from `MPI_Alloc_mem`, by base address; 16-byte aligned.
+    pub alloc_mem: BTreeMap<usize, Vec<u128>>,
+    /// Whether errors after `MPI_Finalize` return (`MPI_COMM_SELF` had `MPI_ERRORS_RETURN`).
+    pub returns_after_finalize: bool,
+}
+
+impl State {
+    pub const fn new() -> State {
+        State {
+            phase: Phase::NotInitialized,
+            thread_level: 0,
+            comms: Slab::new(HandleKind::Comm),
+            groups: Slab::new(HandleKind::Group),
+            types: Slab::new(HandleKind::Datatype),
+            wins: Slab::new(HandleKind::Win),
+            errhandlers: Slab::new(HandleKind::Errhandler),
+            requests: Slab::new(HandleKind::Request),
+            infos: Slab::new(HandleKind::Info),
+            errors: ErrorRegistry::new(),
+            comm_predefined: Vec::new(),
+            alloc_mem: BTreeMap::new(),
+            returns_after_finalize: false,
+        }
+    }
+
+    /// The handle of an object the engine names.
+    fn handle(obj: ObjRef) -> Handle {
+        Handle::of_key(obj.key)
+    }
+}
+
+/// The objects whose attributes `MPI_Finalize` deletes first (MPI 4.1 §11.2.4).
+const FINALIZE_FIRST: [ObjRef; 2] = [ObjRef::comm(MPI_COMM_SELF), ObjRef::comm(MPI_COMM_WORLD)];
+
+impl World for State {
+    fn check_active(&self) -> Result<()> {
+        match self.phase {
+            Phase::Initialized | Phase::Finalizing => Ok(()),
+            Phase::NotInitialized => Err(Error::NotInitialized),
+            Phase::Finalized => Err(Error::Finalized),
+        }
+    }
+
+    fn check(&self, obj: ObjRef) -> Result<()> {
+        let h = State::handle(obj);
+        match obj.kind {
+            ObjectKind::Comm => self.comms.get(h).map(drop),
+            ObjectKind::Datatype => self.types.get(h).map(drop),
+            ObjectKind::Win => self.wins.get(h).map(drop),
+        }
+    }
+
+    fn is_predefined(&self, obj: ObjRef) -> bool {
+        let h = State::handle(obj);
+        match obj.kind {
+            ObjectKind::Comm => self.comms.is_predefined(h),
+            ObjectKind::Datatype => self.types.is_predefined(h),
+            ObjectKind::Win => self.wins.is_predefined(h),
+        }
+    }
+
+    /// `MPI_TAG_UB` ... on communicators, `MPI_WIN_BASE` ... on windows.
+    fn predefined_keyval(keyval: i32) -> Option<ObjectKind> {
+        match keyval {
+            MPI_TAG_UB | MPI_IO | MPI_HOST | MPI_WTIME_IS_GLOBAL | MPI_APPNUM
+            | MPI_LASTUSEDCODE | MPI_UNIVERSE_SIZE => Some(ObjectKind::Comm),
+            MPI_WIN_BASE
+            | MPI_WIN_DISP_UNIT
+            | MPI_WIN_SIZE
+            | MPI_WIN_CREATE_FLAVOR
+            | MPI_WIN_MODEL => Some(ObjectKind::Win),
+            _ => None,
+        }
+    }
+
+    /// Every communicator shares the cells made at init; each window has its own.
+    fn predefined_attr(&self, obj: ObjRef, keyval: i32) -> Option<AttrRead> {
+        let cells: &[(i32, Arc<AttrCell>)] = match obj.kind {
+            ObjectKind::Comm => &self.comm_predefined,
+            ObjectKind::Win => &self.wins.get(State::handle(obj)).ok()?.predefined,
+            ObjectKind::Datatype => &[],
+        };
+        cells
+            .iter()
+            .find(|(k, _)| *k == keyval)
+            .map(|(_, c)| c.read())
+    }
+
+    fn finalize_first(&self) -> &[ObjRef] {
+        &FINALIZE_FIRST
+    }
+}
+
+impl Default for State {
+    fn default() -> Self {
+        Self::new()
+    }
+}
