@@ -11,6 +11,9 @@ mod pmpi_gen;
 #[allow(dead_code)]
 mod fortran_gen;
 
+#[path = "build/layer_gen.rs"]
+mod layer_gen;
+
 use std::path::PathBuf;
 
 fn main() {
@@ -31,10 +34,16 @@ fn main() {
         fortran_gen::render_twins(&fentries),
     )
     .unwrap();
-    // The shared library carries its version in its soname.
+    // The shared library carries its version in its soname; the layer (feature `layer`, issue
+    // 17) is installed as libmpicache_layer.so, with its C part built by the engine's mpicc.
     let major = std::env::var("CARGO_PKG_VERSION_MAJOR").unwrap();
     let minor = std::env::var("CARGO_PKG_VERSION_MINOR").unwrap();
-    println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libmpicache.so.{major}.{minor}");
+    if std::env::var_os("CARGO_FEATURE_LAYER").is_some() {
+        layer_gen::build(&manifest, &out_dir);
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libmpicache_layer.so");
+    } else {
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libmpicache.so.{major}.{minor}");
+    }
     // Calls inside the library (PMPI_X -> MPI_X, Fortran spellings -> their body) bind to the
     // library's own functions, so a program that wraps MPI_X and calls PMPI_X (the profiling
     // interface, MPI 4.1 §15.2) reaches the library, not itself.

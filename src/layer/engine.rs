@@ -1,0 +1,270 @@
+//! The engine MPI as the layer sees it: its handle type, the `PMPI_` routines the layer calls,
+//! the facts of its header (src/layer/engine.c), and the keys the caching engine knows its
+//! objects by.
+//!
+//! A key is the handle's bits widened to 64 (an `int` handle sign-extended, a pointer handle
+//! its address), as engine.c widens them. For `int` handles the key mixes the handle's high
+//! half into its low bits (a bijection, its own inverse): MPICH's handles differ in their high
+//! bits first (builtin, direct, indirect), and the attribute store spreads objects by their
+//! keys' low bits.
+#![allow(non_camel_case_types, non_snake_case)]
+
+use crate::caching::ObjKey;
+use crate::kinds::ObjectKind;
+use std::ffi::{c_char, c_int, c_void};
+use std::sync::OnceLock;
+
+/// A handle of the engine (`MPI_Comm`, `MPI_Datatype`, `MPI_Win`, `MPI_Info`, `MPI_Request`
+/// share its representation).
+#[cfg(layer_int_handles)]
+pub type Handle = c_int;
+#[cfg(not(layer_int_handles))]
+pub type Handle = *mut c_void;
+
+/// `MPI_Fint` (engines with Fortran).
+pub type MPI_Fint = c_int;
+
+/// The key of a handle.
+#[inline(always)]
+pub fn key(h: Handle) -> ObjKey {
+    #[cfg(layer_int_handles)]
+    {
+        ObjKey::from_int(h ^ ((h as u32) >> 16) as i32)
+    }
+    #[cfg(not(layer_int_handles))]
+    {
+        ObjKey(h as usize as u64)
+    }
+}
+
+/// The handle of a key.
+#[inline(always)]
+pub fn handle(k: ObjKey) -> Handle {
+    #[cfg(layer_int_handles)]
+    {
+        let x = k.int();
+        x ^ ((x as u32) >> 16) as i32
+    }
+    #[cfg(not(layer_int_handles))]
+    {
+        k.0 as usize as Handle
+    }
+}
+
+/// The key of a handle as engine.c widens it (no mixing): facts arrive this way.
+#[inline(always)]
+fn key_of_bits(bits: u64) -> ObjKey {
+    #[cfg(layer_int_handles)]
+    {
+        key(bits as i64 as c_int)
+    }
+    #[cfg(not(layer_int_handles))]
+    {
+        ObjKey(bits)
+    }
+}
+
+/// The bits engine.c reads a handle from.
+#[inline(always)]
+pub fn bits(k: ObjKey) -> u64 {
+    #[cfg(layer_int_handles)]
+    {
+        handle(k) as i64 as u64
+    }
+    #[cfg(not(layer_int_handles))]
+    {
+        k.0
+    }
+}
+
+/// What engine.c reports (`struct mpicache_engine_facts`).
+#[repr(C)]
+#[derive(Debug, Default, Clone, Copy)]
+struct RawFacts {
+    comm_world: u64,
+    comm_self: u64,
+    comm_null: u64,
+    datatype_null: u64,
+    win_null: u64,
+    copy_null: [u64; 4],
+    copy_dup: [u64; 4],
+    delete_null: [u64; 4],
+    keyval_invalid: i32,
+    err_keyval: i32,
+}
+
+/// The engine's values the layer needs, as keys and addresses.
+#[derive(Debug, Clone, Copy)]
+pub struct Facts {
+    pub comm_world: ObjKey,
+    pub comm_self: ObjKey,
+    pub comm_null: ObjKey,
+    pub datatype_null: ObjKey,
+    pub win_null: ObjKey,
+    /// The predefined C callbacks' values (communicator, datatype, window, MPI-1).
+    pub copy_null: [usize; 4],
+    pub copy_dup: [usize; 4],
+    pub delete_null: [usize; 4],
+    pub keyval_invalid: i32,
+}
+
+impl Facts {
+    /// The null handle of a kind.
+    pub fn null(&self, kind: ObjectKind) -> ObjKey {
+        match kind {
+            ObjectKind::Comm => self.comm_null,
+            ObjectKind::Datatype => self.datatype_null,
+            ObjectKind::Win => self.win_null,
+        }
+    }
+}
+
+/// The engine's facts, read once.
+pub fn facts() -> &'static Facts {
+    static FACTS: OnceLock<Facts> = OnceLock::new();
+    FACTS.get_or_init(|| {
+        let mut raw = RawFacts::default();
+        // SAFETY: engine.c fills the struct this one mirrors.
+        unsafe { mpicache_engine_facts(&mut raw) };
+        Facts {
+            comm_world: key_of_bits(raw.comm_world),
+            comm_self: key_of_bits(raw.comm_self),
+            comm_null: key_of_bits(raw.comm_null),
+            datatype_null: key_of_bits(raw.datatype_null),
+            win_null: key_of_bits(raw.win_null),
+            copy_null: raw.copy_null.map(|a| a as usize),
+            copy_dup: raw.copy_dup.map(|a| a as usize),
+            delete_null: raw.delete_null.map(|a| a as usize),
+            keyval_invalid: raw.keyval_invalid,
+        }
+    })
+}
+
+/// The engine's error class for one of mpicache's.
+pub fn engine_class(ours: i32) -> i32 {
+    // SAFETY: a pure function of an int.
+    unsafe { mpicache_engine_class(ours) }
+}
+
+/// Raises `code` on the handler of the object concerned (`kind` None: `MPI_COMM_SELF`),
+/// printing `line` first when that handler stops the program. Returns `code`.
+pub fn raise(kind: Option<ObjectKind>, obj: ObjKey, code: i32, line: &str) -> i32 {
+    let k = match kind {
+        Some(ObjectKind::Comm) => 0,
+        Some(ObjectKind::Win) => 2,
+        _ => 1,
+    };
+    let mut text = line.as_bytes().to_vec();
+    text.retain(|&b| b != 0);
+    text.push(0);
+    // SAFETY: `text` is NUL-terminated and outlives the call.
+    unsafe { mpicache_engine_raise(k, bits(obj), code, text.as_ptr().cast()) }
+}
+
+/// Whether a datatype is predefined (`MPI_COMBINER_NAMED`).
+pub fn type_is_named(obj: ObjKey) -> bool {
+    // SAFETY: the engine checks the handle.
+    unsafe { mpicache_engine_type_is_named(bits(obj)) != 0 }
+}
+
+/// Whether the engine has finalized.
+pub fn finalized() -> bool {
+    let mut flag: c_int = 0;
+    // SAFETY: MPI_Finalized may be called at any time.
+    unsafe { PMPI_Finalized(&mut flag) };
+    flag != 0
+}
+
+extern "C" {
+    fn mpicache_engine_facts(out: *mut RawFacts);
+    fn mpicache_engine_class(ours: c_int) -> c_int;
+    fn mpicache_engine_raise(kind: c_int, obj: u64, code: c_int, line: *const c_char) -> c_int;
+    fn mpicache_engine_type_is_named(ty: u64) -> c_int;
+
+    pub fn PMPI_Finalized(flag: *mut c_int) -> c_int;
+    pub fn PMPI_Finalize() -> c_int;
+
+    pub fn PMPI_Comm_dup(comm: Handle, newcomm: *mut Handle) -> c_int;
+    pub fn PMPI_Comm_dup_with_info(comm: Handle, info: Handle, newcomm: *mut Handle) -> c_int;
+    pub fn PMPI_Comm_idup(comm: Handle, newcomm: *mut Handle, request: *mut Handle) -> c_int;
+    #[cfg(layer_idup_with_info)]
+    pub fn PMPI_Comm_idup_with_info(
+        comm: Handle,
+        info: Handle,
+        newcomm: *mut Handle,
+        request: *mut Handle,
+    ) -> c_int;
+    pub fn PMPI_Comm_free(comm: *mut Handle) -> c_int;
+    pub fn PMPI_Comm_disconnect(comm: *mut Handle) -> c_int;
+    pub fn PMPI_Type_dup(ty: Handle, newtype: *mut Handle) -> c_int;
+    pub fn PMPI_Type_free(ty: *mut Handle) -> c_int;
+    pub fn PMPI_Win_free(win: *mut Handle) -> c_int;
+
+    pub fn PMPI_Comm_get_attr(
+        comm: Handle,
+        keyval: c_int,
+        value: *mut c_void,
+        flag: *mut c_int,
+    ) -> c_int;
+    pub fn PMPI_Comm_set_attr(comm: Handle, keyval: c_int, value: *mut c_void) -> c_int;
+    pub fn PMPI_Comm_delete_attr(comm: Handle, keyval: c_int) -> c_int;
+    pub fn PMPI_Comm_free_keyval(keyval: *mut c_int) -> c_int;
+    pub fn PMPI_Type_get_attr(
+        ty: Handle,
+        keyval: c_int,
+        value: *mut c_void,
+        flag: *mut c_int,
+    ) -> c_int;
+    pub fn PMPI_Type_set_attr(ty: Handle, keyval: c_int, value: *mut c_void) -> c_int;
+    pub fn PMPI_Type_delete_attr(ty: Handle, keyval: c_int) -> c_int;
+    pub fn PMPI_Type_free_keyval(keyval: *mut c_int) -> c_int;
+    pub fn PMPI_Win_get_attr(
+        win: Handle,
+        keyval: c_int,
+        value: *mut c_void,
+        flag: *mut c_int,
+    ) -> c_int;
+    pub fn PMPI_Win_set_attr(win: Handle, keyval: c_int, value: *mut c_void) -> c_int;
+    pub fn PMPI_Win_delete_attr(win: Handle, keyval: c_int) -> c_int;
+    pub fn PMPI_Win_free_keyval(keyval: *mut c_int) -> c_int;
+}
+
+#[cfg(layer_fortran)]
+extern "C" {
+    pub fn PMPI_Comm_c2f(comm: Handle) -> MPI_Fint;
+    pub fn PMPI_Comm_f2c(comm: MPI_Fint) -> Handle;
+    pub fn PMPI_Type_c2f(ty: Handle) -> MPI_Fint;
+    pub fn PMPI_Type_f2c(ty: MPI_Fint) -> Handle;
+    pub fn PMPI_Win_c2f(win: Handle) -> MPI_Fint;
+    pub fn PMPI_Win_f2c(win: MPI_Fint) -> Handle;
+    pub fn PMPI_Info_f2c(info: MPI_Fint) -> Handle;
+    pub fn PMPI_Request_c2f(request: Handle) -> MPI_Fint;
+}
+
+/// The Fortran handle of an object (engines with Fortran).
+#[cfg(layer_fortran)]
+pub fn to_fortran(kind: ObjectKind, k: ObjKey) -> MPI_Fint {
+    let h = handle(k);
+    // SAFETY: c2f takes any handle of its kind.
+    unsafe {
+        match kind {
+            ObjectKind::Comm => PMPI_Comm_c2f(h),
+            ObjectKind::Datatype => PMPI_Type_c2f(h),
+            ObjectKind::Win => PMPI_Win_c2f(h),
+        }
+    }
+}
+
+/// The object of a Fortran handle (engines with Fortran).
+#[cfg(layer_fortran)]
+pub fn from_fortran(kind: ObjectKind, f: MPI_Fint) -> ObjKey {
+    // SAFETY: f2c takes any INTEGER (an invalid one gives the null handle or an invalid one,
+    // which the engine's routines then refuse).
+    key(unsafe {
+        match kind {
+            ObjectKind::Comm => PMPI_Comm_f2c(f),
+            ObjectKind::Datatype => PMPI_Type_f2c(f),
+            ObjectKind::Win => PMPI_Win_f2c(f),
+        }
+    })
+}
