@@ -84,7 +84,17 @@ pub fn build(manifest: &Path, out: &Path) {
     println!("cargo:rerun-if-changed=src/layer/engine.c");
     println!("cargo:rerun-if-changed=build/layer_gen.rs");
     println!("cargo:rerun-if-changed=src/consts.rs");
-    if !compiles(&mpicc, out, "mpi", "int x;") {
+    let obj = out.join("probe_mpi.o");
+    let _ = std::fs::remove_file(&obj);
+    std::fs::write(out.join("probe_mpi.c"), "#include <mpi.h>\nint x;\n").unwrap();
+    let made = Command::new(&mpicc)
+        .arg("-c")
+        .arg(out.join("probe_mpi.c"))
+        .arg("-o")
+        .arg(&obj)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !made || !obj.exists() {
         panic!(
             "{mpicc} cannot compile a program that includes <mpi.h>: not an MPI C compiler wrapper"
         );
