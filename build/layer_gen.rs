@@ -132,6 +132,11 @@ pub fn build(manifest: &Path, out: &Path) {
     std::fs::write(&table, class_table(manifest)).unwrap();
     let obj = out.join("engine.o");
     let status = Command::new(&mpicc)
+        .args(if fortran {
+            &["-DMPICACHE_ENGINE_FORTRAN"][..]
+        } else {
+            &[][..]
+        })
         .args(["-c", "-O2", "-fPIC", "-Wall", "-Werror", "-I"])
         .arg(out)
         .arg(manifest.join("src/layer/engine.c"))

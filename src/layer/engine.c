@@ -110,3 +110,29 @@ int mpicache_engine_type_is_named(uint64_t type)
         return 0;
     return combiner == MPI_COMBINER_NAMED;
 }
+
+#ifdef MPICACHE_ENGINE_FORTRAN
+/* Fortran handles (kind: 0 communicator, 1 datatype, 2 window, 3 info, 4 request), with the
+ * engine's conversions (macros in MPICH, functions in Open MPI). */
+int32_t mpicache_engine_c2f(int kind, uint64_t h)
+{
+    switch (kind) {
+    case 0: return MPI_Comm_c2f(HANDLE(MPI_Comm, h));
+    case 1: return MPI_Type_c2f(HANDLE(MPI_Datatype, h));
+    case 2: return MPI_Win_c2f(HANDLE(MPI_Win, h));
+    case 3: return MPI_Info_c2f(HANDLE(MPI_Info, h));
+    default: return MPI_Request_c2f(HANDLE(MPI_Request, h));
+    }
+}
+
+uint64_t mpicache_engine_f2c(int kind, int32_t f)
+{
+    switch (kind) {
+    case 0: return BITS(MPI_Comm_f2c(f));
+    case 1: return BITS(MPI_Type_f2c(f));
+    case 2: return BITS(MPI_Win_f2c(f));
+    case 3: return BITS(MPI_Info_f2c(f));
+    default: return BITS(MPI_Request_f2c(f));
+    }
+}
+#endif

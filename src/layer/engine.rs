@@ -231,40 +231,70 @@ extern "C" {
 
 #[cfg(layer_fortran)]
 extern "C" {
-    pub fn PMPI_Comm_c2f(comm: Handle) -> MPI_Fint;
-    pub fn PMPI_Comm_f2c(comm: MPI_Fint) -> Handle;
-    pub fn PMPI_Type_c2f(ty: Handle) -> MPI_Fint;
-    pub fn PMPI_Type_f2c(ty: MPI_Fint) -> Handle;
-    pub fn PMPI_Win_c2f(win: Handle) -> MPI_Fint;
-    pub fn PMPI_Win_f2c(win: MPI_Fint) -> Handle;
-    pub fn PMPI_Info_f2c(info: MPI_Fint) -> Handle;
-    pub fn PMPI_Request_c2f(request: Handle) -> MPI_Fint;
+    fn mpicache_engine_c2f(kind: c_int, h: u64) -> MPI_Fint;
+    fn mpicache_engine_f2c(kind: c_int, f: MPI_Fint) -> u64;
+}
+
+/// What engine.c's c2f / f2c take as the kind of handle.
+#[cfg(layer_fortran)]
+#[derive(Clone, Copy)]
+pub enum FortranKind {
+    Comm = 0,
+    Datatype = 1,
+    Win = 2,
+    Info = 3,
+    Request = 4,
+}
+
+#[cfg(layer_fortran)]
+impl From<ObjectKind> for FortranKind {
+    fn from(k: ObjectKind) -> FortranKind {
+        match k {
+            ObjectKind::Comm => FortranKind::Comm,
+            ObjectKind::Datatype => FortranKind::Datatype,
+            ObjectKind::Win => FortranKind::Win,
+        }
+    }
+}
+
+/// The Fortran handle of an engine handle (the engine's `MPI_*_c2f`).
+#[cfg(layer_fortran)]
+pub fn c2f(kind: FortranKind, h: Handle) -> MPI_Fint {
+    let bits = handle_bits(h);
+    // SAFETY: c2f takes any handle of its kind.
+    unsafe { mpicache_engine_c2f(kind as c_int, bits) }
+}
+
+/// The engine handle of a Fortran handle (the engine's `MPI_*_f2c`).
+#[cfg(layer_fortran)]
+pub fn f2c(kind: FortranKind, f: MPI_Fint) -> Handle {
+    // SAFETY: f2c takes any INTEGER (an invalid one gives an invalid handle, which the
+    // engine's routines refuse).
+    let bits = unsafe { mpicache_engine_f2c(kind as c_int, f) };
+    handle(key_of_bits(bits))
+}
+
+/// The bits engine.c reads a handle from.
+#[inline(always)]
+fn handle_bits(h: Handle) -> u64 {
+    #[cfg(layer_int_handles)]
+    {
+        h as i64 as u64
+    }
+    #[cfg(not(layer_int_handles))]
+    {
+        h as usize as u64
+    }
 }
 
 /// The Fortran handle of an object (engines with Fortran).
 #[cfg(layer_fortran)]
 pub fn to_fortran(kind: ObjectKind, k: ObjKey) -> MPI_Fint {
-    let h = handle(k);
-    // SAFETY: c2f takes any handle of its kind.
-    unsafe {
-        match kind {
-            ObjectKind::Comm => PMPI_Comm_c2f(h),
-            ObjectKind::Datatype => PMPI_Type_c2f(h),
-            ObjectKind::Win => PMPI_Win_c2f(h),
-        }
-    }
+    c2f(kind.into(), handle(k))
 }
 
 /// The object of a Fortran handle (engines with Fortran).
 #[cfg(layer_fortran)]
 pub fn from_fortran(kind: ObjectKind, f: MPI_Fint) -> ObjKey {
-    // SAFETY: f2c takes any INTEGER (an invalid one gives the null handle or an invalid one,
-    // which the engine's routines then refuse).
-    key(unsafe {
-        match kind {
-            ObjectKind::Comm => PMPI_Comm_f2c(f),
-            ObjectKind::Datatype => PMPI_Type_f2c(f),
-            ObjectKind::Win => PMPI_Win_f2c(f),
-        }
-    })
+    key(f2c(kind.into(), f))
 }

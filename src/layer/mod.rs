@@ -8,7 +8,9 @@
 //! - [`world`]: [`world::EngineWorld`], what the caching engine asks of the engine's objects;
 //! - [`boundary`]: panics caught, errors raised on the engine's handlers with its classes;
 //! - [`callbacks`]: C callbacks with the engine's handles, the predefined ones recognised;
-//! - [`c_attr`], [`c_life`]: the C entry points.
+//! - [`c_attr`], [`c_life`]: the C entry points;
+//! - `fortran` (engines with Fortran): the Fortran entry points in every spelling, and the
+//!   Fortran callback conventions.
 
 // The entry points are the C interface: their safety contract is the MPI standard's.
 #![allow(clippy::missing_safety_doc)]
@@ -18,4 +20,6 @@ pub mod c_attr;
 pub mod c_life;
 pub mod callbacks;
 pub mod engine;
+#[cfg(layer_fortran)]
+pub mod fortran;
 pub mod world;

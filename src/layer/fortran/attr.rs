@@ -1,0 +1,423 @@
+//! The Fortran caching routines (MPI 4.1 §7.7, §20.3.7): `MPI_{COMM,TYPE,WIN}_*` with
+//! INTEGER(KIND=MPI_ADDRESS_KIND) values (and their `mpi_f08` forms), and the deprecated
+//! `MPI_KEYVAL_CREATE`, `MPI_KEYVAL_FREE`, `MPI_ATTR_PUT`, `MPI_ATTR_GET`, `MPI_ATTR_DELETE`
+//! with INTEGER values. The reader's routine picks the view (caching/convert.rs).
+#![allow(non_snake_case)]
+
+use crate::caching::convert::{fortran_integer_view, AttrWord};
+use crate::caching::keyval::is_own;
+use crate::caching::ObjRef;
+use crate::error::{Error, Result};
+use crate::kinds::ObjectKind;
+use crate::layer::boundary::{engine_code, Scope};
+use crate::layer::engine::{self, from_fortran, MPI_Fint};
+use crate::layer::fortran::callbacks::{
+    address_copy_fn, address_delete_fn, integer_copy_fn, integer_delete_fn, MPI_Aint, MPI_Flogical,
+};
+use crate::layer::fortran::{engine_routine, int};
+use crate::layer::world::cache;
+use crate::{layer_fentry, layer_nonnull, layer_spellings};
+use std::ffi::{c_void, CStr};
+use std::sync::OnceLock;
+
+type F4 = unsafe extern "C" fn(*const c_void, *const c_void, *mut c_void, *mut c_void, *mut c_void);
+
+/// Hands a call with a keyval the layer does not own to the engine's own Fortran routine
+/// (`pmpi_x_`), which answers it as the engine alone would (its own Fortran keyval numbers,
+/// views and errors).
+fn to_engine(
+    slot: &'static OnceLock<Option<usize>>,
+    name: &'static CStr,
+    args: &[*mut c_void],
+) -> Result<()> {
+    let Some(f) = *slot.get_or_init(|| engine_routine(name)) else {
+        return Err(Error::invalid(
+            crate::consts::MPI_ERR_KEYVAL,
+            format!("the engine has no {name:?} for a keyval the layer does not own"),
+        ));
+    };
+    let mut ierror: MPI_Fint = 0;
+    let e = &mut ierror as *mut MPI_Fint as *mut c_void;
+    let n = std::ptr::null_mut();
+    // SAFETY: the engine's routine takes its arguments by reference, ierror last; a routine
+    // of fewer arguments ignores the trailing ones (System V: passed in registers).
+    let f: F4 = unsafe { std::mem::transmute::<usize, F4>(f) };
+    unsafe {
+        match *args {
+            [a] => f(a, e, n, n, n),
+            [a, b] => f(a, b, e, n, n),
+            [a, b, c] => f(a, b, c, e, n),
+            [a, b, c, d] => f(a, b, c, d, e),
+            _ => unreachable!("Fortran caching routines take 1 to 4 arguments before ierror"),
+        }
+    }
+    match ierror {
+        0 => Ok(()),
+        code => Err(engine_code(code)),
+    }
+}
+
+macro_rules! engine_fn {
+    ($name:literal) => {{
+        static SLOT: OnceLock<Option<usize>> = OnceLock::new();
+        (&SLOT, $name)
+    }};
+}
+
+fn obj(kind: ObjectKind, h: *const MPI_Fint) -> Result<ObjRef> {
+    Ok(ObjRef::new(kind, from_fortran(kind, unsafe { int(h)? })))
+}
+
+fn scope(kind: ObjectKind, h: *const MPI_Fint) -> Scope {
+    if h.is_null() {
+        return Scope::NoObject;
+    }
+    let k = from_fortran(kind, unsafe { *h });
+    match kind {
+        ObjectKind::Comm => Scope::Comm(k),
+        ObjectKind::Win => Scope::Win(k),
+        ObjectKind::Datatype => Scope::NoObject,
+    }
+}
+
+unsafe fn create_keyval(
+    kind: ObjectKind,
+    copy_fn: *const c_void,
+    delete_fn: *const c_void,
+    keyval: *mut MPI_Fint,
+    extra_state: *const MPI_Aint,
+    ierror: *mut MPI_Fint,
+) {
+    layer_fentry!("MPI_CREATE_KEYVAL", Scope::NoObject, ierror, {
+        layer_nonnull!(keyval, extra_state);
+        let k = cache().create_keyval(
+            kind,
+            unsafe { address_copy_fn(kind, copy_fn) },
+            unsafe { address_delete_fn(kind, delete_fn) },
+            unsafe { *extra_state } as i64,
+        )?;
+        unsafe { *keyval = k };
+        Ok(())
+    })
+}
+
+unsafe fn free_keyval(kind: ObjectKind, keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) {
+    layer_fentry!("MPI_FREE_KEYVAL", Scope::NoObject, ierror, {
+        let k = unsafe { int(keyval)? };
+        if !is_own(k) {
+            let (slot, name) = match kind {
+                ObjectKind::Comm => engine_fn!(c"pmpi_comm_free_keyval_"),
+                ObjectKind::Datatype => engine_fn!(c"pmpi_type_free_keyval_"),
+                ObjectKind::Win => engine_fn!(c"pmpi_win_free_keyval_"),
+            };
+            return to_engine(slot, name, &[keyval.cast()]);
+        }
+        cache().free_keyval(kind, k)?;
+        unsafe { *keyval = engine::facts().keyval_invalid };
+        Ok(())
+    })
+}
+
+unsafe fn set_attr(
+    kind: ObjectKind,
+    handle: *const MPI_Fint,
+    keyval: *const MPI_Fint,
+    value: AttrWord,
+    raw: *const c_void,
+    ierror: *mut MPI_Fint,
+) {
+    layer_fentry!("MPI_SET_ATTR", scope(kind, handle), ierror, {
+        let k = unsafe { int(keyval)? };
+        if !is_own(k) {
+            let (slot, name) = match (kind, value.provenance) {
+                (_, crate::caching::convert::Provenance::FortranInteger) => {
+                    engine_fn!(c"pmpi_attr_put_")
+                }
+                (ObjectKind::Comm, _) => engine_fn!(c"pmpi_comm_set_attr_"),
+                (ObjectKind::Datatype, _) => engine_fn!(c"pmpi_type_set_attr_"),
+                (ObjectKind::Win, _) => engine_fn!(c"pmpi_win_set_attr_"),
+            };
+            return to_engine(slot, name, &[handle as _, keyval as _, raw as _]);
+        }
+        cache().set_attr(obj(kind, handle)?, k, value)
+    })
+}
+
+/// A Fortran reader: the ADDRESS_KIND view (`integer` false) or the INTEGER view of
+/// `MPI_ATTR_GET`.
+unsafe fn get_attr(
+    kind: ObjectKind,
+    handle: *const MPI_Fint,
+    keyval: *const MPI_Fint,
+    value: *mut c_void,
+    flag: *mut MPI_Flogical,
+    integer: bool,
+    ierror: *mut MPI_Fint,
+) {
+    layer_fentry!("MPI_GET_ATTR", scope(kind, handle), ierror, {
+        let k = unsafe { int(keyval)? };
+        if !is_own(k) {
+            let (slot, name) = match (kind, integer) {
+                (_, true) => engine_fn!(c"pmpi_attr_get_"),
+                (ObjectKind::Comm, _) => engine_fn!(c"pmpi_comm_get_attr_"),
+                (ObjectKind::Datatype, _) => engine_fn!(c"pmpi_type_get_attr_"),
+                (ObjectKind::Win, _) => engine_fn!(c"pmpi_win_get_attr_"),
+            };
+            return to_engine(slot, name, &[handle as _, keyval as _, value, flag.cast()]);
+        }
+        layer_nonnull!(value, flag);
+        match cache().get_attr_word(obj(kind, handle)?, k)? {
+            Some(word) => unsafe {
+                if integer {
+                    *value.cast::<MPI_Fint>() = fortran_integer_view(word);
+                } else {
+                    *value.cast::<MPI_Aint>() = word as MPI_Aint;
+                }
+                *flag = 1;
+            },
+            None => unsafe { *flag = 0 },
+        }
+        Ok(())
+    })
+}
+
+unsafe fn delete_attr(
+    kind: ObjectKind,
+    handle: *const MPI_Fint,
+    keyval: *const MPI_Fint,
+    mpi1: bool,
+    ierror: *mut MPI_Fint,
+) {
+    layer_fentry!("MPI_DELETE_ATTR", scope(kind, handle), ierror, {
+        let k = unsafe { int(keyval)? };
+        if !is_own(k) {
+            let (slot, name) = match (kind, mpi1) {
+                (_, true) => engine_fn!(c"pmpi_attr_delete_"),
+                (ObjectKind::Comm, _) => engine_fn!(c"pmpi_comm_delete_attr_"),
+                (ObjectKind::Datatype, _) => engine_fn!(c"pmpi_type_delete_attr_"),
+                (ObjectKind::Win, _) => engine_fn!(c"pmpi_win_delete_attr_"),
+            };
+            return to_engine(slot, name, &[handle as _, keyval as _]);
+        }
+        cache().delete_attr(obj(kind, handle)?, k)
+    })
+}
+
+// ---- the bodies of each routine, by object kind -------------------------------------------
+
+macro_rules! kind_routines {
+    ($kind:expr, $create:ident, $free:ident, $set:ident, $get:ident, $delete:ident) => {
+        pub unsafe fn $create(
+            copy_fn: *const c_void,
+            delete_fn: *const c_void,
+            keyval: *mut MPI_Fint,
+            extra_state: *const MPI_Aint,
+            ierror: *mut MPI_Fint,
+        ) {
+            unsafe { create_keyval($kind, copy_fn, delete_fn, keyval, extra_state, ierror) }
+        }
+        pub unsafe fn $free(keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) {
+            unsafe { free_keyval($kind, keyval, ierror) }
+        }
+        pub unsafe fn $set(
+            handle: *const MPI_Fint,
+            keyval: *const MPI_Fint,
+            attribute_val: *const MPI_Aint,
+            ierror: *mut MPI_Fint,
+        ) {
+            let value = if attribute_val.is_null() {
+                AttrWord::from_fortran_address(0)
+            } else {
+                AttrWord::from_fortran_address(unsafe { *attribute_val } as i64)
+            };
+            if attribute_val.is_null() {
+                layer_fentry!("MPI_SET_ATTR", Scope::NoObject, ierror, {
+                    layer_nonnull!(attribute_val);
+                    Ok(())
+                });
+                return;
+            }
+            unsafe { set_attr($kind, handle, keyval, value, attribute_val.cast(), ierror) }
+        }
+        pub unsafe fn $get(
+            handle: *const MPI_Fint,
+            keyval: *const MPI_Fint,
+            attribute_val: *mut MPI_Aint,
+            flag: *mut MPI_Flogical,
+            ierror: *mut MPI_Fint,
+        ) {
+            unsafe {
+                get_attr(
+                    $kind,
+                    handle,
+                    keyval,
+                    attribute_val.cast(),
+                    flag,
+                    false,
+                    ierror,
+                )
+            }
+        }
+        pub unsafe fn $delete(
+            handle: *const MPI_Fint,
+            keyval: *const MPI_Fint,
+            ierror: *mut MPI_Fint,
+        ) {
+            unsafe { delete_attr($kind, handle, keyval, false, ierror) }
+        }
+    };
+}
+
+kind_routines!(
+    ObjectKind::Comm,
+    comm_create_keyval,
+    comm_free_keyval,
+    comm_set_attr,
+    comm_get_attr,
+    comm_delete_attr
+);
+kind_routines!(
+    ObjectKind::Datatype,
+    type_create_keyval,
+    type_free_keyval,
+    type_set_attr,
+    type_get_attr,
+    type_delete_attr
+);
+kind_routines!(
+    ObjectKind::Win,
+    win_create_keyval,
+    win_free_keyval,
+    win_set_attr,
+    win_get_attr,
+    win_delete_attr
+);
+
+/// `MPI_KEYVAL_CREATE`: INTEGER callbacks and extra_state.
+pub unsafe fn keyval_create(
+    copy_fn: *const c_void,
+    delete_fn: *const c_void,
+    keyval: *mut MPI_Fint,
+    extra_state: *const MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    layer_fentry!("MPI_KEYVAL_CREATE", Scope::NoObject, ierror, {
+        layer_nonnull!(keyval, extra_state);
+        let k = cache().create_keyval(
+            ObjectKind::Comm,
+            unsafe { integer_copy_fn(copy_fn) },
+            unsafe { integer_delete_fn(delete_fn) },
+            unsafe { *extra_state } as i64,
+        )?;
+        unsafe { *keyval = k };
+        Ok(())
+    })
+}
+
+pub unsafe fn keyval_free(keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) {
+    unsafe { free_keyval(ObjectKind::Comm, keyval, ierror) }
+}
+
+/// `MPI_ATTR_PUT`: the INTEGER value, sign-extended (provenance `FortranInteger`).
+pub unsafe fn attr_put(
+    comm: *const MPI_Fint,
+    keyval: *const MPI_Fint,
+    attribute_val: *const MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    if attribute_val.is_null() {
+        layer_fentry!("MPI_ATTR_PUT", Scope::NoObject, ierror, {
+            layer_nonnull!(attribute_val);
+            Ok(())
+        });
+        return;
+    }
+    let value = AttrWord::from_fortran_integer(unsafe { *attribute_val });
+    unsafe {
+        set_attr(
+            ObjectKind::Comm,
+            comm,
+            keyval,
+            value,
+            attribute_val.cast(),
+            ierror,
+        )
+    }
+}
+
+pub unsafe fn attr_get(
+    comm: *const MPI_Fint,
+    keyval: *const MPI_Fint,
+    attribute_val: *mut MPI_Fint,
+    flag: *mut MPI_Flogical,
+    ierror: *mut MPI_Fint,
+) {
+    unsafe {
+        get_attr(
+            ObjectKind::Comm,
+            comm,
+            keyval,
+            attribute_val.cast(),
+            flag,
+            true,
+            ierror,
+        )
+    }
+}
+
+pub unsafe fn attr_delete(comm: *const MPI_Fint, keyval: *const MPI_Fint, ierror: *mut MPI_Fint) {
+    unsafe { delete_attr(ObjectKind::Comm, comm, keyval, true, ierror) }
+}
+
+// ---- every spelling ------------------------------------------------------------------------
+
+macro_rules! create_spellings {
+    ($body:path => $($name:ident),+) => {
+        layer_spellings!($body, (copy_fn: *const c_void, delete_fn: *const c_void, keyval: *mut MPI_Fint, extra_state: *const MPI_Aint, ierror: *mut MPI_Fint) => $($name),+);
+    };
+}
+macro_rules! free_spellings {
+    ($body:path => $($name:ident),+) => {
+        layer_spellings!($body, (keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) => $($name),+);
+    };
+}
+macro_rules! set_spellings {
+    ($body:path => $($name:ident),+) => {
+        layer_spellings!($body, (handle: *const MPI_Fint, keyval: *const MPI_Fint, attribute_val: *const MPI_Aint, ierror: *mut MPI_Fint) => $($name),+);
+    };
+}
+macro_rules! get_spellings {
+    ($body:path => $($name:ident),+) => {
+        layer_spellings!($body, (handle: *const MPI_Fint, keyval: *const MPI_Fint, attribute_val: *mut MPI_Aint, flag: *mut MPI_Flogical, ierror: *mut MPI_Fint) => $($name),+);
+    };
+}
+macro_rules! delete_spellings {
+    ($body:path => $($name:ident),+) => {
+        layer_spellings!($body, (handle: *const MPI_Fint, keyval: *const MPI_Fint, ierror: *mut MPI_Fint) => $($name),+);
+    };
+}
+
+create_spellings!(comm_create_keyval => mpi_comm_create_keyval_, mpi_comm_create_keyval__, mpi_comm_create_keyval, MPI_COMM_CREATE_KEYVAL, pmpi_comm_create_keyval_, pmpi_comm_create_keyval__, pmpi_comm_create_keyval, PMPI_COMM_CREATE_KEYVAL, mpi_comm_create_keyval_f08_, pmpi_comm_create_keyval_f08_, pmpir_comm_create_keyval_f08_);
+free_spellings!(comm_free_keyval => mpi_comm_free_keyval_, mpi_comm_free_keyval__, mpi_comm_free_keyval, MPI_COMM_FREE_KEYVAL, pmpi_comm_free_keyval_, pmpi_comm_free_keyval__, pmpi_comm_free_keyval, PMPI_COMM_FREE_KEYVAL, mpi_comm_free_keyval_f08_, pmpi_comm_free_keyval_f08_, pmpir_comm_free_keyval_f08_);
+set_spellings!(comm_set_attr => mpi_comm_set_attr_, mpi_comm_set_attr__, mpi_comm_set_attr, MPI_COMM_SET_ATTR, pmpi_comm_set_attr_, pmpi_comm_set_attr__, pmpi_comm_set_attr, PMPI_COMM_SET_ATTR, mpi_comm_set_attr_f08_, pmpi_comm_set_attr_f08_, pmpir_comm_set_attr_f08_);
+get_spellings!(comm_get_attr => mpi_comm_get_attr_, mpi_comm_get_attr__, mpi_comm_get_attr, MPI_COMM_GET_ATTR, pmpi_comm_get_attr_, pmpi_comm_get_attr__, pmpi_comm_get_attr, PMPI_COMM_GET_ATTR, mpi_comm_get_attr_f08_, pmpi_comm_get_attr_f08_, pmpir_comm_get_attr_f08_);
+delete_spellings!(comm_delete_attr => mpi_comm_delete_attr_, mpi_comm_delete_attr__, mpi_comm_delete_attr, MPI_COMM_DELETE_ATTR, pmpi_comm_delete_attr_, pmpi_comm_delete_attr__, pmpi_comm_delete_attr, PMPI_COMM_DELETE_ATTR, mpi_comm_delete_attr_f08_, pmpi_comm_delete_attr_f08_, pmpir_comm_delete_attr_f08_);
+
+create_spellings!(type_create_keyval => mpi_type_create_keyval_, mpi_type_create_keyval__, mpi_type_create_keyval, MPI_TYPE_CREATE_KEYVAL, pmpi_type_create_keyval_, pmpi_type_create_keyval__, pmpi_type_create_keyval, PMPI_TYPE_CREATE_KEYVAL, mpi_type_create_keyval_f08_, pmpi_type_create_keyval_f08_, pmpir_type_create_keyval_f08_);
+free_spellings!(type_free_keyval => mpi_type_free_keyval_, mpi_type_free_keyval__, mpi_type_free_keyval, MPI_TYPE_FREE_KEYVAL, pmpi_type_free_keyval_, pmpi_type_free_keyval__, pmpi_type_free_keyval, PMPI_TYPE_FREE_KEYVAL, mpi_type_free_keyval_f08_, pmpi_type_free_keyval_f08_, pmpir_type_free_keyval_f08_);
+set_spellings!(type_set_attr => mpi_type_set_attr_, mpi_type_set_attr__, mpi_type_set_attr, MPI_TYPE_SET_ATTR, pmpi_type_set_attr_, pmpi_type_set_attr__, pmpi_type_set_attr, PMPI_TYPE_SET_ATTR, mpi_type_set_attr_f08_, pmpi_type_set_attr_f08_, pmpir_type_set_attr_f08_);
+get_spellings!(type_get_attr => mpi_type_get_attr_, mpi_type_get_attr__, mpi_type_get_attr, MPI_TYPE_GET_ATTR, pmpi_type_get_attr_, pmpi_type_get_attr__, pmpi_type_get_attr, PMPI_TYPE_GET_ATTR, mpi_type_get_attr_f08_, pmpi_type_get_attr_f08_, pmpir_type_get_attr_f08_);
+delete_spellings!(type_delete_attr => mpi_type_delete_attr_, mpi_type_delete_attr__, mpi_type_delete_attr, MPI_TYPE_DELETE_ATTR, pmpi_type_delete_attr_, pmpi_type_delete_attr__, pmpi_type_delete_attr, PMPI_TYPE_DELETE_ATTR, mpi_type_delete_attr_f08_, pmpi_type_delete_attr_f08_, pmpir_type_delete_attr_f08_);
+
+create_spellings!(win_create_keyval => mpi_win_create_keyval_, mpi_win_create_keyval__, mpi_win_create_keyval, MPI_WIN_CREATE_KEYVAL, pmpi_win_create_keyval_, pmpi_win_create_keyval__, pmpi_win_create_keyval, PMPI_WIN_CREATE_KEYVAL, mpi_win_create_keyval_f08_, pmpi_win_create_keyval_f08_, pmpir_win_create_keyval_f08_);
+free_spellings!(win_free_keyval => mpi_win_free_keyval_, mpi_win_free_keyval__, mpi_win_free_keyval, MPI_WIN_FREE_KEYVAL, pmpi_win_free_keyval_, pmpi_win_free_keyval__, pmpi_win_free_keyval, PMPI_WIN_FREE_KEYVAL, mpi_win_free_keyval_f08_, pmpi_win_free_keyval_f08_, pmpir_win_free_keyval_f08_);
+set_spellings!(win_set_attr => mpi_win_set_attr_, mpi_win_set_attr__, mpi_win_set_attr, MPI_WIN_SET_ATTR, pmpi_win_set_attr_, pmpi_win_set_attr__, pmpi_win_set_attr, PMPI_WIN_SET_ATTR, mpi_win_set_attr_f08_, pmpi_win_set_attr_f08_, pmpir_win_set_attr_f08_);
+get_spellings!(win_get_attr => mpi_win_get_attr_, mpi_win_get_attr__, mpi_win_get_attr, MPI_WIN_GET_ATTR, pmpi_win_get_attr_, pmpi_win_get_attr__, pmpi_win_get_attr, PMPI_WIN_GET_ATTR, mpi_win_get_attr_f08_, pmpi_win_get_attr_f08_, pmpir_win_get_attr_f08_);
+delete_spellings!(win_delete_attr => mpi_win_delete_attr_, mpi_win_delete_attr__, mpi_win_delete_attr, MPI_WIN_DELETE_ATTR, pmpi_win_delete_attr_, pmpi_win_delete_attr__, pmpi_win_delete_attr, PMPI_WIN_DELETE_ATTR, mpi_win_delete_attr_f08_, pmpi_win_delete_attr_f08_, pmpir_win_delete_attr_f08_);
+
+// The MPI-1 forms have no mpi_f08 binding in either engine.
+layer_spellings!(keyval_create, (copy_fn: *const c_void, delete_fn: *const c_void, keyval: *mut MPI_Fint, extra_state: *const MPI_Fint, ierror: *mut MPI_Fint) => mpi_keyval_create_, mpi_keyval_create__, mpi_keyval_create, MPI_KEYVAL_CREATE, pmpi_keyval_create_, pmpi_keyval_create__, pmpi_keyval_create, PMPI_KEYVAL_CREATE);
+free_spellings!(keyval_free => mpi_keyval_free_, mpi_keyval_free__, mpi_keyval_free, MPI_KEYVAL_FREE, pmpi_keyval_free_, pmpi_keyval_free__, pmpi_keyval_free, PMPI_KEYVAL_FREE);
+layer_spellings!(attr_put, (comm: *const MPI_Fint, keyval: *const MPI_Fint, attribute_val: *const MPI_Fint, ierror: *mut MPI_Fint) => mpi_attr_put_, mpi_attr_put__, mpi_attr_put, MPI_ATTR_PUT, pmpi_attr_put_, pmpi_attr_put__, pmpi_attr_put, PMPI_ATTR_PUT);
+layer_spellings!(attr_get, (comm: *const MPI_Fint, keyval: *const MPI_Fint, attribute_val: *mut MPI_Fint, flag: *mut MPI_Flogical, ierror: *mut MPI_Fint) => mpi_attr_get_, mpi_attr_get__, mpi_attr_get, MPI_ATTR_GET, pmpi_attr_get_, pmpi_attr_get__, pmpi_attr_get, PMPI_ATTR_GET);
+delete_spellings!(attr_delete => mpi_attr_delete_, mpi_attr_delete__, mpi_attr_delete, MPI_ATTR_DELETE, pmpi_attr_delete_, pmpi_attr_delete__, pmpi_attr_delete, PMPI_ATTR_DELETE);
