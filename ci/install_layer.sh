@@ -54,6 +54,10 @@ cc_path=$(command -v "$cc" 2>/dev/null) || {
     echo "$me: engine $over: its C compiler wrapper $cc was not found" >&2
     exit 1
 }
+case $cc_path in
+    /*) ;;
+    *) cc_path=$(cd "$(dirname "$cc_path")" && pwd)/$(basename "$cc_path") ;;
+esac
 probe=$(mktemp -d "${TMPDIR:-/tmp}/mpicache-layer.XXXXXX")
 trap 'rm -rf "$probe"' EXIT
 cat > "$probe/v.c" <<'EOF'
@@ -82,7 +86,9 @@ fi
 if [ -z "$run" ] || ! command -v "$run" >/dev/null 2>&1; then
     run=$(command -v mpiexec 2>/dev/null || true)
 fi
-[ -n "$run" ] && run=$(command -v "$run")
+abspath() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$(cd "$(dirname "$1")" && pwd)" "$(basename "$1")" ;; esac; }
+[ -n "$run" ] && run=$(abspath "$(command -v "$run")")
+[ -n "$fc" ] && fc=$(abspath "$fc")
 
 # The layer, built against the engine's mpi.h in a target directory of its own.
 id=$(printf '%s' "$engine" | tr -c 'A-Za-z0-9_.\n-' '_' | sed 's/^_*//')

@@ -260,7 +260,7 @@ impl From<ObjectKind> for FortranKind {
 /// The Fortran handle of an engine handle (the engine's `MPI_*_c2f`).
 #[cfg(layer_fortran)]
 pub fn c2f(kind: FortranKind, h: Handle) -> MPI_Fint {
-    let bits = handle_bits(h);
+    let bits = bits(key(h));
     // SAFETY: c2f takes any handle of its kind.
     unsafe { mpicache_engine_c2f(kind as c_int, bits) }
 }
@@ -272,19 +272,6 @@ pub fn f2c(kind: FortranKind, f: MPI_Fint) -> Handle {
     // engine's routines refuse).
     let bits = unsafe { mpicache_engine_f2c(kind as c_int, f) };
     handle(key_of_bits(bits))
-}
-
-/// The bits engine.c reads a handle from.
-#[inline(always)]
-fn handle_bits(h: Handle) -> u64 {
-    #[cfg(layer_int_handles)]
-    {
-        h as i64 as u64
-    }
-    #[cfg(not(layer_int_handles))]
-    {
-        h as usize as u64
-    }
 }
 
 /// The Fortran handle of an object (engines with Fortran).

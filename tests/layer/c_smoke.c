@@ -41,6 +41,22 @@ static int failing_delete(MPI_Comm c, int k, void *val, void *extra)
     return MPI_ERR_OTHER;
 }
 
+static int b_key, b_deletes;
+
+static int count_b(MPI_Comm c, int k, void *val, void *extra)
+{
+    (void)c; (void)k; (void)val; (void)extra;
+    b_deletes++;
+    return MPI_SUCCESS;
+}
+
+/* A delete callback that deletes another attribute of the object being freed. */
+static int delete_b(MPI_Comm c, int k, void *val, void *extra)
+{
+    (void)k; (void)val; (void)extra;
+    return MPI_Comm_delete_attr(c, b_key);
+}
+
 static int self_delete(MPI_Comm c, int k, void *val, void *extra)
 {
     int finalized = 1;
@@ -159,6 +175,21 @@ int main(int argc, char **argv)
         MPI_Type_free(&t);
         CHECK(copies == 1 && deletes == 2, "MPI_Type_free runs the delete callbacks");
         MPI_Type_free_keyval(&tkey);
+    }
+
+    /* MPI 4.1 §7.7.2: callbacks may call MPI; a delete callback deleting another attribute
+     * of the communicator being freed runs that attribute's delete callback exactly once. */
+    {
+        int a_key;
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, count_b, &b_key, NULL);
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_b, &a_key, NULL);
+        MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+        MPI_Comm_set_attr(dup, b_key, (void *)1);
+        MPI_Comm_set_attr(dup, a_key, (void *)2);
+        CHECK(MPI_Comm_free(&dup) == MPI_SUCCESS, "free with a nested delete");
+        CHECK(b_deletes == 1, "a nested delete runs the other delete callback exactly once");
+        MPI_Comm_free_keyval(&a_key);
+        MPI_Comm_free_keyval(&b_key);
     }
 
     /* MPI_COMM_SELF's attributes at MPI_Finalize. */
