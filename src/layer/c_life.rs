@@ -13,7 +13,7 @@ use crate::error::Result;
 use crate::kinds::ObjectKind;
 use crate::layer::boundary::{engine_code, Scope};
 use crate::layer::engine::{self, key, Handle};
-use crate::layer::world::{cache, close};
+use crate::layer::world::{cache, close, closed};
 use crate::{layer_entry, layer_nonnull};
 use std::ffi::c_int;
 
@@ -34,6 +34,9 @@ pub(crate) fn copy_to_new(
     new: *mut Handle,
     free: unsafe extern "C" fn(*mut Handle) -> c_int,
 ) -> Result<()> {
+    if closed() {
+        return Ok(());
+    }
     // SAFETY: `new` was checked by the caller and written by the engine.
     let made = key(unsafe { *new });
     let c = cache();
@@ -57,8 +60,10 @@ pub(crate) unsafe fn free_with(
     free: unsafe extern "C" fn(*mut Handle) -> c_int,
 ) -> Result<()> {
     layer_nonnull!(obj);
-    let o = ObjRef::new(kind, key(unsafe { *obj }));
-    cache().free_object(o, |_| Ok(()))?;
+    if !closed() {
+        let o = ObjRef::new(kind, key(unsafe { *obj }));
+        cache().free_object(o, |_| Ok(()))?;
+    }
     // SAFETY: the engine's routine, with the caller's pointer.
     engine_rc(unsafe { free(obj) })
 }
@@ -181,6 +186,9 @@ pub unsafe extern "C" fn MPI_Finalize() -> c_int {
 }
 
 pub(crate) fn finalize() -> Result<()> {
+    if closed() {
+        return engine_rc(unsafe { engine::PMPI_Finalize() });
+    }
     let deletions = cache().delete_every_attribute();
     close();
     engine_rc(unsafe { engine::PMPI_Finalize() })?;

@@ -71,6 +71,16 @@ static CACHE: LayerCache = Cache::over(EngineWorld {
     closed: false,
 });
 static OPEN: AtomicBool = AtomicBool::new(false);
+/// Set when the layer's `MPI_Finalize` has run its deletions: from then on the engine's own
+/// finalize may still call unprefixed routines (ROMIO frees its communicators), which go
+/// straight to the engine.
+static CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Whether the layer has finalized (its routines then hand everything to the engine).
+#[inline(always)]
+pub fn closed() -> bool {
+    CLOSED.load(Ordering::Acquire)
+}
 static OPENING: OnceLock<()> = OnceLock::new();
 
 /// The layer's caching engine, opened on first use (the engine's facts read, the store made).
@@ -103,5 +113,6 @@ pub fn close() {
     let c = cache();
     let mut st = c.lock();
     st.world.closed = true;
+    CLOSED.store(true, Ordering::Release);
     c.close(&mut st);
 }
