@@ -192,6 +192,49 @@ int main(int argc, char **argv)
         MPI_Comm_free_keyval(&b_key);
     }
 
+    /* MPI_Comm_idup: the engine hands out the handle at once; the copy callbacks run then. */
+    {
+        MPI_Request req;
+        int ikey;
+        /* MPI 4.1 §7.7.2: a freed keyval still names its attributes until the last goes. */
+        CHECK(MPI_Comm_delete_attr(MPI_COMM_WORLD, key) == MPI_SUCCESS,
+              "delete with a freed keyval that an attribute still uses");
+        copies = 0;
+        MPI_Comm_create_keyval(copy_plus_one, MPI_COMM_NULL_DELETE_FN, &ikey, &copies);
+        MPI_Comm_set_attr(MPI_COMM_WORLD, ikey, (void *)(intptr_t)(30 + rank));
+        CHECK(MPI_Comm_idup(MPI_COMM_WORLD, &dup, &req) == MPI_SUCCESS, "idup");
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        CHECK(MPI_Comm_get_attr(dup, ikey, &val, &flag) == MPI_SUCCESS && flag &&
+                  (intptr_t)val == 31 + rank && copies == 1,
+              "MPI_Comm_idup runs the copy callback");
+        MPI_Comm_free(&dup);
+        MPI_Comm_delete_attr(MPI_COMM_WORLD, ikey);
+        MPI_Comm_free_keyval(&ikey);
+    }
+
+    /* Windows: the engine's MPI_WIN_BASE / MPI_WIN_SIZE (MPI 4.1 §12.2.6: C gets the base
+     * itself and a pointer to an MPI_Aint), a layer attribute deleted by MPI_Win_free. */
+    {
+        int buf[4], wkey;
+        MPI_Win win;
+        void *base;
+        MPI_Aint *wsize;
+        deletes = 0;
+        MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+        CHECK(MPI_Win_get_attr(win, MPI_WIN_BASE, &base, &flag) == MPI_SUCCESS && flag &&
+                  base == (void *)buf, "MPI_WIN_BASE through the layer");
+        CHECK(MPI_Win_get_attr(win, MPI_WIN_SIZE, &wsize, &flag) == MPI_SUCCESS && flag &&
+                  *wsize == (MPI_Aint)sizeof buf, "MPI_WIN_SIZE through the layer");
+        MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, (MPI_Win_delete_attr_function *)count_delete,
+                              &wkey, NULL);
+        MPI_Win_set_attr(win, wkey, (void *)(intptr_t)rank);
+        CHECK(MPI_Win_get_attr(win, wkey, &val, &flag) == MPI_SUCCESS && flag &&
+                  (intptr_t)val == rank, "a window attribute");
+        CHECK(MPI_Win_free(&win) == MPI_SUCCESS && win == MPI_WIN_NULL && deletes == 1,
+              "MPI_Win_free runs the delete callback");
+        MPI_Win_free_keyval(&wkey);
+    }
+
     /* MPI_COMM_SELF's attributes at MPI_Finalize. */
     MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &k1, NULL);
     MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete, &k2, NULL);
