@@ -132,11 +132,8 @@ pub fn build(manifest: &Path, out: &Path) {
     std::fs::write(&table, class_table(manifest)).unwrap();
     let obj = out.join("engine.o");
     let status = Command::new(&mpicc)
-        .args(if fortran {
-            &["-DMPICACHE_ENGINE_FORTRAN"][..]
-        } else {
-            &[][..]
-        })
+        .args(fortran.then_some("-DMPICACHE_ENGINE_FORTRAN"))
+        .args((!int_handles).then_some("-DMPICACHE_ENGINE_INDEX_KEYS"))
         .args(["-c", "-O2", "-fPIC", "-Wall", "-Werror", "-I"])
         .arg(out)
         .arg(manifest.join("src/layer/engine.c"))

@@ -6,9 +6,7 @@
 //! answer (each check names its rule); a program prints one FAILED line and exits nonzero.
 //!
 //! An engine that is not installed is skipped with a note (`MPICACHE_REQUIRE_ENGINES=1` makes
-//! that a failure). Open MPI and the MPI 5.0 ABI have pointer handles, which the attribute
-//! store takes once issue 15's store lands: until then their tests are ignored (run them with
-//! `--ignored`).
+//! that a failure).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -239,13 +237,11 @@ fn layer_over_mpich() {
 }
 
 #[test]
-#[ignore = "Open MPI's handles are pointers: needs the store of issue 15 (any u64 key)"]
 fn layer_over_openmpi() {
     smoke("openmpi");
 }
 
 #[test]
-#[ignore = "the MPI 5.0 ABI's handles are pointers: needs the store of issue 15 (any u64 key)"]
 fn layer_over_mpi_abi() {
     smoke("abi");
 }

@@ -2,16 +2,15 @@
 //! engine's error handler of the object concerned, with the engine's error classes (a failing
 //! callback's own code is handed back unchanged, MPI 4.1 §7.7).
 
-use crate::caching::ObjKey;
 use crate::error::Error;
 use crate::kinds::ObjectKind;
-use crate::layer::engine;
+use crate::layer::engine::{self, Handle};
 
 /// Whose error handler an entry point's errors go to.
 #[derive(Debug, Clone, Copy)]
 pub enum Scope {
-    Comm(ObjKey),
-    Win(ObjKey),
+    Comm(Handle),
+    Win(Handle),
     /// Calls tied to no communicator or window (datatypes, keyvals): `MPI_COMM_SELF` (MPI 4.1
     /// §9.3).
     NoObject,
@@ -87,7 +86,7 @@ pub fn finish(
     let (kind, obj) = match scope {
         Scope::Comm(k) => (Some(ObjectKind::Comm), k),
         Scope::Win(k) => (Some(ObjectKind::Win), k),
-        Scope::NoObject => (None, ObjKey(0)),
+        Scope::NoObject => (None, engine::facts().null_handle(ObjectKind::Comm)),
     };
     engine::raise(kind, obj, code, &line)
 }

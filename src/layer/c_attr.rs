@@ -8,7 +8,7 @@
 use crate::caching::convert::AttrWord;
 use crate::caching::keyval::is_own;
 use crate::caching::ObjRef;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::kinds::ObjectKind;
 use crate::layer::boundary::{engine_code, Scope};
 use crate::layer::callbacks::{c_copy_fn, c_delete_fn, CopyAttrFunction, DeleteAttrFunction};
@@ -16,6 +16,15 @@ use crate::layer::engine::{self, key, Handle};
 use crate::layer::world::cache;
 use crate::{layer_entry, layer_nonnull};
 use std::ffi::{c_int, c_void};
+
+/// MPI 4.1 §7.7.2: users cannot set, delete or free a predefined keyval; the layer says so
+/// with `MPI_ERR_KEYVAL` whatever the engine would (Open MPI answers other classes).
+fn refuse_predefined(keyval: c_int, action: &'static str) -> Result<()> {
+    if engine::facts().predefined_keyval(keyval).is_some() {
+        return Err(Error::KeyvalPredefined { keyval, action });
+    }
+    Ok(())
+}
 
 /// An engine routine's outcome (it has raised its own error already).
 fn engine_rc(rc: c_int) -> Result<()> {
@@ -35,8 +44,8 @@ pub(crate) unsafe fn create_keyval(
     layer_nonnull!(keyval);
     let k = cache().create_keyval(
         kind,
-        c_copy_fn(copy_fn),
-        c_delete_fn(delete_fn),
+        c_copy_fn(kind, copy_fn),
+        c_delete_fn(kind, delete_fn),
         extra_state as i64,
     )?;
     unsafe { *keyval = k };
@@ -47,6 +56,7 @@ pub(crate) unsafe fn free_keyval(kind: ObjectKind, keyval: *mut c_int) -> Result
     layer_nonnull!(keyval);
     let k = unsafe { *keyval };
     if !is_own(k) {
+        refuse_predefined(k, "freed")?;
         // SAFETY: the engine's routine, with the caller's pointer.
         return engine_rc(unsafe {
             match kind {
@@ -68,6 +78,7 @@ pub(crate) fn set_attr(
     val: *mut c_void,
 ) -> Result<()> {
     if !is_own(keyval) {
+        refuse_predefined(keyval, "set by users")?;
         // SAFETY: the engine's routine, with the caller's arguments.
         return engine_rc(unsafe {
             match kind {
@@ -78,7 +89,7 @@ pub(crate) fn set_attr(
         });
     }
     cache().set_attr(
-        ObjRef::new(kind, key(obj)),
+        ObjRef::new(kind, key(kind, obj)),
         keyval,
         AttrWord::from_c_pointer(val as usize),
     )
@@ -106,7 +117,7 @@ pub(crate) unsafe fn get_attr(
         });
     }
     layer_nonnull!(attribute_val, flag);
-    match cache().get_attr_c_view(ObjRef::new(kind, key(obj)), keyval)? {
+    match cache().get_attr_c_view(ObjRef::new(kind, key(kind, obj)), keyval)? {
         Some(c_view) => unsafe {
             *attribute_val.cast::<*mut c_void>() = c_view as *mut c_void;
             *flag = 1;
@@ -118,6 +129,7 @@ pub(crate) unsafe fn get_attr(
 
 pub(crate) fn delete_attr(kind: ObjectKind, obj: Handle, keyval: c_int) -> Result<()> {
     if !is_own(keyval) {
+        refuse_predefined(keyval, "deleted by users")?;
         // SAFETY: the engine's routine, with the caller's arguments.
         return engine_rc(unsafe {
             match kind {
@@ -127,7 +139,7 @@ pub(crate) fn delete_attr(kind: ObjectKind, obj: Handle, keyval: c_int) -> Resul
             }
         });
     }
-    cache().delete_attr(ObjRef::new(kind, key(obj)), keyval)
+    cache().delete_attr(ObjRef::new(kind, key(kind, obj)), keyval)
 }
 
 #[no_mangle]
@@ -163,7 +175,7 @@ pub unsafe extern "C" fn MPI_Comm_set_attr(
     comm_keyval: c_int,
     attribute_val: *mut c_void,
 ) -> c_int {
-    layer_entry!("MPI_Comm_set_attr", Scope::Comm(key(comm)), {
+    layer_entry!("MPI_Comm_set_attr", Scope::Comm(comm), {
         set_attr(ObjectKind::Comm, comm, comm_keyval, attribute_val)
     })
 }
@@ -175,14 +187,14 @@ pub unsafe extern "C" fn MPI_Comm_get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    layer_entry!("MPI_Comm_get_attr", Scope::Comm(key(comm)), {
+    layer_entry!("MPI_Comm_get_attr", Scope::Comm(comm), {
         unsafe { get_attr(ObjectKind::Comm, comm, comm_keyval, attribute_val, flag) }
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_delete_attr(comm: Handle, comm_keyval: c_int) -> c_int {
-    layer_entry!("MPI_Comm_delete_attr", Scope::Comm(key(comm)), {
+    layer_entry!("MPI_Comm_delete_attr", Scope::Comm(comm), {
         delete_attr(ObjectKind::Comm, comm, comm_keyval)
     })
 }
@@ -285,7 +297,7 @@ pub unsafe extern "C" fn MPI_Win_set_attr(
     win_keyval: c_int,
     attribute_val: *mut c_void,
 ) -> c_int {
-    layer_entry!("MPI_Win_set_attr", Scope::Win(key(win)), {
+    layer_entry!("MPI_Win_set_attr", Scope::Win(win), {
         set_attr(ObjectKind::Win, win, win_keyval, attribute_val)
     })
 }
@@ -297,14 +309,14 @@ pub unsafe extern "C" fn MPI_Win_get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    layer_entry!("MPI_Win_get_attr", Scope::Win(key(win)), {
+    layer_entry!("MPI_Win_get_attr", Scope::Win(win), {
         unsafe { get_attr(ObjectKind::Win, win, win_keyval, attribute_val, flag) }
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Win_delete_attr(win: Handle, win_keyval: c_int) -> c_int {
-    layer_entry!("MPI_Win_delete_attr", Scope::Win(key(win)), {
+    layer_entry!("MPI_Win_delete_attr", Scope::Win(win), {
         delete_attr(ObjectKind::Win, win, win_keyval)
     })
 }
@@ -336,7 +348,7 @@ pub unsafe extern "C" fn MPI_Attr_put(
     keyval: c_int,
     attribute_val: *mut c_void,
 ) -> c_int {
-    layer_entry!("MPI_Attr_put", Scope::Comm(key(comm)), {
+    layer_entry!("MPI_Attr_put", Scope::Comm(comm), {
         set_attr(ObjectKind::Comm, comm, keyval, attribute_val)
     })
 }
@@ -348,14 +360,14 @@ pub unsafe extern "C" fn MPI_Attr_get(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    layer_entry!("MPI_Attr_get", Scope::Comm(key(comm)), {
+    layer_entry!("MPI_Attr_get", Scope::Comm(comm), {
         unsafe { get_attr(ObjectKind::Comm, comm, keyval, attribute_val, flag) }
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Attr_delete(comm: Handle, keyval: c_int) -> c_int {
-    layer_entry!("MPI_Attr_delete", Scope::Comm(key(comm)), {
+    layer_entry!("MPI_Attr_delete", Scope::Comm(comm), {
         delete_attr(ObjectKind::Comm, comm, keyval)
     })
 }

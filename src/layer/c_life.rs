@@ -38,15 +38,15 @@ pub(crate) fn copy_to_new(
         return Ok(());
     }
     // SAFETY: `new` was checked by the caller and written by the engine.
-    let made = key(unsafe { *new });
+    let made = key(kind, unsafe { *new });
     let c = cache();
     c.lock().unbind_attrs(ObjRef::new(kind, made));
-    let outcome = c.dup_object(ObjRef::new(kind, key(old)), |_| Ok(made), |_, _| {});
+    let outcome = c.dup_object(ObjRef::new(kind, key(kind, old)), |_| Ok(made), |_, _| {});
     if outcome.is_err() {
         // SAFETY: the engine's free of the object it just made.
         unsafe {
             free(new);
-            *new = engine::handle(engine::facts().null(kind));
+            *new = engine::facts().null_handle(kind);
         }
     }
     outcome.map(|_| ())
@@ -61,7 +61,7 @@ pub(crate) unsafe fn free_with(
 ) -> Result<()> {
     layer_nonnull!(obj);
     if !closed() {
-        let o = ObjRef::new(kind, key(unsafe { *obj }));
+        let o = ObjRef::new(kind, key(kind, unsafe { *obj }));
         cache().free_object(o, |_| Ok(()))?;
     }
     // SAFETY: the engine's routine, with the caller's pointer.
@@ -70,7 +70,7 @@ pub(crate) unsafe fn free_with(
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_dup(comm: Handle, newcomm: *mut Handle) -> c_int {
-    layer_entry!("MPI_Comm_dup", Scope::Comm(key(comm)), {
+    layer_entry!("MPI_Comm_dup", Scope::Comm(comm), {
         layer_nonnull!(newcomm);
         engine_rc(unsafe { engine::PMPI_Comm_dup(comm, newcomm) })?;
         copy_to_new(ObjectKind::Comm, comm, newcomm, engine::PMPI_Comm_free)
@@ -83,7 +83,7 @@ pub unsafe extern "C" fn MPI_Comm_dup_with_info(
     info: Handle,
     newcomm: *mut Handle,
 ) -> c_int {
-    layer_entry!("MPI_Comm_dup_with_info", Scope::Comm(key(comm)), {
+    layer_entry!("MPI_Comm_dup_with_info", Scope::Comm(comm), {
         layer_nonnull!(newcomm);
         engine_rc(unsafe { engine::PMPI_Comm_dup_with_info(comm, info, newcomm) })?;
         copy_to_new(ObjectKind::Comm, comm, newcomm, engine::PMPI_Comm_free)
@@ -97,7 +97,7 @@ pub unsafe extern "C" fn MPI_Comm_idup(
     newcomm: *mut Handle,
     request: *mut Handle,
 ) -> c_int {
-    layer_entry!("MPI_Comm_idup", Scope::Comm(key(comm)), {
+    layer_entry!("MPI_Comm_idup", Scope::Comm(comm), {
         layer_nonnull!(newcomm, request);
         engine_rc(unsafe { engine::PMPI_Comm_idup(comm, newcomm, request) })?;
         copy_to_new(ObjectKind::Comm, comm, newcomm, engine::PMPI_Comm_free)
@@ -112,7 +112,7 @@ pub unsafe extern "C" fn MPI_Comm_idup_with_info(
     newcomm: *mut Handle,
     request: *mut Handle,
 ) -> c_int {
-    layer_entry!("MPI_Comm_idup_with_info", Scope::Comm(key(comm)), {
+    layer_entry!("MPI_Comm_idup_with_info", Scope::Comm(comm), {
         layer_nonnull!(newcomm, request);
         engine_rc(unsafe { engine::PMPI_Comm_idup_with_info(comm, info, newcomm, request) })?;
         copy_to_new(ObjectKind::Comm, comm, newcomm, engine::PMPI_Comm_free)
@@ -121,11 +121,11 @@ pub unsafe extern "C" fn MPI_Comm_idup_with_info(
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_free(comm: *mut Handle) -> c_int {
-    let scope = Scope::Comm(if comm.is_null() {
-        engine::facts().comm_self
+    let scope = if comm.is_null() {
+        Scope::NoObject
     } else {
-        key(unsafe { *comm })
-    });
+        Scope::Comm(unsafe { *comm })
+    };
     layer_entry!("MPI_Comm_free", scope, {
         unsafe { free_with(ObjectKind::Comm, comm, engine::PMPI_Comm_free) }
     })
@@ -133,11 +133,11 @@ pub unsafe extern "C" fn MPI_Comm_free(comm: *mut Handle) -> c_int {
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_disconnect(comm: *mut Handle) -> c_int {
-    let scope = Scope::Comm(if comm.is_null() {
-        engine::facts().comm_self
+    let scope = if comm.is_null() {
+        Scope::NoObject
     } else {
-        key(unsafe { *comm })
-    });
+        Scope::Comm(unsafe { *comm })
+    };
     layer_entry!("MPI_Comm_disconnect", scope, {
         unsafe { free_with(ObjectKind::Comm, comm, engine::PMPI_Comm_disconnect) }
     })
@@ -169,7 +169,7 @@ pub unsafe extern "C" fn MPI_Win_free(win: *mut Handle) -> c_int {
     let scope = if win.is_null() {
         Scope::NoObject
     } else {
-        Scope::Win(key(unsafe { *win }))
+        Scope::Win(unsafe { *win })
     };
     layer_entry!("MPI_Win_free", scope, {
         unsafe { free_with(ObjectKind::Win, win, engine::PMPI_Win_free) }

@@ -9,6 +9,7 @@ use crate::caching::callback::{
 };
 use crate::caching::convert::AttrWord;
 use crate::consts::MPI_SUCCESS;
+use crate::kinds::ObjectKind;
 use crate::layer::engine::{self, Handle};
 use std::ffi::{c_int, c_void};
 
@@ -31,8 +32,8 @@ pub type DeleteAttrFunction = unsafe extern "C" fn(
     extra_state: *mut c_void,
 ) -> c_int;
 
-struct CCopy(CopyAttrFunction);
-struct CDelete(DeleteAttrFunction);
+struct CCopy(CopyAttrFunction, ObjectKind);
+struct CDelete(DeleteAttrFunction, ObjectKind);
 
 impl CopyCallback for CCopy {
     fn copy(&self, call: &CallbackCall<'_>) -> Result<Option<AttrWord>, i32> {
@@ -41,7 +42,7 @@ impl CopyCallback for CCopy {
         // SAFETY: the user registered this function with the C copy signature.
         let rc = unsafe {
             (self.0)(
-                engine::handle(call.object),
+                engine::handle(self.1, call.object),
                 call.keyval,
                 call.extra_state.word() as *mut c_void,
                 call.value.c_view as *mut c_void,
@@ -64,7 +65,7 @@ impl DeleteCallback for CDelete {
         // SAFETY: the user registered this function with the C delete signature.
         let rc = unsafe {
             (self.0)(
-                engine::handle(call.object),
+                engine::handle(self.1, call.object),
                 call.keyval,
                 call.value.c_view as *mut c_void,
                 call.extra_state.word() as *mut c_void,
@@ -82,7 +83,7 @@ impl DeleteCallback for CDelete {
 
 /// A C copy function as the caching engine sees it: NULL and the engine's predefined ones are
 /// recognised by value.
-pub fn c_copy_fn(f: Option<CopyAttrFunction>) -> CopyFn {
+pub fn c_copy_fn(kind: ObjectKind, f: Option<CopyAttrFunction>) -> CopyFn {
     let Some(f) = f else { return CopyFn::Null };
     let addr = f as usize;
     let facts = engine::facts();
@@ -91,15 +92,15 @@ pub fn c_copy_fn(f: Option<CopyAttrFunction>) -> CopyFn {
     } else if facts.copy_dup.contains(&addr) {
         CopyFn::Dup
     } else {
-        CopyFn::User(Box::new(CCopy(f)))
+        CopyFn::User(Box::new(CCopy(f, kind)))
     }
 }
 
 /// A C delete function as the caching engine sees it.
-pub fn c_delete_fn(f: Option<DeleteAttrFunction>) -> DeleteFn {
+pub fn c_delete_fn(kind: ObjectKind, f: Option<DeleteAttrFunction>) -> DeleteFn {
     match f {
         Some(f) if !engine::facts().delete_null.contains(&(f as usize)) => {
-            DeleteFn::User(Box::new(CDelete(f)))
+            DeleteFn::User(Box::new(CDelete(f, kind)))
         }
         _ => DeleteFn::Null,
     }

@@ -23,6 +23,9 @@ struct mpicache_engine_facts {
     uint64_t copy_null[4], copy_dup[4], delete_null[4];
     int32_t keyval_invalid;
     int32_t err_keyval;
+    /* The predefined keyvals (C values): communicators, then windows. */
+    int32_t comm_keyvals[7];
+    int32_t win_keyvals[5];
 };
 
 void mpicache_engine_facts(struct mpicache_engine_facts *f)
@@ -46,6 +49,18 @@ void mpicache_engine_facts(struct mpicache_engine_facts *f)
     f->delete_null[3] = FN(MPI_NULL_DELETE_FN);
     f->keyval_invalid = MPI_KEYVAL_INVALID;
     f->err_keyval = MPI_ERR_KEYVAL;
+    f->comm_keyvals[0] = MPI_TAG_UB;
+    f->comm_keyvals[1] = MPI_HOST;
+    f->comm_keyvals[2] = MPI_IO;
+    f->comm_keyvals[3] = MPI_WTIME_IS_GLOBAL;
+    f->comm_keyvals[4] = MPI_APPNUM;
+    f->comm_keyvals[5] = MPI_UNIVERSE_SIZE;
+    f->comm_keyvals[6] = MPI_LASTUSEDCODE;
+    f->win_keyvals[0] = MPI_WIN_BASE;
+    f->win_keyvals[1] = MPI_WIN_SIZE;
+    f->win_keyvals[2] = MPI_WIN_DISP_UNIT;
+    f->win_keyvals[3] = MPI_WIN_CREATE_FLAVOR;
+    f->win_keyvals[4] = MPI_WIN_MODEL;
 }
 
 /* The engine's class for one of mpicache's (src/consts.rs values). */
@@ -133,6 +148,36 @@ uint64_t mpicache_engine_f2c(int kind, int32_t f)
     case 2: return BITS(MPI_Win_f2c(f));
     case 3: return BITS(MPI_Info_f2c(f));
     default: return BITS(MPI_Request_f2c(f));
+    }
+}
+#endif
+
+#ifdef MPICACHE_ENGINE_INDEX_KEYS
+/* Pointer handles: the engine's own integer for a handle (kind 0 communicator, 1 datatype,
+ * 2 window), one per live object, and back. The MPI 5.0 ABI has MPI_*_toint / fromint; other
+ * engines their Fortran handles. */
+#if defined(MPI_ABI_VERSION) || defined(MPI_ABI)
+#define TOINT(T) MPI_##T##_toint
+#define FROMINT(T) MPI_##T##_fromint
+#else
+#define TOINT(T) MPI_##T##_c2f
+#define FROMINT(T) MPI_##T##_f2c
+#endif
+int mpicache_engine_index(int kind, uint64_t h)
+{
+    switch (kind) {
+    case 0: return TOINT(Comm)(HANDLE(MPI_Comm, h));
+    case 1: return TOINT(Type)(HANDLE(MPI_Datatype, h));
+    default: return TOINT(Win)(HANDLE(MPI_Win, h));
+    }
+}
+
+uint64_t mpicache_engine_unindex(int kind, int i)
+{
+    switch (kind) {
+    case 0: return BITS(FROMINT(Comm)(i));
+    case 1: return BITS(FROMINT(Type)(i));
+    default: return BITS(FROMINT(Win)(i));
     }
 }
 #endif

@@ -2,11 +2,12 @@
 //! the facts of its header (src/layer/engine.c), and the keys the caching engine knows its
 //! objects by.
 //!
-//! A key is the handle's bits widened to 64 (an `int` handle sign-extended, a pointer handle
-//! its address), as engine.c widens them. For `int` handles the key mixes the handle's high
-//! half into its low bits (a bijection, its own inverse): MPICH's handles differ in their high
-//! bits first (builtin, direct, indirect), and the attribute store spreads objects by their
-//! keys' low bits.
+//! A key is an `int` the engine gives each live object, widened to 64 bits: MPICH's handle
+//! itself (an `int`); for pointer handles (Open MPI, the MPI 5.0 ABI) the engine's own integer
+//! for the handle (`MPI_*_c2f`, or the ABI's `MPI_*_toint`), a bijection over live objects,
+//! until the attribute store takes any 64-bit key (issue 15). The `int` then has its high half
+//! mixed into its low bits (`x ^ x >> 16`, its own inverse): MPICH's handles differ in their
+//! high bits first, and the attribute store spreads objects by their keys' low bits.
 #![allow(non_camel_case_types, non_snake_case)]
 
 use crate::caching::ObjKey;
@@ -24,57 +25,83 @@ pub type Handle = *mut c_void;
 /// `MPI_Fint` (engines with Fortran).
 pub type MPI_Fint = c_int;
 
-/// The key of a handle.
+/// What engine.c takes as the kind of an object: 0 communicator, 1 datatype, 2 window.
 #[inline(always)]
-pub fn key(h: Handle) -> ObjKey {
-    #[cfg(layer_int_handles)]
-    {
-        ObjKey::from_int(h ^ ((h as u32) >> 16) as i32)
-    }
-    #[cfg(not(layer_int_handles))]
-    {
-        ObjKey(h as usize as u64)
+const fn code(kind: ObjectKind) -> c_int {
+    match kind {
+        ObjectKind::Comm => 0,
+        ObjectKind::Datatype => 1,
+        ObjectKind::Win => 2,
     }
 }
 
-/// The handle of a key.
 #[inline(always)]
-pub fn handle(k: ObjKey) -> Handle {
+const fn mix(x: i32) -> i32 {
+    x ^ ((x as u32) >> 16) as i32
+}
+
+/// The key of a handle of `kind`.
+#[inline(always)]
+pub fn key(kind: ObjectKind, h: Handle) -> ObjKey {
     #[cfg(layer_int_handles)]
     {
-        let x = k.int();
-        x ^ ((x as u32) >> 16) as i32
+        let _ = kind;
+        ObjKey::from_int(mix(h))
     }
     #[cfg(not(layer_int_handles))]
     {
-        k.0 as usize as Handle
+        // SAFETY: the engine's conversion takes any handle of its kind.
+        ObjKey::from_int(mix(unsafe {
+            mpicache_engine_index(code(kind), bits_of(h))
+        }))
     }
 }
 
-/// The key of a handle as engine.c widens it (no mixing): facts arrive this way.
+/// The handle of a key of `kind`.
 #[inline(always)]
-fn key_of_bits(bits: u64) -> ObjKey {
+pub fn handle(kind: ObjectKind, k: ObjKey) -> Handle {
     #[cfg(layer_int_handles)]
     {
-        key(bits as i64 as c_int)
+        let _ = kind;
+        mix(k.int())
     }
     #[cfg(not(layer_int_handles))]
     {
-        ObjKey(bits)
+        // SAFETY: the engine's conversion takes any integer.
+        handle_of(unsafe { mpicache_engine_unindex(code(kind), mix(k.int())) })
     }
 }
 
-/// The bits engine.c reads a handle from.
+/// The bits engine.c reads a handle from (an `int` sign-extended, a pointer's address).
 #[inline(always)]
-pub fn bits(k: ObjKey) -> u64 {
+pub fn bits_of(h: Handle) -> u64 {
     #[cfg(layer_int_handles)]
     {
-        handle(k) as i64 as u64
+        h as i64 as u64
     }
     #[cfg(not(layer_int_handles))]
     {
-        k.0
+        h as usize as u64
     }
+}
+
+/// The handle engine.c gives as bits.
+#[inline(always)]
+fn handle_of(bits: u64) -> Handle {
+    #[cfg(layer_int_handles)]
+    {
+        bits as i64 as c_int
+    }
+    #[cfg(not(layer_int_handles))]
+    {
+        bits as usize as Handle
+    }
+}
+
+#[cfg(not(layer_int_handles))]
+extern "C" {
+    fn mpicache_engine_index(kind: c_int, h: u64) -> c_int;
+    fn mpicache_engine_unindex(kind: c_int, i: c_int) -> u64;
 }
 
 /// What engine.c reports (`struct mpicache_engine_facts`).
@@ -91,6 +118,8 @@ struct RawFacts {
     delete_null: [u64; 4],
     keyval_invalid: i32,
     err_keyval: i32,
+    comm_keyvals: [i32; 7],
+    win_keyvals: [i32; 5],
 }
 
 /// The engine's values the layer needs, as keys and addresses.
@@ -106,9 +135,29 @@ pub struct Facts {
     pub copy_dup: [usize; 4],
     pub delete_null: [usize; 4],
     pub keyval_invalid: i32,
+    /// The null handles' bits (communicator, datatype, window).
+    null_handles: [u64; 3],
+    /// The engine's predefined keyvals as C sees them (`MPI_TAG_UB` ..., `MPI_WIN_BASE` ...).
+    comm_keyvals: [i32; 7],
+    win_keyvals: [i32; 5],
 }
 
 impl Facts {
+    /// Whether `keyval` is one of the engine's predefined keyvals (C values), and of which kind.
+    pub fn predefined_keyval(&self, keyval: i32) -> Option<ObjectKind> {
+        if self.comm_keyvals.contains(&keyval) {
+            Some(ObjectKind::Comm)
+        } else if self.win_keyvals.contains(&keyval) {
+            Some(ObjectKind::Win)
+        } else {
+            None
+        }
+    }
+    /// The null handle of a kind.
+    pub fn null_handle(&self, kind: ObjectKind) -> Handle {
+        handle_of(self.null_handles[code(kind) as usize])
+    }
+
     /// The null handle of a kind.
     pub fn null(&self, kind: ObjectKind) -> ObjKey {
         match kind {
@@ -127,11 +176,14 @@ pub fn facts() -> &'static Facts {
         // SAFETY: engine.c fills the struct this one mirrors.
         unsafe { mpicache_engine_facts(&mut raw) };
         Facts {
-            comm_world: key_of_bits(raw.comm_world),
-            comm_self: key_of_bits(raw.comm_self),
-            comm_null: key_of_bits(raw.comm_null),
-            datatype_null: key_of_bits(raw.datatype_null),
-            win_null: key_of_bits(raw.win_null),
+            comm_world: key(ObjectKind::Comm, handle_of(raw.comm_world)),
+            comm_self: key(ObjectKind::Comm, handle_of(raw.comm_self)),
+            comm_null: key(ObjectKind::Comm, handle_of(raw.comm_null)),
+            datatype_null: key(ObjectKind::Datatype, handle_of(raw.datatype_null)),
+            win_null: key(ObjectKind::Win, handle_of(raw.win_null)),
+            null_handles: [raw.comm_null, raw.datatype_null, raw.win_null],
+            comm_keyvals: raw.comm_keyvals,
+            win_keyvals: raw.win_keyvals,
             copy_null: raw.copy_null.map(|a| a as usize),
             copy_dup: raw.copy_dup.map(|a| a as usize),
             delete_null: raw.delete_null.map(|a| a as usize),
@@ -148,7 +200,7 @@ pub fn engine_class(ours: i32) -> i32 {
 
 /// Raises `code` on the handler of the object concerned (`kind` None: `MPI_COMM_SELF`),
 /// printing `line` first when that handler stops the program. Returns `code`.
-pub fn raise(kind: Option<ObjectKind>, obj: ObjKey, code: i32, line: &str) -> i32 {
+pub fn raise(kind: Option<ObjectKind>, obj: Handle, code: i32, line: &str) -> i32 {
     let k = match kind {
         Some(ObjectKind::Comm) => 0,
         Some(ObjectKind::Win) => 2,
@@ -158,13 +210,13 @@ pub fn raise(kind: Option<ObjectKind>, obj: ObjKey, code: i32, line: &str) -> i3
     text.retain(|&b| b != 0);
     text.push(0);
     // SAFETY: `text` is NUL-terminated and outlives the call.
-    unsafe { mpicache_engine_raise(k, bits(obj), code, text.as_ptr().cast()) }
+    unsafe { mpicache_engine_raise(k, bits_of(obj), code, text.as_ptr().cast()) }
 }
 
 /// Whether a datatype is predefined (`MPI_COMBINER_NAMED`).
 pub fn type_is_named(obj: ObjKey) -> bool {
     // SAFETY: the engine checks the handle.
-    unsafe { mpicache_engine_type_is_named(bits(obj)) != 0 }
+    unsafe { mpicache_engine_type_is_named(bits_of(handle(ObjectKind::Datatype, obj))) != 0 }
 }
 
 /// Whether the engine has finalized.
@@ -260,9 +312,8 @@ impl From<ObjectKind> for FortranKind {
 /// The Fortran handle of an engine handle (the engine's `MPI_*_c2f`).
 #[cfg(layer_fortran)]
 pub fn c2f(kind: FortranKind, h: Handle) -> MPI_Fint {
-    let bits = bits(key(h));
     // SAFETY: c2f takes any handle of its kind.
-    unsafe { mpicache_engine_c2f(kind as c_int, bits) }
+    unsafe { mpicache_engine_c2f(kind as c_int, bits_of(h)) }
 }
 
 /// The engine handle of a Fortran handle (the engine's `MPI_*_f2c`).
@@ -270,18 +321,17 @@ pub fn c2f(kind: FortranKind, h: Handle) -> MPI_Fint {
 pub fn f2c(kind: FortranKind, f: MPI_Fint) -> Handle {
     // SAFETY: f2c takes any INTEGER (an invalid one gives an invalid handle, which the
     // engine's routines refuse).
-    let bits = unsafe { mpicache_engine_f2c(kind as c_int, f) };
-    handle(key_of_bits(bits))
+    handle_of(unsafe { mpicache_engine_f2c(kind as c_int, f) })
 }
 
 /// The Fortran handle of an object (engines with Fortran).
 #[cfg(layer_fortran)]
 pub fn to_fortran(kind: ObjectKind, k: ObjKey) -> MPI_Fint {
-    c2f(kind.into(), handle(k))
+    c2f(kind.into(), handle(kind, k))
 }
 
 /// The object of a Fortran handle (engines with Fortran).
 #[cfg(layer_fortran)]
 pub fn from_fortran(kind: ObjectKind, f: MPI_Fint) -> ObjKey {
-    key(f2c(kind.into(), f))
+    key(kind, f2c(kind.into(), f))
 }

@@ -72,10 +72,10 @@ fn scope(kind: ObjectKind, h: *const MPI_Fint) -> Scope {
     if h.is_null() {
         return Scope::NoObject;
     }
-    let k = from_fortran(kind, unsafe { *h });
+    let h = engine::f2c(kind.into(), unsafe { *h });
     match kind {
-        ObjectKind::Comm => Scope::Comm(k),
-        ObjectKind::Win => Scope::Win(k),
+        ObjectKind::Comm => Scope::Comm(h),
+        ObjectKind::Win => Scope::Win(h),
         ObjectKind::Datatype => Scope::NoObject,
     }
 }

@@ -24,11 +24,11 @@ fn comm_scope(comm: *const MPI_Fint) -> Scope {
     if comm.is_null() {
         return Scope::NoObject;
     }
-    Scope::Comm(from_fortran(ObjectKind::Comm, unsafe { *comm }))
+    Scope::Comm(engine::f2c(engine::FortranKind::Comm, unsafe { *comm }))
 }
 
 fn null(kind: ObjectKind) -> Handle {
-    engine::handle(engine::facts().null(kind))
+    engine::facts().null_handle(kind)
 }
 
 /// A dup of kind `kind`: `make` is the engine's, then the copy callbacks run; the new handle
@@ -40,7 +40,7 @@ unsafe fn dup_f(
     make: impl FnOnce(Handle, *mut Handle) -> c_int,
 ) -> Result<()> {
     layer_nonnull!(new);
-    let o = engine::handle(from_fortran(kind, unsafe { int(old)? }));
+    let o = engine::f2c(kind.into(), unsafe { int(old)? });
     let mut n = null(kind);
     engine_rc(make(o, &mut n))?;
     let free = match kind {
@@ -48,7 +48,7 @@ unsafe fn dup_f(
         _ => engine::PMPI_Comm_free,
     };
     let outcome = copy_to_new(kind, o, &mut n, free);
-    unsafe { *new = to_fortran(kind, engine::key(n)) };
+    unsafe { *new = engine::c2f(kind.into(), n) };
     outcome
 }
 
@@ -59,9 +59,9 @@ unsafe fn free_f(
     obj: *mut MPI_Fint,
     free: unsafe extern "C" fn(*mut Handle) -> c_int,
 ) -> Result<()> {
-    let mut h = engine::handle(from_fortran(kind, unsafe { int(obj)? }));
+    let mut h = engine::f2c(kind.into(), unsafe { int(obj)? });
     unsafe { free_with(kind, &mut h, free)? };
-    unsafe { *obj = to_fortran(kind, engine::key(h)) };
+    unsafe { *obj = engine::c2f(kind.into(), h) };
     Ok(())
 }
 
@@ -164,7 +164,7 @@ pub unsafe fn win_free(win: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let scope = if win.is_null() {
         Scope::NoObject
     } else {
-        Scope::Win(from_fortran(ObjectKind::Win, unsafe { *win }))
+        Scope::Win(engine::f2c(engine::FortranKind::Win, unsafe { *win }))
     };
     layer_fentry!("MPI_WIN_FREE", scope, ierror, {
         unsafe { free_f(ObjectKind::Win, win, engine::PMPI_Win_free) }
