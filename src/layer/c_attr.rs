@@ -7,6 +7,7 @@
 
 use crate::caching::convert::AttrWord;
 use crate::caching::keyval::is_own;
+use crate::caching::store::Fast;
 use crate::caching::ObjRef;
 use crate::error::{Error, Result};
 use crate::kinds::ObjectKind;
@@ -93,6 +94,59 @@ pub(crate) fn set_attr(
         keyval,
         AttrWord::from_c_pointer(val as usize),
     )
+}
+
+/// The hot get, answered by the store without the lock or the boundary (a layer keyval, output
+/// pointers given, a plain hit or miss): true when answered; false sends the call to the full
+/// path, which also gives the precise error.
+#[inline(always)]
+pub(crate) unsafe fn get_attr_fast(
+    kind: ObjectKind,
+    obj: Handle,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> bool {
+    if !is_own(keyval) || attribute_val.is_null() || flag.is_null() {
+        return false;
+    }
+    let Some(store) = cache().live_store() else {
+        return false;
+    };
+    match store.get_c_view(ObjRef::new(kind, key(kind, obj)), keyval) {
+        Fast::Hit(c_view) => unsafe {
+            *attribute_val.cast::<*mut c_void>() = c_view as *mut c_void;
+            *flag = 1;
+            true
+        },
+        Fast::Miss => unsafe {
+            *flag = 0;
+            true
+        },
+        Fast::Slow => false,
+    }
+}
+
+/// The full get, in the boundary: the path [`get_attr_fast`] declines (a function of its own,
+/// so the hot path needs no stack frame).
+#[cold]
+#[inline(never)]
+unsafe fn get_entry(
+    name: &'static str,
+    kind: ObjectKind,
+    obj: Handle,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    let scope = match kind {
+        ObjectKind::Comm => Scope::Comm(obj),
+        ObjectKind::Win => Scope::Win(obj),
+        ObjectKind::Datatype => Scope::NoObject,
+    };
+    layer_entry!(name, scope, {
+        unsafe { get_attr(kind, obj, keyval, attribute_val, flag) }
+    })
 }
 
 /// C readers: `*(void**)attribute_val` gets the C view; nothing is written when the flag is
@@ -187,9 +241,19 @@ pub unsafe extern "C" fn MPI_Comm_get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    layer_entry!("MPI_Comm_get_attr", Scope::Comm(comm), {
-        unsafe { get_attr(ObjectKind::Comm, comm, comm_keyval, attribute_val, flag) }
-    })
+    if unsafe { get_attr_fast(ObjectKind::Comm, comm, comm_keyval, attribute_val, flag) } {
+        return crate::consts::MPI_SUCCESS;
+    }
+    unsafe {
+        get_entry(
+            "MPI_Comm_get_attr",
+            ObjectKind::Comm,
+            comm,
+            comm_keyval,
+            attribute_val,
+            flag,
+        )
+    }
 }
 
 #[no_mangle]
@@ -244,6 +308,17 @@ pub unsafe extern "C" fn MPI_Type_get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
+    if unsafe {
+        get_attr_fast(
+            ObjectKind::Datatype,
+            datatype,
+            type_keyval,
+            attribute_val,
+            flag,
+        )
+    } {
+        return crate::consts::MPI_SUCCESS;
+    }
     layer_entry!("MPI_Type_get_attr", Scope::NoObject, {
         unsafe {
             get_attr(
@@ -309,9 +384,19 @@ pub unsafe extern "C" fn MPI_Win_get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    layer_entry!("MPI_Win_get_attr", Scope::Win(win), {
-        unsafe { get_attr(ObjectKind::Win, win, win_keyval, attribute_val, flag) }
-    })
+    if unsafe { get_attr_fast(ObjectKind::Win, win, win_keyval, attribute_val, flag) } {
+        return crate::consts::MPI_SUCCESS;
+    }
+    unsafe {
+        get_entry(
+            "MPI_Win_get_attr",
+            ObjectKind::Win,
+            win,
+            win_keyval,
+            attribute_val,
+            flag,
+        )
+    }
 }
 
 #[no_mangle]
@@ -360,9 +445,19 @@ pub unsafe extern "C" fn MPI_Attr_get(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    layer_entry!("MPI_Attr_get", Scope::Comm(comm), {
-        unsafe { get_attr(ObjectKind::Comm, comm, keyval, attribute_val, flag) }
-    })
+    if unsafe { get_attr_fast(ObjectKind::Comm, comm, keyval, attribute_val, flag) } {
+        return crate::consts::MPI_SUCCESS;
+    }
+    unsafe {
+        get_entry(
+            "MPI_Attr_get",
+            ObjectKind::Comm,
+            comm,
+            keyval,
+            attribute_val,
+            flag,
+        )
+    }
 }
 
 #[no_mangle]
