@@ -327,11 +327,29 @@ pub fn f2c(kind: FortranKind, f: MPI_Fint) -> Handle {
 /// The Fortran handle of an object (engines with Fortran).
 #[cfg(layer_fortran)]
 pub fn to_fortran(kind: ObjectKind, k: ObjKey) -> MPI_Fint {
-    c2f(kind.into(), handle(kind, k))
+    // Pointer handles with Fortran (Open MPI): the key's integer is the Fortran handle.
+    #[cfg(not(layer_int_handles))]
+    {
+        let _ = kind;
+        mix(k.int())
+    }
+    #[cfg(layer_int_handles)]
+    {
+        c2f(kind.into(), handle(kind, k))
+    }
 }
 
 /// The object of a Fortran handle (engines with Fortran).
 #[cfg(layer_fortran)]
+#[inline(always)]
 pub fn from_fortran(kind: ObjectKind, f: MPI_Fint) -> ObjKey {
-    key(kind, f2c(kind.into(), f))
+    #[cfg(not(layer_int_handles))]
+    {
+        let _ = kind;
+        ObjKey::from_int(mix(f))
+    }
+    #[cfg(layer_int_handles)]
+    {
+        key(kind, f2c(kind.into(), f))
+    }
 }

@@ -6,6 +6,7 @@
 
 use crate::caching::convert::{fortran_integer_view, AttrWord};
 use crate::caching::keyval::is_own;
+use crate::caching::store::Fast;
 use crate::caching::ObjRef;
 use crate::error::{Error, Result};
 use crate::kinds::ObjectKind;
@@ -143,6 +144,47 @@ unsafe fn set_attr(
     })
 }
 
+/// The hot Fortran get, answered by the store without the lock or the boundary (a layer
+/// keyval, every argument given, a plain hit or miss): true when answered.
+#[inline(always)]
+unsafe fn get_attr_fast(
+    kind: ObjectKind,
+    handle: *const MPI_Fint,
+    keyval: *const MPI_Fint,
+    value: *mut c_void,
+    flag: *mut MPI_Flogical,
+    integer: bool,
+    ierror: *mut MPI_Fint,
+) -> bool {
+    if handle.is_null() || keyval.is_null() || value.is_null() || flag.is_null() {
+        return false;
+    }
+    let k = unsafe { *keyval };
+    if !is_own(k) {
+        return false;
+    }
+    let Some(store) = cache().live_store() else {
+        return false;
+    };
+    let obj = ObjRef::new(kind, from_fortran(kind, unsafe { *handle }));
+    match store.get_word(obj, k) {
+        Fast::Hit(word) => unsafe {
+            if integer {
+                *value.cast::<MPI_Fint>() = fortran_integer_view(word);
+            } else {
+                *value.cast::<MPI_Aint>() = word as MPI_Aint;
+            }
+            *flag = 1;
+        },
+        Fast::Miss => unsafe { *flag = 0 },
+        Fast::Slow => return false,
+    }
+    if !ierror.is_null() {
+        unsafe { *ierror = 0 };
+    }
+    true
+}
+
 /// A Fortran reader: the ADDRESS_KIND view (`integer` false) or the INTEGER view of
 /// `MPI_ATTR_GET`.
 unsafe fn get_attr(
@@ -246,17 +288,11 @@ macro_rules! kind_routines {
             flag: *mut MPI_Flogical,
             ierror: *mut MPI_Fint,
         ) {
-            unsafe {
-                get_attr(
-                    $kind,
-                    handle,
-                    keyval,
-                    attribute_val.cast(),
-                    flag,
-                    false,
-                    ierror,
-                )
+            let value = attribute_val.cast();
+            if unsafe { get_attr_fast($kind, handle, keyval, value, flag, false, ierror) } {
+                return;
             }
+            unsafe { get_attr($kind, handle, keyval, value, flag, false, ierror) }
         }
         pub unsafe fn $delete(
             handle: *const MPI_Fint,
@@ -352,17 +388,11 @@ pub unsafe fn attr_get(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
-    unsafe {
-        get_attr(
-            ObjectKind::Comm,
-            comm,
-            keyval,
-            attribute_val.cast(),
-            flag,
-            true,
-            ierror,
-        )
+    let value = attribute_val.cast();
+    if unsafe { get_attr_fast(ObjectKind::Comm, comm, keyval, value, flag, true, ierror) } {
+        return;
     }
+    unsafe { get_attr(ObjectKind::Comm, comm, keyval, value, flag, true, ierror) }
 }
 
 pub unsafe fn attr_delete(comm: *const MPI_Fint, keyval: *const MPI_Fint, ierror: *mut MPI_Fint) {
