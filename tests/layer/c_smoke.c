@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
+#include <unistd.h>
 
 static int rank;
 static int copies, deletes;
@@ -233,6 +234,21 @@ int main(int argc, char **argv)
         CHECK(MPI_Win_free(&win) == MPI_SUCCESS && win == MPI_WIN_NULL && deletes == 1,
               "MPI_Win_free runs the delete callback");
         MPI_Win_free_keyval(&wkey);
+    }
+
+    /* MPI-IO inside the engine (ROMIO) makes keyvals through PMPI_ and calls unprefixed
+     * caching routines on them: the layer hands them to the engine. */
+    {
+        MPI_File fh;
+        char name[96];
+        int back = -1;
+        snprintf(name, sizeof name, "/tmp/mpicache_layer_io_%d_%d.dat", (int)getpid(), rank);
+        CHECK(MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_CREATE | MPI_MODE_RDWR,
+                            MPI_INFO_NULL, &fh) == MPI_SUCCESS, "MPI_File_open over the layer");
+        MPI_File_write_at(fh, 0, &rank, 1, MPI_INT, MPI_STATUS_IGNORE);
+        MPI_File_read_at(fh, 0, &back, 1, MPI_INT, MPI_STATUS_IGNORE);
+        CHECK(back == rank && MPI_File_close(&fh) == MPI_SUCCESS, "MPI-IO write, read, close");
+        MPI_File_delete(name, MPI_INFO_NULL);
     }
 
     /* MPI_COMM_SELF's attributes at MPI_Finalize. */
