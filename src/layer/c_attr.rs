@@ -11,7 +11,7 @@ use crate::caching::store::Fast;
 use crate::caching::ObjRef;
 use crate::error::{Error, Result};
 use crate::kinds::ObjectKind;
-use crate::layer::boundary::{engine_code, Scope};
+use crate::layer::boundary::{engine_rc, Scope};
 use crate::layer::callbacks::{c_copy_fn, c_delete_fn, CopyAttrFunction, DeleteAttrFunction};
 use crate::layer::engine::{self, key, Handle};
 use crate::layer::world::cache;
@@ -25,14 +25,6 @@ fn refuse_predefined(keyval: c_int, action: &'static str) -> Result<()> {
         return Err(Error::KeyvalPredefined { keyval, action });
     }
     Ok(())
-}
-
-/// An engine routine's outcome (it has raised its own error already).
-fn engine_rc(rc: c_int) -> Result<()> {
-    match rc {
-        0 => Ok(()),
-        code => Err(engine_code(code)),
-    }
 }
 
 pub(crate) unsafe fn create_keyval(
