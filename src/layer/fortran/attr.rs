@@ -69,6 +69,45 @@ fn obj(kind: ObjectKind, h: *const MPI_Fint) -> Result<ObjRef> {
     Ok(ObjRef::new(kind, from_fortran(kind, unsafe { int(h)? })))
 }
 
+/// The routine's name for the error line: `what` is CREATE_KEYVAL, FREE_KEYVAL, SET_ATTR,
+/// GET_ATTR or DELETE_ATTR; `mpi1` names the MPI-1 form.
+fn name(kind: ObjectKind, what: usize, mpi1: bool) -> &'static str {
+    const COMM: [&str; 5] = [
+        "MPI_COMM_CREATE_KEYVAL",
+        "MPI_COMM_FREE_KEYVAL",
+        "MPI_COMM_SET_ATTR",
+        "MPI_COMM_GET_ATTR",
+        "MPI_COMM_DELETE_ATTR",
+    ];
+    const TYPE: [&str; 5] = [
+        "MPI_TYPE_CREATE_KEYVAL",
+        "MPI_TYPE_FREE_KEYVAL",
+        "MPI_TYPE_SET_ATTR",
+        "MPI_TYPE_GET_ATTR",
+        "MPI_TYPE_DELETE_ATTR",
+    ];
+    const WIN: [&str; 5] = [
+        "MPI_WIN_CREATE_KEYVAL",
+        "MPI_WIN_FREE_KEYVAL",
+        "MPI_WIN_SET_ATTR",
+        "MPI_WIN_GET_ATTR",
+        "MPI_WIN_DELETE_ATTR",
+    ];
+    const MPI1: [&str; 5] = [
+        "MPI_KEYVAL_CREATE",
+        "MPI_KEYVAL_FREE",
+        "MPI_ATTR_PUT",
+        "MPI_ATTR_GET",
+        "MPI_ATTR_DELETE",
+    ];
+    match (kind, mpi1) {
+        (_, true) => MPI1[what],
+        (ObjectKind::Comm, _) => COMM[what],
+        (ObjectKind::Datatype, _) => TYPE[what],
+        (ObjectKind::Win, _) => WIN[what],
+    }
+}
+
 fn scope(kind: ObjectKind, h: *const MPI_Fint) -> Scope {
     if h.is_null() {
         return Scope::NoObject;
@@ -89,7 +128,7 @@ unsafe fn create_keyval(
     extra_state: *const MPI_Aint,
     ierror: *mut MPI_Fint,
 ) {
-    layer_fentry!("MPI_CREATE_KEYVAL", Scope::NoObject, ierror, {
+    layer_fentry!(name(kind, 0, false), Scope::NoObject, ierror, {
         layer_nonnull!(keyval, extra_state);
         let k = cache().create_keyval(
             kind,
@@ -102,8 +141,8 @@ unsafe fn create_keyval(
     })
 }
 
-unsafe fn free_keyval(kind: ObjectKind, keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    layer_fentry!("MPI_FREE_KEYVAL", Scope::NoObject, ierror, {
+unsafe fn free_keyval(kind: ObjectKind, keyval: *mut MPI_Fint, mpi1: bool, ierror: *mut MPI_Fint) {
+    layer_fentry!(name(kind, 1, mpi1), Scope::NoObject, ierror, {
         let k = unsafe { int(keyval)? };
         if !is_own(k) {
             let (slot, name) = match kind {
@@ -127,7 +166,8 @@ unsafe fn set_attr(
     raw: *const c_void,
     ierror: *mut MPI_Fint,
 ) {
-    layer_fentry!("MPI_SET_ATTR", scope(kind, handle), ierror, {
+    let mpi1 = value.provenance == crate::caching::convert::Provenance::FortranInteger;
+    layer_fentry!(name(kind, 2, mpi1), scope(kind, handle), ierror, {
         let k = unsafe { int(keyval)? };
         if !is_own(k) {
             let (slot, name) = match (kind, value.provenance) {
@@ -196,7 +236,7 @@ unsafe fn get_attr(
     integer: bool,
     ierror: *mut MPI_Fint,
 ) {
-    layer_fentry!("MPI_GET_ATTR", scope(kind, handle), ierror, {
+    layer_fentry!(name(kind, 3, integer), scope(kind, handle), ierror, {
         let k = unsafe { int(keyval)? };
         if !is_own(k) {
             let (slot, name) = match (kind, integer) {
@@ -230,7 +270,7 @@ unsafe fn delete_attr(
     mpi1: bool,
     ierror: *mut MPI_Fint,
 ) {
-    layer_fentry!("MPI_DELETE_ATTR", scope(kind, handle), ierror, {
+    layer_fentry!(name(kind, 4, mpi1), scope(kind, handle), ierror, {
         let k = unsafe { int(keyval)? };
         if !is_own(k) {
             let (slot, name) = match (kind, mpi1) {
@@ -259,7 +299,7 @@ macro_rules! kind_routines {
             unsafe { create_keyval($kind, copy_fn, delete_fn, keyval, extra_state, ierror) }
         }
         pub unsafe fn $free(keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-            unsafe { free_keyval($kind, keyval, ierror) }
+            unsafe { free_keyval($kind, keyval, false, ierror) }
         }
         pub unsafe fn $set(
             handle: *const MPI_Fint,
@@ -273,7 +313,7 @@ macro_rules! kind_routines {
                 AttrWord::from_fortran_address(unsafe { *attribute_val } as i64)
             };
             if attribute_val.is_null() {
-                layer_fentry!("MPI_SET_ATTR", Scope::NoObject, ierror, {
+                layer_fentry!(name($kind, 2, false), Scope::NoObject, ierror, {
                     layer_nonnull!(attribute_val);
                     Ok(())
                 });
@@ -351,7 +391,7 @@ pub unsafe fn keyval_create(
 }
 
 pub unsafe fn keyval_free(keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    unsafe { free_keyval(ObjectKind::Comm, keyval, ierror) }
+    unsafe { free_keyval(ObjectKind::Comm, keyval, true, ierror) }
 }
 
 /// `MPI_ATTR_PUT`: the INTEGER value, sign-extended (provenance `FortranInteger`).
