@@ -209,6 +209,21 @@ int main(int argc, char **argv)
                   (intptr_t)val == 31 + rank && copies == 1,
               "MPI_Comm_idup runs the copy callback");
         MPI_Comm_free(&dup);
+        CHECK(MPI_Comm_dup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &dup) == MPI_SUCCESS &&
+                  MPI_Comm_get_attr(dup, ikey, &val, &flag) == MPI_SUCCESS && flag &&
+                  (intptr_t)val == 31 + rank && copies == 2,
+              "MPI_Comm_dup_with_info runs the copy callback");
+        {
+            /* MPI 4.1 §11.10.4: MPI_Comm_disconnect frees the communicator, so its
+             * attributes' delete callbacks run. */
+            int dkey;
+            deletes = 0;
+            MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, count_delete, &dkey, NULL);
+            MPI_Comm_set_attr(dup, dkey, (void *)1);
+            CHECK(MPI_Comm_disconnect(&dup) == MPI_SUCCESS && dup == MPI_COMM_NULL &&
+                      deletes == 1, "MPI_Comm_disconnect runs the delete callback");
+            MPI_Comm_free_keyval(&dkey);
+        }
         MPI_Comm_delete_attr(MPI_COMM_WORLD, ikey);
         MPI_Comm_free_keyval(&ikey);
     }
