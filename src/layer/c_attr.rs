@@ -11,7 +11,7 @@ use crate::caching::store::Fast;
 use crate::caching::ObjRef;
 use crate::error::{Error, Result};
 use crate::kinds::ObjectKind;
-use crate::layer::boundary::{engine_rc, Scope};
+use crate::layer::boundary::{engine_code, engine_rc, Scope};
 use crate::layer::callbacks::{c_copy_fn, c_delete_fn, CopyAttrFunction, DeleteAttrFunction};
 use crate::layer::engine::{self, key, Handle};
 use crate::layer::world::cache;
@@ -81,6 +81,8 @@ pub(crate) fn set_attr(
             }
         });
     }
+    // The engine's handles are checked where a set could attach an attribute to a dead one.
+    engine::check(kind, obj).map_err(engine_code)?;
     cache().set_attr(
         ObjRef::new(kind, key(kind, obj)),
         keyval,
@@ -163,6 +165,7 @@ pub(crate) unsafe fn get_attr(
         });
     }
     layer_nonnull!(attribute_val, flag);
+    engine::check(kind, obj).map_err(engine_code)?;
     match cache().get_attr_c_view(ObjRef::new(kind, key(kind, obj)), keyval)? {
         Some(c_view) => unsafe {
             *attribute_val.cast::<*mut c_void>() = c_view as *mut c_void;
@@ -185,6 +188,7 @@ pub(crate) fn delete_attr(kind: ObjectKind, obj: Handle, keyval: c_int) -> Resul
             }
         });
     }
+    engine::check(kind, obj).map_err(engine_code)?;
     cache().delete_attr(ObjRef::new(kind, key(kind, obj)), keyval)
 }
 

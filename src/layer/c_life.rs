@@ -11,7 +11,7 @@
 use crate::caching::ObjRef;
 use crate::error::Result;
 use crate::kinds::ObjectKind;
-use crate::layer::boundary::{engine_rc, Scope};
+use crate::layer::boundary::{engine_code, engine_rc, Scope};
 use crate::layer::engine::{self, key, Handle};
 use crate::layer::world::{cache, close, closed};
 use crate::{layer_entry, layer_nonnull};
@@ -54,8 +54,12 @@ pub(crate) unsafe fn free_with(
 ) -> Result<()> {
     layer_nonnull!(obj);
     if !closed() {
-        let o = ObjRef::new(kind, key(kind, unsafe { *obj }));
-        cache().free_object(o, |_| Ok(()))?;
+        let h = unsafe { *obj };
+        // A dead handle is the engine's error (raised by it), before any callback runs.
+        if h != engine::facts().null_handle(kind) {
+            engine::check(kind, h).map_err(engine_code)?;
+        }
+        cache().free_object(ObjRef::new(kind, key(kind, h)), |_| Ok(()))?;
     }
     // SAFETY: the engine's routine, with the caller's pointer.
     engine_rc(unsafe { free(obj) })

@@ -181,3 +181,25 @@ uint64_t mpicache_engine_unindex(int kind, int i)
     }
 }
 #endif
+
+/* Whether a handle of kind 0 communicator, 1 datatype, 2 window names a live object, asked of
+ * the engine with a call that changes nothing: MPI_SUCCESS, or the engine's code after it has
+ * raised the error on its handler, as its own caching routine would. */
+int mpicache_engine_check(int kind, uint64_t h)
+{
+    switch (kind) {
+    case 0: {
+        int n;
+        return PMPI_Comm_size(HANDLE(MPI_Comm, h), &n);
+    }
+    case 1: {
+        MPI_Aint lb, extent;
+        return PMPI_Type_get_extent(HANDLE(MPI_Datatype, h), &lb, &extent);
+    }
+    default: {
+        void *base;
+        int flag;
+        return PMPI_Win_get_attr(HANDLE(MPI_Win, h), MPI_WIN_BASE, &base, &flag);
+    }
+    }
+}

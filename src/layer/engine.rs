@@ -219,6 +219,16 @@ pub fn type_is_named(obj: ObjKey) -> bool {
     unsafe { mpicache_engine_type_is_named(bits_of(handle(ObjectKind::Datatype, obj))) != 0 }
 }
 
+/// Whether `h` names a live object of `kind`, asked of the engine (which raises its own error
+/// on its handler when not, as its own caching routine would): the engine's code otherwise.
+pub fn check(kind: ObjectKind, h: Handle) -> Result<(), i32> {
+    // SAFETY: the engine checks the handle.
+    match unsafe { mpicache_engine_check(code(kind), bits_of(h)) } {
+        0 => Ok(()),
+        rc => Err(rc),
+    }
+}
+
 /// Whether the engine has finalized.
 pub fn finalized() -> bool {
     let mut flag: c_int = 0;
@@ -232,6 +242,7 @@ extern "C" {
     fn mpicache_engine_class(ours: c_int) -> c_int;
     fn mpicache_engine_raise(kind: c_int, obj: u64, code: c_int, line: *const c_char) -> c_int;
     fn mpicache_engine_type_is_named(ty: u64) -> c_int;
+    fn mpicache_engine_check(kind: c_int, h: u64) -> c_int;
 
     pub fn PMPI_Finalized(flag: *mut c_int) -> c_int;
     pub fn PMPI_Finalize() -> c_int;

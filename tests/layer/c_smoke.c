@@ -161,6 +161,21 @@ int main(int argc, char **argv)
         CHECK(cls == MPI_ERR_KEYVAL, "a communicator keyval on a datatype is MPI_ERR_KEYVAL");
     }
 
+#if defined(MPICH_VERSION) || defined(MPI_ABI_VERSION)
+    /* A freed communicator's handle (MPICH checks handles without touching freed memory):
+     * MPI_ERR_COMM, nothing attached (MPI 4.1 §9.3 error classes). */
+    {
+        int cls = -1, rc;
+        MPI_Comm stale;
+        MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+        stale = dup;
+        MPI_Comm_free(&dup);
+        rc = MPI_Comm_set_attr(stale, dupkey, (void *)1);
+        MPI_Error_class(rc, &cls);
+        CHECK(rc != MPI_SUCCESS && cls == MPI_ERR_COMM, "a set on a freed communicator is MPI_ERR_COMM");
+    }
+#endif
+
     /* Datatypes: copy on MPI_Type_dup, delete on MPI_Type_free. */
     {
         int tkey;

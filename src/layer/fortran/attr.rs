@@ -65,8 +65,12 @@ macro_rules! engine_fn {
     }};
 }
 
+/// The object of a Fortran handle, checked with the engine (which raises its own error on a
+/// dead one, as its own routine would).
 fn obj(kind: ObjectKind, h: *const MPI_Fint) -> Result<ObjRef> {
-    Ok(ObjRef::new(kind, from_fortran(kind, unsafe { int(h)? })))
+    let f = unsafe { int(h)? };
+    engine::check(kind, engine::f2c(kind.into(), f)).map_err(engine_code)?;
+    Ok(ObjRef::new(kind, from_fortran(kind, f)))
 }
 
 /// The routine's name for the error line: `what` is CREATE_KEYVAL, FREE_KEYVAL, SET_ATTR,
