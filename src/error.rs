@@ -77,6 +77,8 @@ pub enum Error {
     Invalid { class: i32, detail: String },
     #[error("too many live {kind} objects")]
     Exhausted { kind: &'static str },
+    #[error("out of memory for {what}")]
+    OutOfMemory { what: &'static str },
     #[error("internal error: a panic was caught ({0})")]
     Panic(String),
 }
@@ -107,7 +109,7 @@ impl Error {
             Error::Callback { .. } => MPI_ERR_OTHER,
             Error::NullArgument { .. } => MPI_ERR_ARG,
             Error::Invalid { class, .. } => *class,
-            Error::Exhausted { .. } => MPI_ERR_NO_MEM,
+            Error::Exhausted { .. } | Error::OutOfMemory { .. } => MPI_ERR_NO_MEM,
             Error::Panic(_) => MPI_ERR_INTERN,
         }
     }

@@ -12,6 +12,13 @@ use crate::world::{ObjRef, ObjectKind, Result, Runtime};
 use crate::{entry, entry_fast, nonnull};
 use std::ffi::{c_int, c_void};
 
+/// A marker the library exports only when its getters are the hand-written ones
+/// (`caching/store/getters_x86_64.rs`, feature `asm-getters`): tests/fast_get.rs looks it up
+/// in the installed library with `dlsym`, and compares it with the getters' code.
+#[cfg(mpicache_fast_get)]
+#[no_mangle]
+pub static mpicache_asm_getters: u8 = 1;
+
 fn rt() -> &'static Runtime {
     Runtime::global()
 }

@@ -12,7 +12,9 @@
 //!   version and sequence counters) and retry under the lock when it changed.
 //! - **Giving back**: a span whose blocks are all free, and a freed large block, are handed back
 //!   to the kernel with `madvise(MADV_DONTNEED)`: they read as zeroes afterwards (a valid value
-//!   of every [`Words`] type) and take no memory until written again.
+//!   of every [`Words`] type) and take no memory until written again. One wholly free span (or
+//!   large block) per class is kept back, so that freeing and making one object in a loop costs
+//!   no system call.
 //! - **Failure**: every allocation returns `None` when memory runs out (a refused mapping, a
 //!   bookkeeping vector that cannot grow); nothing here aborts or panics. A test hook refuses
 //!   the n-th allocation, to check that callers leave their state unchanged.
@@ -125,6 +127,8 @@ struct SpanInfo {
     listed: bool,
     /// Next span (address) in that list; 0: none.
     next: usize,
+    /// Wholly free and still resident (the one span per class kept back from the kernel).
+    idle: bool,
 }
 
 struct State {
@@ -132,6 +136,10 @@ struct State {
     regions: Vec<Region>,
     /// Per class: the first span (address) with free blocks, or 0.
     spans: [usize; CLASSES],
+    /// Per class: spans wholly free but kept resident (at most one), so that a program that
+    /// frees and makes one object over and over does not pay a system call and a page fault
+    /// each time.
+    idle: [u8; CLASSES],
     /// Allocations until one is refused (test hook; `u64::MAX`: never).
     refuse_in: u64,
 }
@@ -212,6 +220,7 @@ impl Arena {
             state: Mutex::new(State {
                 regions: Vec::new(),
                 spans: [0; CLASSES],
+                idle: [0; CLASSES],
                 refuse_in: u64::MAX,
             }),
             in_use: AtomicUsize::new(0),
@@ -264,12 +273,22 @@ impl Arena {
     /// Hands a block back to its class. Its memory may still be read by stale readers; it is
     /// given back to the kernel when its whole span is free (or, for a large block, at once).
     pub fn free<T: Words>(&self, block: Block<T>) {
-        let bytes = (block.len * std::mem::size_of::<T>()).max(1);
+        self.free_at::<T>(block.addr, block.len);
+    }
+
+    /// [`Arena::free`] of the block of `n` `T`s at `addr` (an address [`Block::addr`] gave).
+    /// An address outside the arena's regions is ignored, so this cannot write anywhere else.
+    pub fn free_at<T: Words>(&self, addr: usize, n: usize) {
+        let bytes = (n * std::mem::size_of::<T>()).max(1);
         let Some((class, size)) = class_of(bytes) else {
             return;
         };
-        self.in_use.fetch_sub(size, Ordering::Relaxed);
-        self.lock().push(class, size, block.addr);
+        if addr == 0 || !addr.is_multiple_of(8) {
+            return;
+        }
+        if self.lock().push(class, size, addr) {
+            self.in_use.fetch_sub(size, Ordering::Relaxed);
+        }
     }
 }
 
@@ -309,6 +328,7 @@ impl State {
                 continue;
             }
             s.free -= 1;
+            let was_idle = std::mem::take(&mut s.idle);
             let addr = if s.head != 0 {
                 let addr = span + s.head as usize - 1;
                 s.head = link(addr).load(Ordering::Relaxed) as u32;
@@ -319,35 +339,50 @@ impl State {
                 s.fresh += size.min(SPAN) as u32;
                 addr
             };
+            if was_idle {
+                self.idle[class] -= 1;
+            }
             return Some(addr);
         }
     }
 
-    fn push(&mut self, class: usize, size: usize, addr: usize) {
+    /// Links a freed block into its span; false when `addr` is not in this arena.
+    fn push(&mut self, class: usize, size: usize, addr: usize) -> bool {
         let span = if size >= SPAN {
             addr
         } else {
             addr / SPAN * SPAN
         };
         let head = self.spans[class];
+        let keep = self.idle[class] == 0;
         let Some(s) = self.span(span) else {
-            return;
+            return false;
         };
         link(addr).store(s.head as u64, Ordering::Relaxed);
         s.head = (addr - span + 1) as u32;
         s.free += 1;
         let listed = s.listed;
+        let mut kept = false;
         if s.free == blocks(size) {
-            // Every block free: the pages go back, and the blocks come fresh from the start.
-            s.head = 0;
-            s.fresh = 0;
-            give_back(span, size.max(SPAN));
+            if keep {
+                s.idle = true;
+                kept = true;
+            } else {
+                // Every block free: the pages go back, and the blocks come fresh from the start.
+                s.head = 0;
+                s.fresh = 0;
+                give_back(span, size.max(SPAN));
+            }
         }
         if !listed {
             s.listed = true;
             s.next = head;
             self.spans[class] = span;
         }
+        if kept {
+            self.idle[class] = 1;
+        }
+        true
     }
 
     /// Fresh memory for `class`: a span (a run of spans for large classes), listed with all its
@@ -369,6 +404,7 @@ impl State {
             fresh: 0,
             listed: true,
             next: head,
+            idle: false,
         };
         self.spans[class] = start;
         Some(())

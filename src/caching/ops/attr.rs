@@ -117,7 +117,7 @@ impl<W: World> Cache<W> {
             if let (false, Some(a)) = (info.callbacks().contains(Callbacks::DELETE_USER), attrs) {
                 let slot = info.slot();
                 if a.entry(slot).is_some_and(|e| !e.dying) {
-                    a.insert(slot, keyval, value, info.callbacks());
+                    a.insert(slot, keyval, value, info.callbacks())?;
                     return Ok(());
                 }
             }
@@ -190,7 +190,7 @@ impl<W: World> Cache<W> {
                     // A dying value whose delete callback is already running in an outer
                     // call; or a null delete callback, with nothing to run.
                     Some(e) if e.dying || null_delete => {
-                        a.insert(slot, info.number, value, info.callbacks());
+                        a.insert(slot, info.number, value, info.callbacks())?;
                         return Ok(());
                     }
                     Some(e) => {
@@ -205,7 +205,12 @@ impl<W: World> Cache<W> {
             if outcome.is_ok() {
                 if let Ok(Some(a)) = st.obj_attrs(obj) {
                     if a.holds(slot, old.order) {
-                        a.insert(slot, info.number, value, info.callbacks());
+                        // Out of memory here: the old value's delete callback has run, so it
+                        // goes, and the error says the set failed.
+                        if let Err(e) = a.insert(slot, info.number, value, info.callbacks()) {
+                            st.attr_remove(obj, slot);
+                            return Err(e);
+                        }
                         return Ok(());
                     }
                 }
