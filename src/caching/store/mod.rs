@@ -396,6 +396,33 @@ impl Store {
     }
 }
 
+/// A bucket held by a writer that does not finish until this is dropped (test hook: a get
+/// meeting it must not answer from what it reads).
+#[cfg(feature = "test-hooks")]
+pub struct HeldBucket {
+    bucket: &'static bucket::Bucket,
+    head: u64,
+}
+
+#[cfg(feature = "test-hooks")]
+impl Drop for HeldBucket {
+    fn drop(&mut self) {
+        self.bucket.release_unchanged(self.head);
+    }
+}
+
+#[cfg(feature = "test-hooks")]
+impl Store {
+    /// Claims the bucket of `obj`'s attribute under keyval slot `slot`, as a writer does.
+    pub fn hold_bucket(&'static self, obj: ObjRef, slot: u32) -> Option<HeldBucket> {
+        let bucket = self.attrs(obj)?.bucket_of(slot)?;
+        Some(HeldBucket {
+            bucket,
+            head: bucket.claim(),
+        })
+    }
+}
+
 /// Where tables kept per object kind (directories, keyval tables) keep `kind`.
 pub(crate) const fn kind_index(kind: ObjectKind) -> usize {
     match kind {

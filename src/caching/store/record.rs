@@ -183,6 +183,12 @@ impl ObjAttrs {
         None
     }
 
+    /// The bucket of the attribute under keyval slot `slot` (test hooks).
+    #[cfg(feature = "test-hooks")]
+    pub(super) fn bucket_of(&self, slot: u32) -> Option<&'static Bucket> {
+        self.find(slot)
+    }
+
     /// The attribute under keyval slot `slot`, if any.
     pub fn entry(&self, slot: u32) -> Option<Entry> {
         self.find(slot)?.entry()
