@@ -131,9 +131,15 @@ impl<W: World> Cache<W> {
     /// `MPI_*_delete_attr`: deleting an attribute that is not set is not an error. A keyval
     /// freed while attributes use it still names them (MPI 4.1 §7.7.2 names this call as the
     /// way to release them); the last one's going ends the keyval.
+    ///
+    /// An attribute whose deletion is under way on another thread (its delete callback
+    /// running there) is waited for: once that deletion succeeded the attribute is gone and
+    /// this call succeeds; if it failed, the attribute is back and this call deletes it itself
+    /// (issue 15 item 9). Within the deleting thread (a nested call from the callback) it is
+    /// already being deleted: success, nothing run.
     pub fn delete_attr(&self, obj: ObjRef, keyval: i32) -> Result<()> {
-        let (info, slot, old, read) = {
-            let mut st = self.active()?;
+        let mut st = self.active()?;
+        let (info, slot, old, read) = loop {
             let attrs = st.obj_attrs(obj)?;
             if W::predefined_keyval(keyval).is_some() {
                 return Err(Error::KeyvalPredefined {
@@ -146,21 +152,28 @@ impl<W: World> Cache<W> {
             let Some(a) = attrs else { return Ok(()) };
             match a.entry(slot) {
                 None => return Ok(()),
-                // Its deletion is already under way in an outer call.
-                Some(e) if e.dying => return Ok(()),
+                Some(e) if e.dying => {
+                    if !st.deleted_elsewhere(obj, Some(slot)) {
+                        // Its deletion is already under way in an outer call on this thread.
+                        return Ok(());
+                    }
+                    st = self.wait_for_deletion(st);
+                    st.world.check_active()?;
+                }
                 Some(_) if !info.callbacks().contains(Callbacks::DELETE_USER) => {
                     st.attr_remove(obj, slot);
                     return Ok(());
                 }
                 Some(e) => {
-                    a.set_dying(slot, true);
-                    (info, slot, e, a.read_of(slot, &e))
+                    st.mark_dying(&a, obj, slot)?;
+                    break (info, slot, e, a.read_of(slot, &e));
                 }
             }
         };
+        drop(st);
         let outcome = run_delete(obj, info, read);
         let mut st = self.lock();
-        finish_delete(&mut st, obj, slot, old.order, outcome)
+        self.finish_delete(&mut st, obj, slot, old.order, outcome)
     }
 
     /// Stores a value under a keyval record, which may be one the user freed while attributes
@@ -196,7 +209,7 @@ impl<W: World> Cache<W> {
                         return Ok(());
                     }
                     Some(e) => {
-                        a.set_dying(slot, true);
+                        st.mark_dying(&a, obj, slot)?;
                         (e, a.read_of(slot, &e))
                     }
                 }
@@ -205,6 +218,8 @@ impl<W: World> Cache<W> {
             let outcome = run_delete(obj, info, read);
             let mut st = self.lock();
             if outcome.is_ok() {
+                st.end_deletion(obj, slot);
+                self.deletion_done();
                 if let Ok(Some(a)) = st.obj_attrs(obj) {
                     if a.holds(slot, old.order) {
                         // Out of memory here: the old value's delete callback has run, so it
@@ -219,7 +234,7 @@ impl<W: World> Cache<W> {
                 // A nested call replaced the old value meanwhile: overwrite what is there now.
                 continue;
             }
-            return finish_delete(&mut st, obj, slot, old.order, outcome);
+            return self.finish_delete(&mut st, obj, slot, old.order, outcome);
         }
     }
 }
@@ -264,23 +279,29 @@ pub(crate) fn run_delete(obj: ObjRef, info: KeyvalRef, value: AttrRead) -> Resul
     })
 }
 
-/// After a delete callback: on success the attribute goes (if a nested call has not already
-/// replaced it); on failure it stays, no longer dying.
-pub(crate) fn finish_delete<W: World>(
-    st: &mut Locked<W>,
-    obj: ObjRef,
-    slot: u32,
-    order: u64,
-    outcome: Result<()>,
-) -> Result<()> {
-    if let Ok(Some(a)) = st.obj_attrs(obj) {
-        if a.holds(slot, order) {
-            if outcome.is_ok() {
-                st.attr_remove(obj, slot);
-            } else {
-                a.set_dying(slot, false);
+impl<W: World> Cache<W> {
+    /// After a delete callback: on success the attribute goes (if a nested call has not
+    /// already replaced it); on failure it stays, no longer dying. Either way the deletion has
+    /// ended, and whoever waits for it is woken.
+    pub(crate) fn finish_delete(
+        &self,
+        st: &mut Locked<W>,
+        obj: ObjRef,
+        slot: u32,
+        order: u64,
+        outcome: Result<()>,
+    ) -> Result<()> {
+        st.end_deletion(obj, slot);
+        if let Ok(Some(a)) = st.obj_attrs(obj) {
+            if a.holds(slot, order) {
+                if outcome.is_ok() {
+                    st.attr_remove(obj, slot);
+                } else {
+                    a.set_dying(slot, false);
+                }
             }
         }
+        self.deletion_done();
+        outcome
     }
-    outcome
 }

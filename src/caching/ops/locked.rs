@@ -1,7 +1,7 @@
 //! What the operations do with the lock held: an object's attributes in the store, checked
 //! against the world, with the registry's counts kept in step.
 
-use crate::caching::cache::Locked;
+use crate::caching::cache::{this_thread, Deletion, Locked};
 use crate::caching::callback::Callbacks;
 use crate::caching::convert::{AttrRead, AttrWord};
 use crate::caching::keyval::KeyvalRef;
@@ -10,6 +10,7 @@ use crate::caching::store::{Entry, ObjAttrs};
 use crate::caching::world::World;
 use crate::consts::MPI_ERR_INTERN;
 use crate::error::{Error, Result};
+use crate::primitives::alloc;
 
 impl<W: World> Locked<W> {
     /// The attributes of a live object; `None` when it never had any bound.
@@ -125,16 +126,58 @@ impl<W: World> Locked<W> {
         obj: ObjRef,
         slot: u32,
         order: u64,
-    ) -> Option<(KeyvalRef, AttrRead)> {
-        let a = self.obj_attrs(obj).ok()??;
-        let e = a.entry(slot).filter(|e| e.order == order && !e.dying)?;
-        let info = self.keyvals().info_at(slot)?;
+    ) -> Result<Option<(KeyvalRef, AttrRead)>> {
+        let Some(a) = self.obj_attrs(obj).ok().flatten() else {
+            return Ok(None);
+        };
+        let Some(e) = a.entry(slot).filter(|e| e.order == order && !e.dying) else {
+            return Ok(None);
+        };
+        let Some(info) = self.keyvals().info_at(slot) else {
+            return Ok(None);
+        };
         if !info.callbacks().contains(Callbacks::DELETE_USER) {
             self.attr_remove(obj, slot);
-            return None;
+            return Ok(None);
         }
+        self.mark_dying(&a, obj, slot)?;
+        Ok(Some((info, a.read_of(slot, &e))))
+    }
+
+    /// Marks `slot` of `obj` dying, its deletion under way on this thread (a delete callback
+    /// is about to run without the lock); fails, with nothing marked, when there is no memory
+    /// to note it.
+    pub(crate) fn mark_dying(&mut self, a: &ObjAttrs, obj: ObjRef, slot: u32) -> Result<()> {
+        alloc::try_reserve(&mut self.deleting, 1)?;
         a.set_dying(slot, true);
-        Some((info, a.read_of(slot, &e)))
+        self.deleting.push(Deletion {
+            obj,
+            slot,
+            thread: this_thread(),
+        });
+        Ok(())
+    }
+
+    /// This thread's deletion of `slot` of `obj` has ended (whatever its outcome); the caller
+    /// wakes the waiters once the store shows the outcome.
+    pub(crate) fn end_deletion(&mut self, obj: ObjRef, slot: u32) {
+        let me = this_thread();
+        if let Some(i) = self
+            .deleting
+            .iter()
+            .rposition(|d| d.obj == obj && d.slot == slot && d.thread == me)
+        {
+            self.deleting.swap_remove(i);
+        }
+    }
+
+    /// Whether another thread is deleting `slot` of `obj` (its delete callback running): a
+    /// delete of it waits for the outcome. `None` for `slot`: any attribute of `obj`.
+    pub(crate) fn deleted_elsewhere(&self, obj: ObjRef, slot: Option<u32>) -> bool {
+        let me = this_thread();
+        self.deleting
+            .iter()
+            .any(|d| d.obj == obj && slot.is_none_or(|s| s == d.slot) && d.thread != me)
     }
 
     /// An object goes away: whatever attributes are left are dropped without callbacks and
