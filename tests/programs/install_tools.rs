@@ -7,7 +7,7 @@
 //! that need them print a note and return (with `MPICACHE_REQUIRE_VALGRIND=1`, which ci/test.sh
 //! sets, they fail instead).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -548,7 +548,7 @@ int main(void) {
 #[test]
 fn conformance_mpicache() {
     let out_dir = workdir("conformance");
-    let out = ok(Command::new("bash")
+    let out = ok(common::same_build(&mut Command::new("bash"))
         .arg(common::repo_root().join("ci/conformance.sh"))
         .args(["--mpi", "mpicache", "--out"])
         .arg(&out_dir));
@@ -561,7 +561,7 @@ fn conformance_mpicache() {
             if path.extension().is_some_and(|x| x == ext) {
                 let stem = path.file_stem().unwrap().to_str().unwrap().to_owned();
                 if stem.starts_with("ilp64_") {
-                    // For the 8-byte INTEGER build only (tests/ilp64.rs).
+                    // For the 8-byte INTEGER build only (tests/programs/ilp64.rs).
                     continue;
                 }
                 if ext == "c" {
