@@ -4,7 +4,7 @@
 //! One direction only: faces → worlds → caching engine → primitives (docs/DESIGN.md "Layers").
 //!
 //! - [`capi`], [`fortran`]: the faces, the C and Fortran entry points (`MPI_*`, `PMPI_*`,
-//!   `mpi_*_`), thin wrappers over a world.
+//!   `mpi_*_`), thin wrappers over a world, each body inside the [`boundary`] both share.
 //! - [`world`]: the single-process world (life cycle, handles, communicators, groups,
 //!   datatypes, windows, info, error handlers, requests), one client of the engine.
 //! - [`caching`]: the caching engine (keyvals, the attribute store, callbacks and their
@@ -14,6 +14,7 @@
 //! - [`error`], [`kinds`], [`consts`]: leaves: the one error enum, the kinds of object, every
 //!   numeric constant (the single source of truth for C, Fortran and Rust).
 
+pub mod boundary;
 pub mod caching;
 pub mod capi;
 pub mod consts;
