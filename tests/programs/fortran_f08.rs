@@ -7,13 +7,7 @@
 
 use crate::common;
 
-#[path = "../../build/signatures.rs"]
-#[allow(dead_code)]
-mod signatures;
-
-#[path = "../../build/fortran_gen.rs"]
-#[allow(dead_code)]
-mod fortran_gen;
+use crate::fortran_gen;
 
 use fortran_gen::FortranName;
 use std::path::Path;

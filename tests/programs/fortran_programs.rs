@@ -6,13 +6,7 @@
 
 use crate::common;
 
-#[path = "../../build/signatures.rs"]
-#[allow(dead_code)]
-mod signatures;
-
-#[path = "../../build/fortran_gen.rs"]
-#[allow(dead_code)]
-mod fortran_gen;
+use crate::fortran_gen;
 
 use std::path::Path;
 

@@ -11,6 +11,16 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+// The generators of build/, for the freshness tests of the Fortran files (fortran_programs,
+// fortran_f08).
+#[path = "../../build/signatures.rs"]
+#[allow(dead_code)]
+mod signatures;
+
+#[path = "../../build/fortran_gen.rs"]
+#[allow(dead_code)]
+mod fortran_gen;
+
 mod abi_constants;
 mod bench_smoke;
 mod c_programs;
