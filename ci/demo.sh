@@ -3,9 +3,10 @@
 # wrappers, as a user would:
 #
 #   bash ci/demo.sh
+# Without a Fortran compiler ci/install.sh makes a C-only installation and the Fortran half is
+# skipped.
 set -euo pipefail
-
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root"
 prefix="$root/_install"
 

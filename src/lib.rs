@@ -4,7 +4,7 @@
 //! One direction only: faces → worlds → caching engine → primitives (docs/DESIGN.md "Layers").
 //!
 //! - [`capi`], [`fortran`]: the faces, the C and Fortran entry points (`MPI_*`, `PMPI_*`,
-//!   `mpi_*_`), thin wrappers over a world.
+//!   `mpi_*_`), thin wrappers over a world, each body inside the [`boundary`] both share.
 //! - [`world`]: the single-process world (life cycle, handles, communicators, groups,
 //!   datatypes, windows, info, error handlers, requests), one client of the engine.
 //! - [`caching`]: the caching engine (keyvals, the attribute store, callbacks and their
@@ -18,6 +18,7 @@
 // The single-process faces use the hand-written getters; the layer build leaves them out.
 #![cfg_attr(feature = "layer", allow(unused_macros, unused_imports))]
 
+pub mod boundary;
 pub mod caching;
 // The layer exports only what it owns: the single-process world's faces are left out of it.
 #[cfg(not(feature = "layer"))]

@@ -8,7 +8,7 @@
 //! - [`panic_in_entry_point`]: an entry point whose body panics, to check that the C boundary
 //!   turns a Rust panic into `MPI_ERR_INTERN` and never unwinds into C.
 
-use crate::capi::boundary::Scope;
+use crate::boundary::Scope;
 use crate::world::state::Phase;
 use crate::world::Runtime;
 use std::ffi::c_int;

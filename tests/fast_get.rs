@@ -12,7 +12,7 @@
 //! kind, `MPI_ERR_COMM` / `MPI_ERR_TYPE` / `MPI_ERR_WIN` for invalid handles, `MPI_ERR_ARG` for
 //! NULL output arguments), §20.3.7 (the C view of a Fortran-written value is a pointer to it;
 //! `MPI_ATTR_GET` gets the low-order INTEGER).
-// The Fortran routines here take 4-byte INTEGERs; the 8-byte build has tests/ilp64.rs.
+// The Fortran routines here take 4-byte INTEGERs; the 8-byte build has tests/programs/ilp64.rs.
 #![cfg(not(feature = "fortran-integer-8"))]
 
 use mpicache::capi::attr::*;

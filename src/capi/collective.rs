@@ -2,17 +2,13 @@
 //! their arguments; reduce and allreduce copy the send buffer into the receive buffer along the
 //! datatype's typemap (the reduction of one contribution is that contribution).
 
-use crate::capi::boundary::Scope;
+use crate::boundary::{rt, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::entry;
 use crate::world::reduce::CollArgs;
-use crate::world::{Error, Handle, Result, Runtime};
+use crate::world::{Error, Handle, Result};
 use std::ffi::{c_int, c_void};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// `MPI_IN_PLACE`, as `include/mpi_fragment.h` defines it (`((void *)1)`, the MPI 5.0 ABI
 /// value). `consts.rs` holds only integer constants, so the sentinel address is named here.

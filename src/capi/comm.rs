@@ -1,16 +1,12 @@
 //! Communicator and group entry points.
 
-use crate::capi::boundary::{read_c_string, write_c_string, Scope};
+use crate::boundary::{read_c_string, rt, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::comm::GroupOp;
-use crate::world::{Error, Handle, HandleKind, Runtime};
+use crate::world::{Error, Handle, HandleKind};
 use crate::{entry, nonnull};
 use std::ffi::{c_char, c_int};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// The dup shared by `MPI_Comm_dup` and `MPI_Comm_dup_with_info`: on failure the new handle is
 /// `MPI_COMM_NULL` (MPI 4.1 §7.4.2).

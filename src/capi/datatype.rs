@@ -1,15 +1,11 @@
 //! Datatype entry points (MPI 4.1 §5.1). Errors are raised on `MPI_COMM_SELF` (§9.3).
 
-use crate::capi::boundary::{read_c_string, write_c_string, Scope};
+use crate::boundary::{read_c_string, rt, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
-use crate::world::{Error, Handle, Result, Runtime};
+use crate::world::{Error, Handle, Result};
 use crate::{entry, nonnull};
 use std::ffi::{c_char, c_int, c_void};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// A C `count` argument as a length: negative is `MPI_ERR_COUNT` (MPI 4.1 §2.6.4).
 fn count_arg(count: c_int) -> Result<usize> {

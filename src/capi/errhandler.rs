@@ -1,17 +1,13 @@
 //! Error handler, error class, code and string entry points.
 
-use crate::capi::boundary::{read_c_string, report, write_c_string, Scope};
+use crate::boundary::{read_c_string, report, rt, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::errhandler::UserErrhandler;
-use crate::world::{Error, Handle, ObjectKind, Runtime};
+use crate::world::{Error, Handle, ObjectKind};
 use crate::{entry, nonnull};
 use std::ffi::{c_char, c_int};
 use std::sync::Arc;
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// A C error handler function.
 struct CErrhandler(MPI_Comm_errhandler_function);

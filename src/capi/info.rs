@@ -1,15 +1,11 @@
 //! Info entry points (MPI 4.1 §10).
 
-use crate::capi::boundary::{read_c_string, write_c_string, Scope};
+use crate::boundary::{read_c_string, rt, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
-use crate::world::{Error, Handle, Runtime};
+use crate::world::{Error, Handle};
 use crate::{entry, nonnull};
 use std::ffi::{c_char, c_int};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Info_create(info: *mut MPI_Info) -> c_int {

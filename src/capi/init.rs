@@ -1,18 +1,14 @@
 //! Life cycle, version and environment queries.
 
-use crate::capi::boundary::{initial_errhandler, write_c_string, Scope};
+use crate::boundary::{initial_errhandler, rt, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::state::Phase;
-use crate::world::{Error, Runtime};
+use crate::world::Error;
 use crate::{entry, nonnull};
 use std::ffi::{c_char, c_int};
 use std::sync::OnceLock;
 use std::time::Instant;
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// The library's version string, as `MPI_Get_library_version` reports it.
 pub fn library_version() -> String {

@@ -13,7 +13,6 @@
 #![allow(clippy::missing_safety_doc)]
 
 pub mod attr;
-pub mod boundary;
 pub mod callbacks;
 pub mod collective;
 pub mod comm;
@@ -25,6 +24,9 @@ pub mod init;
 pub mod memory;
 pub mod types;
 pub mod win;
+
+/// The boundary moved to [`crate::boundary`] (both faces share it); the old path still works.
+pub use crate::boundary;
 
 /// The generated `PMPI_*` twins.
 pub mod pmpi {

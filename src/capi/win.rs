@@ -1,16 +1,12 @@
 //! Window entry points (MPI 4.1 §12.2). Creation errors are raised on the communicator; every
 //! other error on the window.
 
-use crate::capi::boundary::{read_c_string, write_c_string, Scope};
+use crate::boundary::{read_c_string, rt, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
-use crate::world::{Handle, HandleKind, Runtime};
+use crate::world::{Handle, HandleKind};
 use crate::{entry, nonnull};
 use std::ffi::{c_char, c_int, c_void};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Win_create(

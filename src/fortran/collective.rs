@@ -4,7 +4,7 @@
 //! as C's values, which then does exactly what it does for C (its own boundary reports errors,
 //! under the C name of the call).
 
-use crate::capi::boundary::Scope;
+use crate::boundary::Scope;
 use crate::capi::collective::{
     MPI_Allgather, MPI_Allreduce, MPI_Alltoall, MPI_Bcast, MPI_Gather, MPI_Reduce, MPI_Scatter,
 };
@@ -13,7 +13,7 @@ use crate::consts::{
 };
 use crate::fentry;
 use crate::fortran::sentinels::{choice, choice_mut};
-use crate::fortran::{fint, narrow, read_narrow, scope_handle, MPI_Fint};
+use crate::fortran::{by_ref, fint, narrow, read_narrow, scope_handle, MPI_Fint};
 use crate::nonnull;
 use crate::world::{Handle, Runtime};
 use std::ffi::c_void;
@@ -28,20 +28,10 @@ unsafe fn set_ierror(ierror: *mut MPI_Fint, rc: MPI_Fint) {
     }
 }
 
-/// Reads an INTEGER argument passed by reference (NULL, which only C can pass, reads as
-/// `null`).
-unsafe fn val(p: *const MPI_Fint, null: i32) -> MPI_Fint {
-    if p.is_null() {
-        fint(null)
-    } else {
-        unsafe { *p }
-    }
-}
-
 /// `MPI_BARRIER(COMM, IERROR)`.
 #[no_mangle]
 pub unsafe extern "C" fn mpi_barrier_(comm: *const MPI_Fint, ierror: *mut MPI_Fint) {
-    let c = unsafe { val(comm, MPI_COMM_NULL) };
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     fentry!(
         ierror,
         "MPI_BARRIER",
@@ -60,7 +50,7 @@ pub unsafe extern "C" fn mpi_bcast_(
     comm: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm, MPI_COMM_NULL) };
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     // The INTEGER arguments as the C entry point's ints (checked: with 8-byte INTEGERs a value
     // that does not fit is an error, not a truncation); the C entry point does the rest.
     let mut args = None;
@@ -101,7 +91,7 @@ pub unsafe extern "C" fn mpi_reduce_(
     comm: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm, MPI_COMM_NULL) };
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     let mut args = None;
     fentry!(
         ierror,
@@ -150,7 +140,7 @@ pub unsafe extern "C" fn mpi_allreduce_(
     comm: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm, MPI_COMM_NULL) };
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     let mut args = None;
     fentry!(
         ierror,
@@ -192,7 +182,7 @@ unsafe fn transfer_args(
     comm: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) -> Option<(i32, i32, i32, i32, i32, i32)> {
-    let c = unsafe { val(comm, MPI_COMM_NULL) };
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     let mut args = None;
     let rc = crate::entry!(name, Scope::Comm(scope_handle(c, MPI_COMM_NULL)), {
         nonnull!(sendcount, sendtype, recvcount, recvtype);

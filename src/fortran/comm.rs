@@ -1,32 +1,18 @@
 //! Fortran communicator, group and request routines.
 
-use crate::capi::boundary::Scope;
+use crate::boundary::{rt, Scope};
 use crate::consts::*;
 use crate::fentry;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
 use crate::fortran::{
-    fint, logical, narrow, read_narrow, scope_handle, MPI_Farray, MPI_Fint, MPI_Flogical,
+    by_ref, fint, logical, narrow, read_narrow, scope_handle, MPI_Farray, MPI_Fint, MPI_Flogical,
     MPI_Franges, MPI_Fstatus,
 };
 use crate::nonnull;
 use crate::world::comm::GroupOp;
-use crate::world::{Error, Handle, HandleKind, Runtime};
+use crate::world::{Error, Handle, HandleKind};
 use std::borrow::Cow;
 use std::ffi::c_char;
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
-
-/// Reads an INTEGER argument passed by reference (a NULL one reads as 0: nothing is NULL from
-/// Fortran, but a C caller might).
-unsafe fn val(p: *const MPI_Fint) -> MPI_Fint {
-    if p.is_null() {
-        0
-    } else {
-        unsafe { *p }
-    }
-}
 
 /// `MPI_COMM_DUP(COMM, NEWCOMM, IERROR)`.
 #[no_mangle]
@@ -35,7 +21,7 @@ pub unsafe extern "C" fn mpi_comm_dup_(
     newcomm: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_DUP",
@@ -59,7 +45,7 @@ pub unsafe extern "C" fn mpi_comm_dup_with_info_(
     newcomm: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_DUP_WITH_INFO",
@@ -83,7 +69,7 @@ pub unsafe extern "C" fn mpi_comm_idup_(
     request: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_IDUP",
@@ -110,7 +96,7 @@ pub unsafe extern "C" fn mpi_comm_split_(
     newcomm: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_SPLIT",
@@ -139,7 +125,7 @@ pub unsafe extern "C" fn mpi_comm_split_type_(
     newcomm: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_SPLIT_TYPE",
@@ -165,7 +151,7 @@ pub unsafe extern "C" fn mpi_comm_create_(
     newcomm: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_CREATE",
@@ -183,7 +169,7 @@ pub unsafe extern "C" fn mpi_comm_create_(
 /// `MPI_COMM_FREE(COMM, IERROR)`: sets COMM to MPI_COMM_NULL.
 #[no_mangle]
 pub unsafe extern "C" fn mpi_comm_free_(comm: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_FREE",
@@ -205,7 +191,7 @@ pub unsafe extern "C" fn mpi_comm_size_(
     size: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_SIZE",
@@ -227,7 +213,7 @@ pub unsafe extern "C" fn mpi_comm_rank_(
     rank: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_RANK",
@@ -250,7 +236,7 @@ pub unsafe extern "C" fn mpi_comm_compare_(
     result: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm1) };
+    let c = unsafe { by_ref(comm1, 0) };
     fentry!(
         ierror,
         "MPI_COMM_COMPARE",
@@ -273,7 +259,7 @@ pub unsafe extern "C" fn mpi_comm_test_inter_(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_TEST_INTER",
@@ -296,7 +282,7 @@ pub unsafe extern "C" fn mpi_comm_set_name_(
     ierror: *mut MPI_Fint,
     comm_name_len: usize,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_SET_NAME",
@@ -319,7 +305,7 @@ pub unsafe extern "C" fn mpi_comm_get_name_(
     ierror: *mut MPI_Fint,
     comm_name_len: usize,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_GET_NAME",
@@ -349,7 +335,7 @@ pub unsafe extern "C" fn mpi_comm_group_(
     group: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_GROUP",

@@ -1,30 +1,23 @@
 //! Fortran datatype routines (MPI 4.1 §5.1). As in C, errors are raised on `MPI_COMM_SELF`
 //! (§9.3): datatype calls are tied to no communicator or window.
 
-use crate::capi::boundary::Scope;
+use crate::boundary::{rt, Scope};
 use crate::consts::*;
 use crate::fentry;
 use crate::fortran::sentinels::bottom;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
 use crate::fortran::{
-    fint, read_narrow, wide, MPI_Aint, MPI_Faint_array, MPI_Farray, MPI_Fcount, MPI_Fint,
+    by_ref, fint, narrow, read_narrow, wide, MPI_Aint, MPI_Faint_array, MPI_Farray, MPI_Fcount,
+    MPI_Fint,
 };
 use crate::nonnull;
-use crate::world::{Error, Handle, Result, Runtime};
+use crate::world::{Error, Handle, Result};
 use std::ffi::{c_char, c_void};
 
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
-
-/// Reads a datatype handle passed by reference (NULL, which only C can pass, reads as 0): one
-/// that does not fit 32 bits is no datatype (MPI_ERR_TYPE).
-unsafe fn val(p: *const MPI_Fint) -> Result<i32> {
-    if p.is_null() {
-        Ok(0)
-    } else {
-        unsafe { read_narrow(p, MPI_ERR_TYPE, "datatype") }
-    }
+/// A datatype handle argument (NULL, which only C can pass, reads as 0): one that does not fit
+/// 32 bits is no datatype (MPI_ERR_TYPE).
+unsafe fn type_ref(p: *const MPI_Fint) -> Result<i32> {
+    narrow(unsafe { by_ref(p, 0) }, MPI_ERR_TYPE, "datatype")
 }
 
 /// The handle of a datatype argument (checked non-NULL by the caller).
@@ -319,7 +312,7 @@ pub unsafe extern "C" fn mpi_type_dup_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_DUP", Scope::NoObject, {
-        let t = unsafe { val(oldtype) }?;
+        let t = unsafe { type_ref(oldtype) }?;
         nonnull!(newtype);
         let h = rt().type_dup(Handle(t));
         // As MPI_COMM_DUP: on failure the new handle is the null handle.
@@ -358,7 +351,7 @@ pub unsafe extern "C" fn mpi_type_size_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_SIZE", Scope::NoObject, {
-        let t = unsafe { val(datatype) }?;
+        let t = unsafe { type_ref(datatype) }?;
         nonnull!(size);
         let s = rt().type_size(Handle(t))?;
         unsafe { *size = MPI_Fint::try_from(s).unwrap_or(fint(MPI_UNDEFINED)) };
@@ -374,7 +367,7 @@ pub unsafe extern "C" fn mpi_type_size_x_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_SIZE_X", Scope::NoObject, {
-        let t = unsafe { val(datatype) }?;
+        let t = unsafe { type_ref(datatype) }?;
         nonnull!(size);
         let s = rt().type_size(Handle(t))?;
         unsafe { *size = s };
@@ -392,7 +385,7 @@ pub unsafe extern "C" fn mpi_type_get_extent_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_GET_EXTENT", Scope::NoObject, {
-        let t = unsafe { val(datatype) }?;
+        let t = unsafe { type_ref(datatype) }?;
         nonnull!(lb, extent);
         let (l, e) = rt().type_get_extent(Handle(t))?;
         unsafe {
@@ -413,7 +406,7 @@ pub unsafe extern "C" fn mpi_type_get_extent_x_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_GET_EXTENT_X", Scope::NoObject, {
-        let t = unsafe { val(datatype) }?;
+        let t = unsafe { type_ref(datatype) }?;
         nonnull!(lb, extent);
         let (l, e) = rt().type_get_extent(Handle(t))?;
         unsafe {
@@ -434,7 +427,7 @@ pub unsafe extern "C" fn mpi_type_get_true_extent_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_GET_TRUE_EXTENT", Scope::NoObject, {
-        let t = unsafe { val(datatype) }?;
+        let t = unsafe { type_ref(datatype) }?;
         nonnull!(true_lb, true_extent);
         let (l, e) = rt().type_get_true_extent(Handle(t))?;
         unsafe {
@@ -455,7 +448,7 @@ pub unsafe extern "C" fn mpi_type_get_true_extent_x_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_GET_TRUE_EXTENT_X", Scope::NoObject, {
-        let t = unsafe { val(datatype) }?;
+        let t = unsafe { type_ref(datatype) }?;
         nonnull!(true_lb, true_extent);
         let (l, e) = rt().type_get_true_extent(Handle(t))?;
         unsafe {
@@ -475,7 +468,7 @@ pub unsafe extern "C" fn mpi_type_set_name_(
     type_name_len: usize,
 ) {
     fentry!(ierror, "MPI_TYPE_SET_NAME", Scope::NoObject, {
-        let t = unsafe { val(datatype) }?;
+        let t = unsafe { type_ref(datatype) }?;
         nonnull!(type_name);
         let name = unsafe { read_fortran_string(type_name, type_name_len) };
         rt().type_set_name(Handle(t), &name)
@@ -492,7 +485,7 @@ pub unsafe extern "C" fn mpi_type_get_name_(
     type_name_len: usize,
 ) {
     fentry!(ierror, "MPI_TYPE_GET_NAME", Scope::NoObject, {
-        let t = unsafe { val(datatype) }?;
+        let t = unsafe { type_ref(datatype) }?;
         nonnull!(type_name, resultlen);
         let name = rt().type_get_name(Handle(t))?;
         let n = unsafe {

@@ -1,19 +1,15 @@
 //! Fortran error handlers, error classes, codes and strings.
 
-use crate::capi::boundary::Scope;
+use crate::boundary::{rt, Scope};
 use crate::consts::*;
 use crate::fentry;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
-use crate::fortran::{fint, narrow, read_narrow, scope_handle, MPI_Fint};
+use crate::fortran::{by_ref, fint, narrow, read_narrow, scope_handle, MPI_Fint};
 use crate::nonnull;
 use crate::world::errhandler::UserErrhandler;
-use crate::world::{Error, Handle, ObjectKind, Runtime};
+use crate::world::{Error, Handle, ObjectKind};
 use std::ffi::c_char;
 use std::sync::Arc;
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// A Fortran error handler: `SUBROUTINE HANDLER(COMM, ERROR_CODE)`, both INTEGER by reference.
 pub type MPI_Fcomm_errhandler_function =
@@ -27,15 +23,6 @@ impl UserErrhandler for FortranErrhandler {
         let mut c = fint(code);
         // SAFETY: registered with the Fortran errhandler signature.
         unsafe { (self.0)(&mut h, &mut c) };
-    }
-}
-
-/// Reads a handle argument passed by reference (NULL, which only C can pass, reads as `null`).
-unsafe fn handle(p: *const MPI_Fint, null: i32) -> MPI_Fint {
-    if p.is_null() {
-        fint(null)
-    } else {
-        unsafe { *p }
     }
 }
 
@@ -91,7 +78,7 @@ pub unsafe extern "C" fn mpi_comm_set_errhandler_(
     errhandler: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     fentry!(
         ierror,
         "MPI_COMM_SET_ERRHANDLER",
@@ -113,7 +100,7 @@ pub unsafe extern "C" fn mpi_win_set_errhandler_(
     errhandler: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    let w = unsafe { by_ref(win, MPI_WIN_NULL) };
     fentry!(
         ierror,
         "MPI_WIN_SET_ERRHANDLER",
@@ -135,7 +122,7 @@ pub unsafe extern "C" fn mpi_comm_get_errhandler_(
     errhandler: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     fentry!(
         ierror,
         "MPI_COMM_GET_ERRHANDLER",
@@ -157,7 +144,7 @@ pub unsafe extern "C" fn mpi_win_get_errhandler_(
     errhandler: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    let w = unsafe { by_ref(win, MPI_WIN_NULL) };
     fentry!(
         ierror,
         "MPI_WIN_GET_ERRHANDLER",
@@ -190,8 +177,8 @@ pub unsafe extern "C" fn mpi_comm_call_errhandler_(
     errorcode: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, MPI_COMM_NULL) };
-    let code = unsafe { handle(errorcode, MPI_ERR_OTHER) };
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
+    let code = unsafe { by_ref(errorcode, MPI_ERR_OTHER) };
     let mut args = None;
     fentry!(
         ierror,
@@ -219,8 +206,8 @@ pub unsafe extern "C" fn mpi_win_call_errhandler_(
     errorcode: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let w = unsafe { handle(win, MPI_WIN_NULL) };
-    let code = unsafe { handle(errorcode, MPI_ERR_OTHER) };
+    let w = unsafe { by_ref(win, MPI_WIN_NULL) };
+    let code = unsafe { by_ref(errorcode, MPI_ERR_OTHER) };
     let mut args = None;
     fentry!(
         ierror,

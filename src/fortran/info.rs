@@ -1,18 +1,14 @@
 //! Fortran info routines (MPI 4.1 §10). Keys and values are CHARACTER arguments with hidden
 //! lengths: trailing blanks are trimmed on input, outputs are blank-padded.
 
-use crate::capi::boundary::Scope;
+use crate::boundary::{rt, Scope};
 use crate::consts::*;
 use crate::fentry;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
 use crate::fortran::{fint, logical, narrow, MPI_Fint, MPI_Flogical};
 use crate::nonnull;
-use crate::world::{Error, Handle, Runtime};
+use crate::world::{Error, Handle};
 use std::ffi::c_char;
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// An info handle argument, checked to fit the library's handles.
 unsafe fn info_arg(p: *const MPI_Fint) -> crate::error::Result<Handle> {

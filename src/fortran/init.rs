@@ -1,27 +1,19 @@
 //! Fortran life cycle, version and environment queries.
 
-use crate::capi::boundary::Scope;
+use crate::boundary::{rt, Scope};
 use crate::consts::*;
 use crate::fentry;
 use crate::fortran::strings::write_fortran_string;
 use crate::fortran::{fint, logical, read_narrow, MPI_Fint, MPI_Flogical};
 use crate::world::state::Phase;
-use crate::world::Runtime;
 use std::ffi::c_char;
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// `MPI_INIT(IERROR)`.
 #[no_mangle]
 pub unsafe extern "C" fn mpi_init_(ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_INIT", Scope::NoObject, {
-        rt().init_with(
-            MPI_THREAD_SINGLE,
-            crate::capi::boundary::initial_errhandler(),
-        )
-        .map(drop)
+        rt().init_with(MPI_THREAD_SINGLE, crate::boundary::initial_errhandler())
+            .map(drop)
     })
 }
 
@@ -36,7 +28,7 @@ pub unsafe extern "C" fn mpi_init_thread_(
         crate::nonnull!(required, provided);
         let level = rt().init_with(
             unsafe { read_narrow(required, MPI_ERR_ARG, "required") }?,
-            crate::capi::boundary::initial_errhandler(),
+            crate::boundary::initial_errhandler(),
         )?;
         unsafe { *provided = fint(level) };
         Ok(())

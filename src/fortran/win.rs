@@ -2,29 +2,15 @@
 //! Creation errors are raised on the communicator, every other window error on the window, and
 //! memory errors on `MPI_COMM_SELF`, as in C.
 
-use crate::capi::boundary::Scope;
+use crate::boundary::{rt, Scope};
 use crate::consts::*;
 use crate::fentry;
 use crate::fortran::sentinels::bottom;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
-use crate::fortran::{fint, narrow, read_narrow, scope_handle, MPI_Aint, MPI_Fint};
+use crate::fortran::{by_ref, fint, narrow, read_narrow, scope_handle, MPI_Aint, MPI_Fint};
 use crate::nonnull;
-use crate::world::{Handle, HandleKind, Runtime};
+use crate::world::{Handle, HandleKind};
 use std::ffi::{c_char, c_void};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
-
-/// Reads an INTEGER argument passed by reference (NULL, which only C can pass, reads as
-/// `null`).
-unsafe fn handle(p: *const MPI_Fint, null: i32) -> MPI_Fint {
-    if p.is_null() {
-        fint(null)
-    } else {
-        unsafe { *p }
-    }
-}
 
 /// The handle of an INFO argument (checked non-NULL by the caller).
 unsafe fn info_arg(p: *const MPI_Fint) -> crate::error::Result<Handle> {
@@ -44,7 +30,7 @@ pub unsafe extern "C" fn mpi_win_create_(
     win: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     fentry!(
         ierror,
         "MPI_WIN_CREATE",
@@ -75,7 +61,7 @@ pub unsafe extern "C" fn mpi_win_allocate_(
     win: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     fentry!(
         ierror,
         "MPI_WIN_ALLOCATE",
@@ -105,7 +91,7 @@ pub unsafe extern "C" fn mpi_win_create_dynamic_(
     win: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     fentry!(
         ierror,
         "MPI_WIN_CREATE_DYNAMIC",
@@ -124,7 +110,7 @@ pub unsafe extern "C" fn mpi_win_create_dynamic_(
 /// `MPI_WIN_FREE(WIN, IERROR)`: runs the delete callbacks, then sets WIN to MPI_WIN_NULL.
 #[no_mangle]
 pub unsafe extern "C" fn mpi_win_free_(win: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    let w = unsafe { by_ref(win, MPI_WIN_NULL) };
     fentry!(
         ierror,
         "MPI_WIN_FREE",
@@ -147,7 +133,7 @@ pub unsafe extern "C" fn mpi_win_set_name_(
     ierror: *mut MPI_Fint,
     win_name_len: usize,
 ) {
-    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    let w = unsafe { by_ref(win, MPI_WIN_NULL) };
     fentry!(
         ierror,
         "MPI_WIN_SET_NAME",
@@ -170,7 +156,7 @@ pub unsafe extern "C" fn mpi_win_get_name_(
     ierror: *mut MPI_Fint,
     win_name_len: usize,
 ) {
-    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    let w = unsafe { by_ref(win, MPI_WIN_NULL) };
     fentry!(
         ierror,
         "MPI_WIN_GET_NAME",
@@ -195,7 +181,7 @@ pub unsafe extern "C" fn mpi_win_get_group_(
     group: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    let w = unsafe { by_ref(win, MPI_WIN_NULL) };
     fentry!(
         ierror,
         "MPI_WIN_GET_GROUP",
@@ -218,7 +204,7 @@ pub unsafe extern "C" fn mpi_win_fence_(
     win: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    let w = unsafe { by_ref(win, MPI_WIN_NULL) };
     fentry!(
         ierror,
         "MPI_WIN_FENCE",

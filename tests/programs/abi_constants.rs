@@ -18,7 +18,7 @@
 //!
 //! The second test runs the handle serialization functions (`MPI_Comm_toint` ...) from C.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -261,7 +261,7 @@ fn constants_have_the_mpi_5_abi_values() {
         }
     }
     // MPI 5.0 ABI: the Fortran status is MPI_F_STATUS_SIZE INTEGERs; the Fortran headers'
-    // MPI_STATUS_SIZE is this constant (tests/fortran_programs.rs checks they agree).
+    // MPI_STATUS_SIZE is this constant (tests/programs/fortran_programs.rs checks they agree).
     let f_size = mpicache::consts::MPI_STATUS_SIZE.to_string();
     if abi["MPI_F_STATUS_SIZE"] != f_size {
         differ.push(format!(

@@ -1,19 +1,13 @@
 //! The `mpi_f08` module as a user meets it: fortran/mpi_f08.f90 is fresh (generated from
 //! src/consts.rs and src/fortran by build/fortran_gen.rs; regenerate with
-//! `MPICACHE_BLESS=1 cargo test --test fortran_f08`), and the mpi_f08 programs of
-//! tests/fortran/f08_*.F90 (with their C halves `f08_*_c.c`), built with the INSTALLED mpifort /
-//! mpicc (mpi_f08.mod found without extra flags), pass their own checks, plainly and under
-//! valgrind.
+//! `MPICACHE_BLESS=1 cargo test --release --test programs fortran_f08`), and the mpi_f08
+//! programs of tests/fortran/f08_*.F90 (with their C halves `f08_*_c.c`), built with the
+//! INSTALLED mpifort / mpicc (mpi_f08.mod found without extra flags), pass their own checks,
+//! plainly and under valgrind.
 
-mod common;
+use crate::common;
 
-#[path = "../build/signatures.rs"]
-#[allow(dead_code)]
-mod signatures;
-
-#[path = "../build/fortran_gen.rs"]
-#[allow(dead_code)]
-mod fortran_gen;
+use crate::fortran_gen;
 
 use fortran_gen::FortranName;
 use std::path::Path;
@@ -36,7 +30,7 @@ fn mpi_f08_module_is_fresh() {
     let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         text == checked_in,
-        "fortran/mpi_f08.f90 is stale: run `MPICACHE_BLESS=1 cargo test --test fortran_f08`"
+        "fortran/mpi_f08.f90 is stale: run `MPICACHE_BLESS=1 cargo test --release --test programs fortran_f08`"
     );
     // Every routine of the Fortran bindings but the deprecated MPI-1 attribute routines.
     for e in entries.iter().filter(|e| !e.is_callback()) {

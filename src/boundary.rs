@@ -1,11 +1,18 @@
-//! The boundary every C entry point's body sits in: panics are caught, errors are routed to the
-//! error handler, and pointer arguments are checked in one line each.
+//! The boundary every entry point's body sits in, C and Fortran alike: panics are caught, errors
+//! are routed to the error handler, and pointer arguments are checked in one line each. Also the
+//! one accessor of the runtime the faces call ([`rt`]).
 
 use crate::consts::*;
 use crate::world::errhandler::{class_name, Action};
 use crate::world::state::Phase;
 use crate::world::{Error, Handle, ObjectKind, Runtime};
 use std::ffi::c_int;
+
+/// The runtime every entry point of both faces works on.
+#[inline(always)]
+pub fn rt() -> &'static Runtime {
+    Runtime::global()
+}
 
 /// Whose error handler an entry point's errors go to.
 #[derive(Debug, Clone, Copy)]
@@ -17,7 +24,24 @@ pub enum Scope {
     NoObject,
 }
 
+impl Scope {
+    /// The scope of a call on an attribute carrier of `kind`: its communicator or window;
+    /// datatype calls are tied to neither (their errors go to `MPI_COMM_SELF`).
+    #[inline(always)]
+    pub fn of(kind: ObjectKind, handle: c_int) -> Scope {
+        match kind {
+            ObjectKind::Comm => Scope::Comm(handle),
+            ObjectKind::Win => Scope::Win(handle),
+            ObjectKind::Datatype => Scope::NoObject,
+        }
+    }
+}
+
 /// Runs an entry point's body: `entry!("MPI_X", scope, { ...; Ok(()) })`.
+///
+/// A hot call answers what it can before the boundary, inline, and sends the rest to a slow
+/// path of its own: a named `#[cold] #[inline(never)]` function whose body is in `entry!`
+/// (see capi/attr.rs), called in tail position so the fast path needs no stack frame.
 #[macro_export]
 macro_rules! entry {
     ($name:expr, $scope:expr, $body:block) => {{
@@ -26,36 +50,7 @@ macro_rules! entry {
         ));
         match result {
             Ok(Ok(())) => $crate::consts::MPI_SUCCESS,
-            failed => $crate::capi::boundary::finish($name, $scope, failed),
-        }
-    }};
-}
-
-/// Like [`entry!`], for the hot calls: `$fast` (which must not panic, allocate or call user
-/// code) answers what it can and returns true; everything else goes to a slow path that takes
-/// the entry point's arguments, listed with their types, and runs `$body` in [`entry!`]:
-///
-/// ```ignore
-/// entry_fast!("MPI_X", scope, fast_expr, (a: c_int, p: *mut c_int) { body })
-/// ```
-///
-/// The slow path is a function of its own, called in tail position with the arguments in
-/// their registers: the fast path jumps to it and needs no stack frame of its own.
-#[macro_export]
-macro_rules! entry_fast {
-    ($name:expr, $scope:expr, $fast:expr, ($($arg:ident: $ty:ty),* $(,)?) $body:block) => {{
-        #[cold]
-        #[inline(never)]
-        unsafe extern "C" fn slow($($arg: $ty),*) -> ::std::ffi::c_int {
-            $crate::entry!($name, $scope, $body)
-        }
-        if $fast {
-            $crate::consts::MPI_SUCCESS
-        } else {
-            #[allow(unused_unsafe)]
-            unsafe {
-                slow($($arg),*)
-            }
+            failed => $crate::boundary::finish($name, $scope, failed),
         }
     }};
 }
@@ -68,6 +63,76 @@ macro_rules! nonnull {
             return Err($crate::error::Error::NullArgument { name: stringify!($p) });
         })+
     };
+}
+
+/// An output argument checked non-NULL (by [`try_out!`](crate::try_out)): written through its
+/// raw pointer, never through a `&mut`, since a C caller may pass one address for two outputs.
+pub struct Out<T>(std::ptr::NonNull<T>);
+
+impl<T> Out<T> {
+    /// # Safety
+    /// `p` is NULL or valid for writes of a `T` for as long as the `Out` lives: what MPI's
+    /// contract says of an entry point's output argument during the call.
+    #[inline(always)]
+    pub unsafe fn new(p: *mut T) -> Option<Out<T>> {
+        std::ptr::NonNull::new(p).map(Out)
+    }
+
+    /// Stores `value` in the caller's variable.
+    #[inline(always)]
+    pub fn set(&self, value: T) {
+        // SAFETY: not NULL and valid for writes by `new`'s contract.
+        unsafe { self.0.as_ptr().write(value) }
+    }
+
+    /// What the caller's variable holds now (an INOUT argument).
+    #[inline(always)]
+    pub fn get(&self) -> T
+    where
+        T: Copy,
+    {
+        // SAFETY: as for `set`; output arguments are initialized memory of their type in C
+        // and Fortran alike.
+        unsafe { self.0.as_ptr().read() }
+    }
+}
+
+/// The output argument `p` as an [`Out`], or `MPI_ERR_ARG` naming it when it is NULL. Check
+/// every output before the call changes anything, so a NULL one changes nothing:
+/// `let keyval = try_out!(keyval); ... keyval.set(k);`
+///
+/// Use only on an entry point's own pointer arguments (the macro's SAFETY argument is MPI's
+/// contract for them).
+#[macro_export]
+macro_rules! try_out {
+    ($p:ident) => {
+        // SAFETY: an entry point's output argument: valid for writes during the call when not
+        // NULL (MPI's contract, stated once in capi/mod.rs and fortran/mod.rs).
+        match unsafe { $crate::boundary::Out::new($p) } {
+            Some(out) => out,
+            None => {
+                return Err($crate::error::Error::NullArgument {
+                    name: stringify!($p),
+                })
+            }
+        }
+    };
+}
+
+/// The value the input argument `p` points to, or `MPI_ERR_ARG` naming it when it is NULL:
+/// `let extra_state = try_in!(extra_state);`. Use only on an entry point's own pointer arguments.
+#[macro_export]
+macro_rules! try_in {
+    ($p:ident) => {{
+        if $p.is_null() {
+            return Err($crate::error::Error::NullArgument {
+                name: stringify!($p),
+            });
+        }
+        // SAFETY: an entry point's input argument, not NULL: readable during the call (MPI's
+        // contract, stated once in capi/mod.rs and fortran/mod.rs).
+        unsafe { $p.read() }
+    }};
 }
 
 /// Turns a failed entry point's outcome into its return code (the success path stays inline in
@@ -183,6 +248,8 @@ fn die(name: &str, err: &Error) -> ! {
 pub unsafe fn write_c_string(buf: *mut std::ffi::c_char, max: usize, s: &str) -> c_int {
     let bytes = s.as_bytes();
     let n = bytes.len().min(max.saturating_sub(1));
+    // SAFETY: `buf` has `max` writable bytes and `n + 1 <= max` (this function's contract; a
+    // `max` of 0 is not an MPI_MAX_* size).
     unsafe {
         std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf.cast::<u8>(), n);
         *buf.add(n) = 0;
@@ -195,6 +262,7 @@ pub unsafe fn write_c_string(buf: *mut std::ffi::c_char, max: usize, s: &str) ->
 /// # Safety
 /// `s` must be a valid NUL-terminated string.
 pub unsafe fn read_c_string(s: *const std::ffi::c_char) -> String {
+    // SAFETY: a NUL-terminated string (this function's contract).
     unsafe { std::ffi::CStr::from_ptr(s) }
         .to_string_lossy()
         .into_owned()

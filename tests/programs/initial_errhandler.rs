@@ -2,7 +2,7 @@
 //! `MPICACHE_INITIAL_ERRHANDLER` variable it sets) decides how errors before `MPI_Init` are
 //! handled and which handler `MPI_COMM_WORLD` and `MPI_COMM_SELF` start with.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

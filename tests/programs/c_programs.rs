@@ -7,7 +7,7 @@
 //! print on stdout one line `expect-fatal: WORD WORD ...`; the harness wants a non-zero exit and
 //! exactly one stderr line `mpicache: CALL: CLASS: detail` that contains every expected word.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 
@@ -107,7 +107,7 @@ macro_rules! c_programs {
                     let stem = path.file_stem().unwrap().to_str().unwrap().to_owned();
                     assert!(
                         known.contains(&stem.as_str()),
-                        "tests/c/{stem}.c has no test in tests/c_programs.rs"
+                        "tests/c/{stem}.c has no test in tests/programs/c_programs.rs"
                     );
                     assert_eq!(
                         stem.starts_with("fatal_"),

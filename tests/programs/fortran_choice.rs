@@ -2,7 +2,7 @@
 //! explicit interfaces that take any buffer, so a `use mpi` program passing INTEGER, REAL and
 //! DOUBLE PRECISION buffers, scalars and arrays, and MPI_IN_PLACE, compiles cleanly (-Werror).
 
-mod common;
+use crate::common;
 
 #[test]
 fn use_mpi_choice_buffers_of_several_types_compile_cleanly() {

@@ -1,18 +1,12 @@
 //! The Fortran bindings as a user meets them: fortran/mpif.h and the `mpi` module are fresh
 //! (generated from src/consts.rs and src/fortran by build/fortran_gen.rs; regenerate with
-//! `MPICACHE_BLESS=1 cargo test --test fortran_programs`), agree with the Rust constants, and
-//! the Fortran and mixed C/Fortran programs of tests/fortran/ — built with the INSTALLED
-//! mpifort / mpicc — pass their own checks, plainly and under valgrind.
+//! `MPICACHE_BLESS=1 cargo test --release --test programs fortran_programs`), agree with the
+//! Rust constants, and the Fortran and mixed C/Fortran programs of tests/fortran/ — built with
+//! the INSTALLED mpifort / mpicc — pass their own checks, plainly and under valgrind.
 
-mod common;
+use crate::common;
 
-#[path = "../build/signatures.rs"]
-#[allow(dead_code)]
-mod signatures;
-
-#[path = "../build/fortran_gen.rs"]
-#[allow(dead_code)]
-mod fortran_gen;
+use crate::fortran_gen;
 
 use std::path::Path;
 
@@ -44,7 +38,7 @@ fn fortran_headers_are_fresh() {
         let checked_in = std::fs::read_to_string(root().join(path)).unwrap_or_default();
         assert!(
             *text == checked_in,
-            "{path} is stale: run `MPICACHE_BLESS=1 cargo test --test fortran_programs` and commit it"
+            "{path} is stale: run `MPICACHE_BLESS=1 cargo test --release --test programs fortran_programs` and commit it"
         );
     }
 }

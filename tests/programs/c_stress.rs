@@ -3,7 +3,7 @@
 //! memcheck (0 errors, 0 bytes definitely or indirectly lost); the threaded stress program runs
 //! 8 threads x 2 s plainly and a smaller count under valgrind's DRD race detector.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};

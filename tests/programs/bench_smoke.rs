@@ -6,7 +6,7 @@
 //! one). No speed and no memory figure is asserted here (speed is not a test: `ci/bench.sh`
 //! measures it).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -20,7 +20,7 @@
 //! Fortran INTEGERs they are passed as `MPI_Fint *` (a 4-byte C int), which is wrong under
 //! -fdefault-integer-8 (the high half of an INTEGER the C half writes stays garbage).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -10,7 +10,7 @@
 //! `mpicc -c`) — and run plainly and under valgrind. It must exit 0 and print its summary line
 //! `NAME: N passed, 0 failed`.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 
@@ -113,11 +113,11 @@ macro_rules! patterns {
                     Some("c") if stem.ends_with("_c") && f.contains(&&stem[..stem.len() - 2]) => {}
                     Some("c") => assert!(
                         c.contains(&stem.as_str()),
-                        "tests/patterns/{stem}.c has no test in tests/patterns.rs"
+                        "tests/patterns/{stem}.c has no test in tests/programs/patterns.rs"
                     ),
                     Some("f90") => assert!(
                         f.contains(&stem.as_str()),
-                        "tests/patterns/{stem}.f90 has no test in tests/patterns.rs"
+                        "tests/patterns/{stem}.f90 has no test in tests/programs/patterns.rs"
                     ),
                     _ => {}
                 }

@@ -7,7 +7,7 @@
 //! that need them print a note and return (with `MPICACHE_REQUIRE_VALGRIND=1`, which ci/test.sh
 //! sets, they fail instead).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -548,7 +548,7 @@ int main(void) {
 #[test]
 fn conformance_mpicache() {
     let out_dir = workdir("conformance");
-    let out = ok(Command::new("bash")
+    let out = ok(common::same_build(&mut Command::new("bash"))
         .arg(common::repo_root().join("ci/conformance.sh"))
         .args(["--mpi", "mpicache", "--out"])
         .arg(&out_dir));
@@ -561,7 +561,7 @@ fn conformance_mpicache() {
             if path.extension().is_some_and(|x| x == ext) {
                 let stem = path.file_stem().unwrap().to_str().unwrap().to_owned();
                 if stem.starts_with("ilp64_") {
-                    // For the 8-byte INTEGER build only (tests/ilp64.rs).
+                    // For the 8-byte INTEGER build only (tests/programs/ilp64.rs).
                     continue;
                 }
                 if ext == "c" {
@@ -584,4 +584,68 @@ fn conformance_mpicache() {
             out_dir.join("mpicache/logs").display()
         );
     }
+}
+
+/// Without a Fortran compiler on PATH, ci/install.sh makes a C-only installation: it succeeds
+/// with one warning line, installs mpicc (which builds and runs a program) and no Fortran half
+/// (no mpifort, mpif.h or modules). This is what lets ci/demo.sh run its C-only branch.
+#[test]
+fn install_without_fortran_compiler_is_c_only() {
+    let dir = workdir("c_only");
+    // PATH as it is, less every gfortran: a directory of links to everything else on it.
+    let farm = dir.join("path");
+    std::fs::create_dir_all(&farm).unwrap();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for d in std::env::split_paths(&path) {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let link = farm.join(&name);
+            if name.to_string_lossy().contains("gfortran") || link.exists() {
+                continue;
+            }
+            let _ = std::os::unix::fs::symlink(e.path(), link);
+        }
+    }
+    let no_fortran = |cmd: &mut Command| {
+        cmd.env("PATH", &farm).env_remove("MPICACHE_FC");
+    };
+    let prefix = dir.join("install");
+    let mut install = Command::new("bash");
+    common::same_build(&mut install)
+        .arg(common::repo_root().join("ci/install.sh"))
+        .arg("--prefix")
+        .arg(&prefix)
+        .current_dir(common::repo_root());
+    no_fortran(&mut install);
+    let out = install.output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let warnings: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("warning: no Fortran compiler"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "one warning line:\n{}", text(&out));
+    assert!(prefix.join("bin/mpicc").exists(), "{}", text(&out));
+    for absent in [
+        "bin/mpifort",
+        "bin/mpif90",
+        "include/mpif.h",
+        "include/mpi.mod",
+        "lib/libmpicache_f.a",
+    ] {
+        assert!(!prefix.join(absent).exists(), "{absent} was installed");
+    }
+    // The C half works: the demo builds with the installed mpicc and runs.
+    let exe = dir.join("demo_c");
+    let mut cc = Command::new(prefix.join("bin/mpicc"));
+    cc.args(["-Wall", "-Wextra", "-std=c99"])
+        .arg(common::repo_root().join("examples/c/demo.c"))
+        .arg("-o")
+        .arg(&exe);
+    no_fortran(&mut cc);
+    ok(&mut cc);
+    ok(Command::new(&exe).env_remove("LD_LIBRARY_PATH"));
 }
