@@ -57,6 +57,16 @@ typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 #define MPI_ARGV_NULL ((char **)0)
 #define MPI_ARGVS_NULL ((char ***)0)
 
+/* MPI_Pcontrol is variadic (MPI 4.1 §15.2.4), which cbindgen cannot write. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+int MPI_Pcontrol(const int level, ...);
+int PMPI_Pcontrol(const int level, ...);
+#ifdef __cplusplus
+}
+#endif
+
 
 #define MPI_VERSION 4
 
@@ -729,6 +739,12 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function * comm_errhandler_fn,
                                MPI_Errhandler *errhandler);
 
+int MPI_Comm_create_from_group(MPI_Group group,
+                               const char *stringtag,
+                               MPI_Info info,
+                               MPI_Errhandler errhandler,
+                               MPI_Comm *newcomm);
+
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
 
 int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function * comm_copy_attr_fn,
@@ -828,6 +844,16 @@ int MPI_Gather(const void *sendbuf,
                MPI_Comm comm);
 
 int MPI_Get_address(const void *location, MPI_Aint *address);
+
+int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
+
+int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+
+int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+
+int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+
+int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
 
 int MPI_Get_library_version(char *version, int *resultlen);
 
@@ -941,6 +967,12 @@ int MPI_Reduce(const void *sendbuf,
                int root,
                MPI_Comm comm);
 
+int MPI_Remove_error_class(int errorclass);
+
+int MPI_Remove_error_code(int errorcode);
+
+int MPI_Remove_error_string(int errorcode);
+
 MPI_Fint MPI_Request_c2f(MPI_Request request);
 
 MPI_Request MPI_Request_f2c(MPI_Fint request);
@@ -948,6 +980,25 @@ MPI_Request MPI_Request_f2c(MPI_Fint request);
 int MPI_Request_free(MPI_Request *request);
 
 MPI_Request MPI_Request_fromint(int request);
+
+int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+
+int MPI_Request_get_status_all(int count,
+                               MPI_Request *array_of_requests,
+                               int *flag,
+                               MPI_Status *array_of_statuses);
+
+int MPI_Request_get_status_any(int count,
+                               MPI_Request *array_of_requests,
+                               int *index,
+                               int *flag,
+                               MPI_Status *status);
+
+int MPI_Request_get_status_some(int incount,
+                                MPI_Request *array_of_requests,
+                                int *outcount,
+                                int *array_of_indices,
+                                MPI_Status *array_of_statuses);
 
 int MPI_Request_toint(MPI_Request request);
 
@@ -966,6 +1017,30 @@ int MPI_Scatter(const void *sendbuf,
                 MPI_Datatype recvtype,
                 int root,
                 MPI_Comm comm);
+
+int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+
+int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+
+int MPI_Status_get_error(MPI_Status *status, int *err);
+
+int MPI_Status_get_source(MPI_Status *status, int *source);
+
+int MPI_Status_get_tag(MPI_Status *status, int *tag);
+
+int MPI_Status_set_cancelled(MPI_Status *status, int flag);
+
+int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
+
+int MPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+
+int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+
+int MPI_Status_set_error(MPI_Status *status, int err);
+
+int MPI_Status_set_source(MPI_Status *status, int source);
+
+int MPI_Status_set_tag(MPI_Status *status, int tag);
 
 int MPI_TYPE_DUP_FN(MPI_Datatype oldtype,
                     int type_keyval,
@@ -987,6 +1062,10 @@ int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype datatype,
                             void *extra_state);
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
+
+int MPI_Test_cancelled(const MPI_Status *status, int *flag);
+
+int MPI_Topo_test(MPI_Comm comm, int *status);
 
 MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
 
@@ -1055,6 +1134,37 @@ int MPI_Type_free_keyval(int *type_keyval);
 MPI_Datatype MPI_Type_fromint(int datatype);
 
 int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
+
+int MPI_Type_get_contents(MPI_Datatype datatype,
+                          int max_integers,
+                          int max_addresses,
+                          int max_datatypes,
+                          int *array_of_integers,
+                          MPI_Aint *array_of_addresses,
+                          MPI_Datatype *array_of_datatypes);
+
+int MPI_Type_get_contents_c(MPI_Datatype datatype,
+                            MPI_Count max_integers,
+                            MPI_Count max_addresses,
+                            MPI_Count max_large_counts,
+                            MPI_Count max_datatypes,
+                            int *array_of_integers,
+                            MPI_Aint *array_of_addresses,
+                            MPI_Count *array_of_large_counts,
+                            MPI_Datatype *array_of_datatypes);
+
+int MPI_Type_get_envelope(MPI_Datatype datatype,
+                          int *num_integers,
+                          int *num_addresses,
+                          int *num_datatypes,
+                          int *combiner);
+
+int MPI_Type_get_envelope_c(MPI_Datatype datatype,
+                            MPI_Count *num_integers,
+                            MPI_Count *num_addresses,
+                            MPI_Count *num_large_counts,
+                            MPI_Count *num_datatypes,
+                            int *combiner);
 
 int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
 
@@ -1220,6 +1330,12 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function * comm_errhandler_fn,
                                 MPI_Errhandler *errhandler);
 
+int PMPI_Comm_create_from_group(MPI_Group group,
+                                const char *stringtag,
+                                MPI_Info info,
+                                MPI_Errhandler errhandler,
+                                MPI_Comm *newcomm);
+
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
 
 int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function * comm_copy_attr_fn,
@@ -1312,6 +1428,16 @@ int PMPI_Gather(const void *sendbuf,
                 MPI_Comm comm);
 
 int PMPI_Get_address(const void *location, MPI_Aint *address);
+
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
+
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+
+int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+
+int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
 
 int PMPI_Get_library_version(char *version, int *resultlen);
 
@@ -1416,6 +1542,12 @@ int PMPI_Reduce(const void *sendbuf,
                 int root,
                 MPI_Comm comm);
 
+int PMPI_Remove_error_class(int errorclass);
+
+int PMPI_Remove_error_code(int errorcode);
+
+int PMPI_Remove_error_string(int errorcode);
+
 MPI_Fint PMPI_Request_c2f(MPI_Request request);
 
 MPI_Request PMPI_Request_f2c(MPI_Fint request);
@@ -1423,6 +1555,25 @@ MPI_Request PMPI_Request_f2c(MPI_Fint request);
 int PMPI_Request_free(MPI_Request *request);
 
 MPI_Request PMPI_Request_fromint(int request);
+
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+
+int PMPI_Request_get_status_all(int count,
+                                MPI_Request *array_of_requests,
+                                int *flag,
+                                MPI_Status *array_of_statuses);
+
+int PMPI_Request_get_status_any(int count,
+                                MPI_Request *array_of_requests,
+                                int *index,
+                                int *flag,
+                                MPI_Status *status);
+
+int PMPI_Request_get_status_some(int incount,
+                                 MPI_Request *array_of_requests,
+                                 int *outcount,
+                                 int *array_of_indices,
+                                 MPI_Status *array_of_statuses);
 
 int PMPI_Request_toint(MPI_Request request);
 
@@ -1442,7 +1593,35 @@ int PMPI_Scatter(const void *sendbuf,
                  int root,
                  MPI_Comm comm);
 
+int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+
+int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+
+int PMPI_Status_get_error(MPI_Status *status, int *err);
+
+int PMPI_Status_get_source(MPI_Status *status, int *source);
+
+int PMPI_Status_get_tag(MPI_Status *status, int *tag);
+
+int PMPI_Status_set_cancelled(MPI_Status *status, int flag);
+
+int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
+
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+
+int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+
+int PMPI_Status_set_error(MPI_Status *status, int err);
+
+int PMPI_Status_set_source(MPI_Status *status, int source);
+
+int PMPI_Status_set_tag(MPI_Status *status, int tag);
+
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
+
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag);
+
+int PMPI_Topo_test(MPI_Comm comm, int *status);
 
 MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype);
 
@@ -1511,6 +1690,37 @@ int PMPI_Type_free_keyval(int *type_keyval);
 MPI_Datatype PMPI_Type_fromint(int datatype);
 
 int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
+
+int PMPI_Type_get_contents(MPI_Datatype datatype,
+                           int max_integers,
+                           int max_addresses,
+                           int max_datatypes,
+                           int *array_of_integers,
+                           MPI_Aint *array_of_addresses,
+                           MPI_Datatype *array_of_datatypes);
+
+int PMPI_Type_get_contents_c(MPI_Datatype datatype,
+                             MPI_Count max_integers,
+                             MPI_Count max_addresses,
+                             MPI_Count max_large_counts,
+                             MPI_Count max_datatypes,
+                             int *array_of_integers,
+                             MPI_Aint *array_of_addresses,
+                             MPI_Count *array_of_large_counts,
+                             MPI_Datatype *array_of_datatypes);
+
+int PMPI_Type_get_envelope(MPI_Datatype datatype,
+                           int *num_integers,
+                           int *num_addresses,
+                           int *num_datatypes,
+                           int *combiner);
+
+int PMPI_Type_get_envelope_c(MPI_Datatype datatype,
+                             MPI_Count *num_integers,
+                             MPI_Count *num_addresses,
+                             MPI_Count *num_large_counts,
+                             MPI_Count *num_datatypes,
+                             int *combiner);
 
 int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
 

@@ -107,8 +107,7 @@ pub unsafe extern "C" fn MPI_Comm_split_type(
     let _ = key;
     entry!("MPI_Comm_split_type", Scope::Comm(comm), {
         nonnull!(newcomm);
-        rt().check_handle(HandleKind::Info, Handle(info))?;
-        let h = rt().comm_split_type(Handle(comm), split_type)?;
+        let h = rt().comm_split_type(Handle(comm), split_type, Handle(info))?;
         unsafe { *newcomm = h.0 };
         Ok(())
     })
@@ -478,4 +477,23 @@ unsafe fn set_empty_status(status: *mut MPI_Status) {
             }
         };
     }
+}
+
+/// `MPI_Comm_create_from_group` (MPI 4.1 §7.4.2).
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Comm_create_from_group(
+    group: MPI_Group,
+    stringtag: *const c_char,
+    info: MPI_Info,
+    errhandler: MPI_Errhandler,
+    newcomm: *mut MPI_Comm,
+) -> c_int {
+    entry!("MPI_Comm_create_from_group", Scope::NoObject, {
+        nonnull!(stringtag, newcomm);
+        rt().check_handle(HandleKind::Info, Handle(info))?;
+        let tag = unsafe { read_c_string(stringtag) };
+        let h = rt().comm_from_group(Handle(group), &tag, Handle(errhandler))?;
+        unsafe { *newcomm = h.0 };
+        Ok(())
+    })
 }

@@ -18,11 +18,17 @@ pub mod callbacks;
 pub mod collective;
 pub mod comm;
 pub mod datatype;
+pub mod decode;
 pub mod errhandler;
+pub mod error_remove;
 pub mod handles;
 pub mod info;
 pub mod init;
 pub mod memory;
+pub mod profile;
+pub mod request;
+pub mod status;
+pub mod topo;
 pub mod types;
 pub mod win;
 

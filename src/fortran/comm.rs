@@ -127,9 +127,8 @@ pub unsafe extern "C" fn mpi_comm_split_(
     )
 }
 
-/// `MPI_COMM_SPLIT_TYPE(COMM, SPLIT_TYPE, KEY, INFO, NEWCOMM, IERROR)`: with one process,
-/// `MPI_COMM_TYPE_SHARED` and the other types give a communicator of this process, and
-/// `MPI_UNDEFINED` gives `MPI_COMM_NULL` (MPI 4.1 §7.4.2), as in C.
+/// `MPI_COMM_SPLIT_TYPE(COMM, SPLIT_TYPE, KEY, INFO, NEWCOMM, IERROR)`: as in C (MPI 4.1
+/// §7.4.2, see `world::split_type`).
 #[no_mangle]
 pub unsafe extern "C" fn mpi_comm_split_type_(
     comm: *const MPI_Fint,
@@ -149,8 +148,7 @@ pub unsafe extern "C" fn mpi_comm_split_type_(
             nonnull!(split_type, key, info, newcomm);
             let split_type = unsafe { read_narrow(split_type, MPI_ERR_ARG, "split_type") }?;
             unsafe { read_narrow(key, MPI_ERR_ARG, "key") }?;
-            rt().check_handle(HandleKind::Info, info_arg(info)?)?;
-            let h = rt().comm_split_type(Handle(c), split_type)?;
+            let h = rt().comm_split_type(Handle(c), split_type, info_arg(info)?)?;
             unsafe { *newcomm = fint(h.0) };
             Ok(())
         }

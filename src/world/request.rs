@@ -5,6 +5,7 @@ use crate::consts::MPI_REQUEST_NULL;
 use crate::error::Result;
 use crate::world::handle::Handle;
 use crate::world::runtime::Runtime;
+use crate::world::status::Status;
 
 #[derive(Debug)]
 pub enum Request {
@@ -22,6 +23,18 @@ impl Runtime {
         }
         st.requests.remove(req)?;
         Ok(Handle(MPI_REQUEST_NULL))
+    }
+
+    /// `MPI_Request_get_status` (MPI 4.1 §3.7.3): the status of a complete request without
+    /// freeing it, `None` while it is pending; the null request has the empty status.
+    pub fn request_status(&self, req: Handle) -> Result<Option<Status>> {
+        let st = self.active()?;
+        if req == Handle(MPI_REQUEST_NULL) {
+            return Ok(Some(Status::EMPTY));
+        }
+        match st.requests.get(req)? {
+            Request::Complete => Ok(Some(Status::EMPTY)),
+        }
     }
 
     /// `MPI_Request_free`.
