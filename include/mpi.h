@@ -712,6 +712,20 @@ int MPI_Barrier(MPI_Comm comm);
 
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
 
+int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+
+int MPI_Bsend_init(const void *buf,
+                   int count,
+                   MPI_Datatype datatype,
+                   int dest,
+                   int tag,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
+int MPI_Buffer_attach(void *buffer, int size);
+
+int MPI_Buffer_detach(void *buffer_addr, int *size);
+
 int MPI_COMM_DUP_FN(MPI_Comm oldcomm,
                     int comm_keyval,
                     void *extra_state,
@@ -727,6 +741,8 @@ int MPI_COMM_NULL_COPY_FN(MPI_Comm oldcomm,
                           int *flag);
 
 int MPI_COMM_NULL_DELETE_FN(MPI_Comm comm, int comm_keyval, void *attribute_val, void *extra_state);
+
+int MPI_Cancel(MPI_Request *request);
 
 MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
 
@@ -897,6 +913,14 @@ int MPI_Group_translate_ranks(MPI_Group group1,
 
 int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
 
+int MPI_Ibsend(const void *buf,
+               int count,
+               MPI_Datatype datatype,
+               int dest,
+               int tag,
+               MPI_Comm comm,
+               MPI_Request *request);
+
 MPI_Fint MPI_Info_c2f(MPI_Info info);
 
 int MPI_Info_create(MPI_Info *info);
@@ -931,7 +955,57 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
 
 int MPI_Initialized(int *flag);
 
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+
+int MPI_Irecv(void *buf,
+              int count,
+              MPI_Datatype datatype,
+              int source,
+              int tag,
+              MPI_Comm comm,
+              MPI_Request *request);
+
+int MPI_Irecv_c(void *buf,
+                MPI_Count count,
+                MPI_Datatype datatype,
+                int source,
+                int tag,
+                MPI_Comm comm,
+                MPI_Request *request);
+
+int MPI_Irsend(const void *buf,
+               int count,
+               MPI_Datatype datatype,
+               int dest,
+               int tag,
+               MPI_Comm comm,
+               MPI_Request *request);
+
 int MPI_Is_thread_main(int *flag);
+
+int MPI_Isend(const void *buf,
+              int count,
+              MPI_Datatype datatype,
+              int dest,
+              int tag,
+              MPI_Comm comm,
+              MPI_Request *request);
+
+int MPI_Isend_c(const void *buf,
+                MPI_Count count,
+                MPI_Datatype datatype,
+                int dest,
+                int tag,
+                MPI_Comm comm,
+                MPI_Request *request);
+
+int MPI_Issend(const void *buf,
+               int count,
+               MPI_Datatype datatype,
+               int dest,
+               int tag,
+               MPI_Comm comm,
+               MPI_Request *request);
 
 int MPI_Keyval_create(MPI_Copy_function * copy_fn,
                       MPI_Delete_function * delete_fn,
@@ -957,7 +1031,33 @@ MPI_Op MPI_Op_fromint(int op);
 
 int MPI_Op_toint(MPI_Op op);
 
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+
 int MPI_Query_thread(int *provided);
+
+int MPI_Recv(void *buf,
+             int count,
+             MPI_Datatype datatype,
+             int source,
+             int tag,
+             MPI_Comm comm,
+             MPI_Status *status);
+
+int MPI_Recv_c(void *buf,
+               MPI_Count count,
+               MPI_Datatype datatype,
+               int source,
+               int tag,
+               MPI_Comm comm,
+               MPI_Status *status);
+
+int MPI_Recv_init(void *buf,
+                  int count,
+                  MPI_Datatype datatype,
+                  int source,
+                  int tag,
+                  MPI_Comm comm,
+                  MPI_Request *request);
 
 int MPI_Reduce(const void *sendbuf,
                void *recvbuf,
@@ -1002,6 +1102,16 @@ int MPI_Request_get_status_some(int incount,
 
 int MPI_Request_toint(MPI_Request request);
 
+int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+
+int MPI_Rsend_init(const void *buf,
+                   int count,
+                   MPI_Datatype datatype,
+                   int dest,
+                   int tag,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
 int MPI_Scan(const void *sendbuf,
              void *recvbuf,
              int count,
@@ -1017,6 +1127,60 @@ int MPI_Scatter(const void *sendbuf,
                 MPI_Datatype recvtype,
                 int root,
                 MPI_Comm comm);
+
+int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+
+int MPI_Send_c(const void *buf,
+               MPI_Count count,
+               MPI_Datatype datatype,
+               int dest,
+               int tag,
+               MPI_Comm comm);
+
+int MPI_Send_init(const void *buf,
+                  int count,
+                  MPI_Datatype datatype,
+                  int dest,
+                  int tag,
+                  MPI_Comm comm,
+                  MPI_Request *request);
+
+int MPI_Sendrecv(const void *sendbuf,
+                 int sendcount,
+                 MPI_Datatype sendtype,
+                 int dest,
+                 int sendtag,
+                 void *recvbuf,
+                 int recvcount,
+                 MPI_Datatype recvtype,
+                 int source,
+                 int recvtag,
+                 MPI_Comm comm,
+                 MPI_Status *status);
+
+int MPI_Sendrecv_replace(void *buf,
+                         int count,
+                         MPI_Datatype datatype,
+                         int dest,
+                         int sendtag,
+                         int source,
+                         int recvtag,
+                         MPI_Comm comm,
+                         MPI_Status *status);
+
+int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+
+int MPI_Ssend_init(const void *buf,
+                   int count,
+                   MPI_Datatype datatype,
+                   int dest,
+                   int tag,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
+int MPI_Start(MPI_Request *request);
+
+int MPI_Startall(int count, MPI_Request *array_of_requests);
 
 int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 
@@ -1064,6 +1228,23 @@ int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype datatype,
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 
 int MPI_Test_cancelled(const MPI_Status *status, int *flag);
+
+int MPI_Testall(int count,
+                MPI_Request *array_of_requests,
+                int *flag,
+                MPI_Status *array_of_statuses);
+
+int MPI_Testany(int count,
+                MPI_Request *array_of_requests,
+                int *index,
+                int *flag,
+                MPI_Status *status);
+
+int MPI_Testsome(int incount,
+                 MPI_Request *array_of_requests,
+                 int *outcount,
+                 int *array_of_indices,
+                 MPI_Status *array_of_statuses);
 
 int MPI_Topo_test(MPI_Comm comm, int *status);
 
@@ -1216,6 +1397,16 @@ int MPI_WIN_NULL_DELETE_FN(MPI_Win win, int win_keyval, void *attribute_val, voi
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status);
 
+int MPI_Waitall(int count, MPI_Request *array_of_requests, MPI_Status *array_of_statuses);
+
+int MPI_Waitany(int count, MPI_Request *array_of_requests, int *index, MPI_Status *status);
+
+int MPI_Waitsome(int incount,
+                 MPI_Request *array_of_requests,
+                 int *outcount,
+                 int *array_of_indices,
+                 MPI_Status *array_of_statuses);
+
 int MPI_Win_allocate(MPI_Aint size,
                      int disp_unit,
                      MPI_Info info,
@@ -1318,6 +1509,22 @@ int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
 int PMPI_Barrier(MPI_Comm comm);
 
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+
+int PMPI_Bsend_init(const void *buf,
+                    int count,
+                    MPI_Datatype datatype,
+                    int dest,
+                    int tag,
+                    MPI_Comm comm,
+                    MPI_Request *request);
+
+int PMPI_Buffer_attach(void *buffer, int size);
+
+int PMPI_Buffer_detach(void *buffer_addr, int *size);
+
+int PMPI_Cancel(MPI_Request *request);
 
 MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
 
@@ -1481,6 +1688,14 @@ int PMPI_Group_translate_ranks(MPI_Group group1,
 
 int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
 
+int PMPI_Ibsend(const void *buf,
+                int count,
+                MPI_Datatype datatype,
+                int dest,
+                int tag,
+                MPI_Comm comm,
+                MPI_Request *request);
+
 MPI_Fint PMPI_Info_c2f(MPI_Info info);
 
 int PMPI_Info_create(MPI_Info *info);
@@ -1515,7 +1730,57 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided);
 
 int PMPI_Initialized(int *flag);
 
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+
+int PMPI_Irecv(void *buf,
+               int count,
+               MPI_Datatype datatype,
+               int source,
+               int tag,
+               MPI_Comm comm,
+               MPI_Request *request);
+
+int PMPI_Irecv_c(void *buf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 int source,
+                 int tag,
+                 MPI_Comm comm,
+                 MPI_Request *request);
+
+int PMPI_Irsend(const void *buf,
+                int count,
+                MPI_Datatype datatype,
+                int dest,
+                int tag,
+                MPI_Comm comm,
+                MPI_Request *request);
+
 int PMPI_Is_thread_main(int *flag);
+
+int PMPI_Isend(const void *buf,
+               int count,
+               MPI_Datatype datatype,
+               int dest,
+               int tag,
+               MPI_Comm comm,
+               MPI_Request *request);
+
+int PMPI_Isend_c(const void *buf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 int dest,
+                 int tag,
+                 MPI_Comm comm,
+                 MPI_Request *request);
+
+int PMPI_Issend(const void *buf,
+                int count,
+                MPI_Datatype datatype,
+                int dest,
+                int tag,
+                MPI_Comm comm,
+                MPI_Request *request);
 
 int PMPI_Keyval_create(MPI_Copy_function * copy_fn,
                        MPI_Delete_function * delete_fn,
@@ -1532,7 +1797,33 @@ MPI_Op PMPI_Op_fromint(int op);
 
 int PMPI_Op_toint(MPI_Op op);
 
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+
 int PMPI_Query_thread(int *provided);
+
+int PMPI_Recv(void *buf,
+              int count,
+              MPI_Datatype datatype,
+              int source,
+              int tag,
+              MPI_Comm comm,
+              MPI_Status *status);
+
+int PMPI_Recv_c(void *buf,
+                MPI_Count count,
+                MPI_Datatype datatype,
+                int source,
+                int tag,
+                MPI_Comm comm,
+                MPI_Status *status);
+
+int PMPI_Recv_init(void *buf,
+                   int count,
+                   MPI_Datatype datatype,
+                   int source,
+                   int tag,
+                   MPI_Comm comm,
+                   MPI_Request *request);
 
 int PMPI_Reduce(const void *sendbuf,
                 void *recvbuf,
@@ -1577,6 +1868,16 @@ int PMPI_Request_get_status_some(int incount,
 
 int PMPI_Request_toint(MPI_Request request);
 
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+
+int PMPI_Rsend_init(const void *buf,
+                    int count,
+                    MPI_Datatype datatype,
+                    int dest,
+                    int tag,
+                    MPI_Comm comm,
+                    MPI_Request *request);
+
 int PMPI_Scan(const void *sendbuf,
               void *recvbuf,
               int count,
@@ -1592,6 +1893,60 @@ int PMPI_Scatter(const void *sendbuf,
                  MPI_Datatype recvtype,
                  int root,
                  MPI_Comm comm);
+
+int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+
+int PMPI_Send_c(const void *buf,
+                MPI_Count count,
+                MPI_Datatype datatype,
+                int dest,
+                int tag,
+                MPI_Comm comm);
+
+int PMPI_Send_init(const void *buf,
+                   int count,
+                   MPI_Datatype datatype,
+                   int dest,
+                   int tag,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
+int PMPI_Sendrecv(const void *sendbuf,
+                  int sendcount,
+                  MPI_Datatype sendtype,
+                  int dest,
+                  int sendtag,
+                  void *recvbuf,
+                  int recvcount,
+                  MPI_Datatype recvtype,
+                  int source,
+                  int recvtag,
+                  MPI_Comm comm,
+                  MPI_Status *status);
+
+int PMPI_Sendrecv_replace(void *buf,
+                          int count,
+                          MPI_Datatype datatype,
+                          int dest,
+                          int sendtag,
+                          int source,
+                          int recvtag,
+                          MPI_Comm comm,
+                          MPI_Status *status);
+
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+
+int PMPI_Ssend_init(const void *buf,
+                    int count,
+                    MPI_Datatype datatype,
+                    int dest,
+                    int tag,
+                    MPI_Comm comm,
+                    MPI_Request *request);
+
+int PMPI_Start(MPI_Request *request);
+
+int PMPI_Startall(int count, MPI_Request *array_of_requests);
 
 int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 
@@ -1620,6 +1975,23 @@ int PMPI_Status_set_tag(MPI_Status *status, int tag);
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag);
+
+int PMPI_Testall(int count,
+                 MPI_Request *array_of_requests,
+                 int *flag,
+                 MPI_Status *array_of_statuses);
+
+int PMPI_Testany(int count,
+                 MPI_Request *array_of_requests,
+                 int *index,
+                 int *flag,
+                 MPI_Status *status);
+
+int PMPI_Testsome(int incount,
+                  MPI_Request *array_of_requests,
+                  int *outcount,
+                  int *array_of_indices,
+                  MPI_Status *array_of_statuses);
 
 int PMPI_Topo_test(MPI_Comm comm, int *status);
 
@@ -1755,6 +2127,16 @@ int PMPI_Type_vector(int count,
                      MPI_Datatype *newtype);
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status);
+
+int PMPI_Waitall(int count, MPI_Request *array_of_requests, MPI_Status *array_of_statuses);
+
+int PMPI_Waitany(int count, MPI_Request *array_of_requests, int *index, MPI_Status *status);
+
+int PMPI_Waitsome(int incount,
+                  MPI_Request *array_of_requests,
+                  int *outcount,
+                  int *array_of_indices,
+                  MPI_Status *array_of_statuses);
 
 int PMPI_Win_allocate(MPI_Aint size,
                       int disp_unit,

@@ -133,10 +133,12 @@ c_programs! {
         attr_finalize,
         attr_reentrant,
         attr_type_win,
+        client_routines,
         collectives,
         groups,
         info,
         keyval_reuse,
+        p2p_self,
         pmpi;
     die:
         fatal_keyval,

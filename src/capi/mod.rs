@@ -25,6 +25,7 @@ pub mod handles;
 pub mod info;
 pub mod init;
 pub mod memory;
+pub mod p2p;
 pub mod profile;
 pub mod request;
 pub mod status;

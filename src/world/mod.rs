@@ -14,6 +14,7 @@ pub mod errhandler;
 pub mod error_remove;
 pub mod handle;
 pub mod info;
+pub mod p2p;
 pub mod reduce;
 pub mod request;
 pub mod runtime;
