@@ -677,6 +677,10 @@ int MPI_Add_error_code(int errorclass, int *errorcode);
 
 int MPI_Add_error_string(int errorcode, const char *string);
 
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+
 int MPI_Allgather(const void *sendbuf,
                   int sendcount,
                   MPI_Datatype sendtype,
@@ -684,6 +688,15 @@ int MPI_Allgather(const void *sendbuf,
                   int recvcount,
                   MPI_Datatype recvtype,
                   MPI_Comm comm);
+
+int MPI_Allgatherv(const void *sendbuf,
+                   int sendcount,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   const int *recvcounts,
+                   const int *displs,
+                   MPI_Datatype recvtype,
+                   MPI_Comm comm);
 
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 
@@ -701,6 +714,26 @@ int MPI_Alltoall(const void *sendbuf,
                  int recvcount,
                  MPI_Datatype recvtype,
                  MPI_Comm comm);
+
+int MPI_Alltoallv(const void *sendbuf,
+                  const int *sendcounts,
+                  const int *sdispls,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  const int *recvcounts,
+                  const int *rdispls,
+                  MPI_Datatype recvtype,
+                  MPI_Comm comm);
+
+int MPI_Alltoallw(const void *sendbuf,
+                  const int *sendcounts,
+                  const int *sdispls,
+                  const MPI_Datatype *sendtypes,
+                  void *recvbuf,
+                  const int *recvcounts,
+                  const int *rdispls,
+                  const MPI_Datatype *recvtypes,
+                  MPI_Comm comm);
 
 int MPI_Attr_delete(MPI_Comm comm, int keyval);
 
@@ -859,6 +892,16 @@ int MPI_Gather(const void *sendbuf,
                int root,
                MPI_Comm comm);
 
+int MPI_Gatherv(const void *sendbuf,
+                int sendcount,
+                MPI_Datatype sendtype,
+                void *recvbuf,
+                const int *recvcounts,
+                const int *displs,
+                MPI_Datatype recvtype,
+                int root,
+                MPI_Comm comm);
+
 int MPI_Get_address(const void *location, MPI_Aint *address);
 
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
@@ -913,6 +956,73 @@ int MPI_Group_translate_ranks(MPI_Group group1,
 
 int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
 
+int MPI_Iallgather(const void *sendbuf,
+                   int sendcount,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   int recvcount,
+                   MPI_Datatype recvtype,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
+int MPI_Iallgatherv(const void *sendbuf,
+                    int sendcount,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    const int *recvcounts,
+                    const int *displs,
+                    MPI_Datatype recvtype,
+                    MPI_Comm comm,
+                    MPI_Request *request);
+
+int MPI_Iallreduce(const void *sendbuf,
+                   void *recvbuf,
+                   int count,
+                   MPI_Datatype datatype,
+                   MPI_Op op,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
+int MPI_Ialltoall(const void *sendbuf,
+                  int sendcount,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  int recvcount,
+                  MPI_Datatype recvtype,
+                  MPI_Comm comm,
+                  MPI_Request *request);
+
+int MPI_Ialltoallv(const void *sendbuf,
+                   const int *sendcounts,
+                   const int *sdispls,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   const int *recvcounts,
+                   const int *rdispls,
+                   MPI_Datatype recvtype,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
+int MPI_Ialltoallw(const void *sendbuf,
+                   const int *sendcounts,
+                   const int *sdispls,
+                   const MPI_Datatype *sendtypes,
+                   void *recvbuf,
+                   const int *recvcounts,
+                   const int *rdispls,
+                   const MPI_Datatype *recvtypes,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request);
+
+int MPI_Ibcast(void *buffer,
+               int count,
+               MPI_Datatype datatype,
+               int root,
+               MPI_Comm comm,
+               MPI_Request *request);
+
 int MPI_Ibsend(const void *buf,
                int count,
                MPI_Datatype datatype,
@@ -920,6 +1030,35 @@ int MPI_Ibsend(const void *buf,
                int tag,
                MPI_Comm comm,
                MPI_Request *request);
+
+int MPI_Iexscan(const void *sendbuf,
+                void *recvbuf,
+                int count,
+                MPI_Datatype datatype,
+                MPI_Op op,
+                MPI_Comm comm,
+                MPI_Request *request);
+
+int MPI_Igather(const void *sendbuf,
+                int sendcount,
+                MPI_Datatype sendtype,
+                void *recvbuf,
+                int recvcount,
+                MPI_Datatype recvtype,
+                int root,
+                MPI_Comm comm,
+                MPI_Request *request);
+
+int MPI_Igatherv(const void *sendbuf,
+                 int sendcount,
+                 MPI_Datatype sendtype,
+                 void *recvbuf,
+                 const int *recvcounts,
+                 const int *displs,
+                 MPI_Datatype recvtype,
+                 int root,
+                 MPI_Comm comm,
+                 MPI_Request *request);
 
 MPI_Fint MPI_Info_c2f(MPI_Info info);
 
@@ -973,6 +1112,31 @@ int MPI_Irecv_c(void *buf,
                 MPI_Comm comm,
                 MPI_Request *request);
 
+int MPI_Ireduce(const void *sendbuf,
+                void *recvbuf,
+                int count,
+                MPI_Datatype datatype,
+                MPI_Op op,
+                int root,
+                MPI_Comm comm,
+                MPI_Request *request);
+
+int MPI_Ireduce_scatter(const void *sendbuf,
+                        void *recvbuf,
+                        const int *recvcounts,
+                        MPI_Datatype datatype,
+                        MPI_Op op,
+                        MPI_Comm comm,
+                        MPI_Request *request);
+
+int MPI_Ireduce_scatter_block(const void *sendbuf,
+                              void *recvbuf,
+                              int recvcount,
+                              MPI_Datatype datatype,
+                              MPI_Op op,
+                              MPI_Comm comm,
+                              MPI_Request *request);
+
 int MPI_Irsend(const void *buf,
                int count,
                MPI_Datatype datatype,
@@ -982,6 +1146,35 @@ int MPI_Irsend(const void *buf,
                MPI_Request *request);
 
 int MPI_Is_thread_main(int *flag);
+
+int MPI_Iscan(const void *sendbuf,
+              void *recvbuf,
+              int count,
+              MPI_Datatype datatype,
+              MPI_Op op,
+              MPI_Comm comm,
+              MPI_Request *request);
+
+int MPI_Iscatter(const void *sendbuf,
+                 int sendcount,
+                 MPI_Datatype sendtype,
+                 void *recvbuf,
+                 int recvcount,
+                 MPI_Datatype recvtype,
+                 int root,
+                 MPI_Comm comm,
+                 MPI_Request *request);
+
+int MPI_Iscatterv(const void *sendbuf,
+                  const int *sendcounts,
+                  const int *displs,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  int recvcount,
+                  MPI_Datatype recvtype,
+                  int root,
+                  MPI_Comm comm,
+                  MPI_Request *request);
 
 int MPI_Isend(const void *buf,
               int count,
@@ -1031,6 +1224,26 @@ MPI_Op MPI_Op_fromint(int op);
 
 int MPI_Op_toint(MPI_Op op);
 
+int MPI_Pack(const void *inbuf,
+             int incount,
+             MPI_Datatype datatype,
+             void *outbuf,
+             int outsize,
+             int *position,
+             MPI_Comm comm);
+
+int MPI_Pack_c(const void *inbuf,
+               MPI_Count incount,
+               MPI_Datatype datatype,
+               void *outbuf,
+               MPI_Count outsize,
+               MPI_Count *position,
+               MPI_Comm comm);
+
+int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+
+int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
+
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 
 int MPI_Query_thread(int *provided);
@@ -1066,6 +1279,20 @@ int MPI_Reduce(const void *sendbuf,
                MPI_Op op,
                int root,
                MPI_Comm comm);
+
+int MPI_Reduce_scatter(const void *sendbuf,
+                       void *recvbuf,
+                       const int *recvcounts,
+                       MPI_Datatype datatype,
+                       MPI_Op op,
+                       MPI_Comm comm);
+
+int MPI_Reduce_scatter_block(const void *sendbuf,
+                             void *recvbuf,
+                             int recvcount,
+                             MPI_Datatype datatype,
+                             MPI_Op op,
+                             MPI_Comm comm);
 
 int MPI_Remove_error_class(int errorclass);
 
@@ -1127,6 +1354,16 @@ int MPI_Scatter(const void *sendbuf,
                 MPI_Datatype recvtype,
                 int root,
                 MPI_Comm comm);
+
+int MPI_Scatterv(const void *sendbuf,
+                 const int *sendcounts,
+                 const int *displs,
+                 MPI_Datatype sendtype,
+                 void *recvbuf,
+                 int recvcount,
+                 MPI_Datatype recvtype,
+                 int root,
+                 MPI_Comm comm);
 
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
@@ -1349,11 +1586,15 @@ int MPI_Type_get_envelope_c(MPI_Datatype datatype,
 
 int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
 
+int MPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
+
 int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
 
 int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
 
 int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
+
+int MPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
 
 int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
 
@@ -1369,6 +1610,8 @@ int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
 
 int MPI_Type_size(MPI_Datatype datatype, int *size);
 
+int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size);
+
 int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
 
 int MPI_Type_toint(MPI_Datatype datatype);
@@ -1378,6 +1621,22 @@ int MPI_Type_vector(int count,
                     int stride,
                     MPI_Datatype oldtype,
                     MPI_Datatype *newtype);
+
+int MPI_Unpack(const void *inbuf,
+               int insize,
+               int *position,
+               void *outbuf,
+               int outcount,
+               MPI_Datatype datatype,
+               MPI_Comm comm);
+
+int MPI_Unpack_c(const void *inbuf,
+                 MPI_Count insize,
+                 MPI_Count *position,
+                 void *outbuf,
+                 MPI_Count outcount,
+                 MPI_Datatype datatype,
+                 MPI_Comm comm);
 
 int MPI_WIN_DUP_FN(MPI_Win oldwin,
                    int win_keyval,
@@ -1475,6 +1734,10 @@ int PMPI_Add_error_code(int errorclass, int *errorcode);
 
 int PMPI_Add_error_string(int errorcode, const char *string);
 
+MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+
+MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+
 int PMPI_Allgather(const void *sendbuf,
                    int sendcount,
                    MPI_Datatype sendtype,
@@ -1482,6 +1745,15 @@ int PMPI_Allgather(const void *sendbuf,
                    int recvcount,
                    MPI_Datatype recvtype,
                    MPI_Comm comm);
+
+int PMPI_Allgatherv(const void *sendbuf,
+                    int sendcount,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    const int *recvcounts,
+                    const int *displs,
+                    MPI_Datatype recvtype,
+                    MPI_Comm comm);
 
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 
@@ -1499,6 +1771,26 @@ int PMPI_Alltoall(const void *sendbuf,
                   int recvcount,
                   MPI_Datatype recvtype,
                   MPI_Comm comm);
+
+int PMPI_Alltoallv(const void *sendbuf,
+                   const int *sendcounts,
+                   const int *sdispls,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   const int *recvcounts,
+                   const int *rdispls,
+                   MPI_Datatype recvtype,
+                   MPI_Comm comm);
+
+int PMPI_Alltoallw(const void *sendbuf,
+                   const int *sendcounts,
+                   const int *sdispls,
+                   const MPI_Datatype *sendtypes,
+                   void *recvbuf,
+                   const int *recvcounts,
+                   const int *rdispls,
+                   const MPI_Datatype *recvtypes,
+                   MPI_Comm comm);
 
 int PMPI_Attr_delete(MPI_Comm comm, int keyval);
 
@@ -1634,6 +1926,16 @@ int PMPI_Gather(const void *sendbuf,
                 int root,
                 MPI_Comm comm);
 
+int PMPI_Gatherv(const void *sendbuf,
+                 int sendcount,
+                 MPI_Datatype sendtype,
+                 void *recvbuf,
+                 const int *recvcounts,
+                 const int *displs,
+                 MPI_Datatype recvtype,
+                 int root,
+                 MPI_Comm comm);
+
 int PMPI_Get_address(const void *location, MPI_Aint *address);
 
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
@@ -1688,6 +1990,73 @@ int PMPI_Group_translate_ranks(MPI_Group group1,
 
 int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
 
+int PMPI_Iallgather(const void *sendbuf,
+                    int sendcount,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    int recvcount,
+                    MPI_Datatype recvtype,
+                    MPI_Comm comm,
+                    MPI_Request *request);
+
+int PMPI_Iallgatherv(const void *sendbuf,
+                     int sendcount,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     const int *recvcounts,
+                     const int *displs,
+                     MPI_Datatype recvtype,
+                     MPI_Comm comm,
+                     MPI_Request *request);
+
+int PMPI_Iallreduce(const void *sendbuf,
+                    void *recvbuf,
+                    int count,
+                    MPI_Datatype datatype,
+                    MPI_Op op,
+                    MPI_Comm comm,
+                    MPI_Request *request);
+
+int PMPI_Ialltoall(const void *sendbuf,
+                   int sendcount,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   int recvcount,
+                   MPI_Datatype recvtype,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
+int PMPI_Ialltoallv(const void *sendbuf,
+                    const int *sendcounts,
+                    const int *sdispls,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    const int *recvcounts,
+                    const int *rdispls,
+                    MPI_Datatype recvtype,
+                    MPI_Comm comm,
+                    MPI_Request *request);
+
+int PMPI_Ialltoallw(const void *sendbuf,
+                    const int *sendcounts,
+                    const int *sdispls,
+                    const MPI_Datatype *sendtypes,
+                    void *recvbuf,
+                    const int *recvcounts,
+                    const int *rdispls,
+                    const MPI_Datatype *recvtypes,
+                    MPI_Comm comm,
+                    MPI_Request *request);
+
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request);
+
+int PMPI_Ibcast(void *buffer,
+                int count,
+                MPI_Datatype datatype,
+                int root,
+                MPI_Comm comm,
+                MPI_Request *request);
+
 int PMPI_Ibsend(const void *buf,
                 int count,
                 MPI_Datatype datatype,
@@ -1695,6 +2064,35 @@ int PMPI_Ibsend(const void *buf,
                 int tag,
                 MPI_Comm comm,
                 MPI_Request *request);
+
+int PMPI_Iexscan(const void *sendbuf,
+                 void *recvbuf,
+                 int count,
+                 MPI_Datatype datatype,
+                 MPI_Op op,
+                 MPI_Comm comm,
+                 MPI_Request *request);
+
+int PMPI_Igather(const void *sendbuf,
+                 int sendcount,
+                 MPI_Datatype sendtype,
+                 void *recvbuf,
+                 int recvcount,
+                 MPI_Datatype recvtype,
+                 int root,
+                 MPI_Comm comm,
+                 MPI_Request *request);
+
+int PMPI_Igatherv(const void *sendbuf,
+                  int sendcount,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  const int *recvcounts,
+                  const int *displs,
+                  MPI_Datatype recvtype,
+                  int root,
+                  MPI_Comm comm,
+                  MPI_Request *request);
 
 MPI_Fint PMPI_Info_c2f(MPI_Info info);
 
@@ -1748,6 +2146,31 @@ int PMPI_Irecv_c(void *buf,
                  MPI_Comm comm,
                  MPI_Request *request);
 
+int PMPI_Ireduce(const void *sendbuf,
+                 void *recvbuf,
+                 int count,
+                 MPI_Datatype datatype,
+                 MPI_Op op,
+                 int root,
+                 MPI_Comm comm,
+                 MPI_Request *request);
+
+int PMPI_Ireduce_scatter(const void *sendbuf,
+                         void *recvbuf,
+                         const int *recvcounts,
+                         MPI_Datatype datatype,
+                         MPI_Op op,
+                         MPI_Comm comm,
+                         MPI_Request *request);
+
+int PMPI_Ireduce_scatter_block(const void *sendbuf,
+                               void *recvbuf,
+                               int recvcount,
+                               MPI_Datatype datatype,
+                               MPI_Op op,
+                               MPI_Comm comm,
+                               MPI_Request *request);
+
 int PMPI_Irsend(const void *buf,
                 int count,
                 MPI_Datatype datatype,
@@ -1757,6 +2180,35 @@ int PMPI_Irsend(const void *buf,
                 MPI_Request *request);
 
 int PMPI_Is_thread_main(int *flag);
+
+int PMPI_Iscan(const void *sendbuf,
+               void *recvbuf,
+               int count,
+               MPI_Datatype datatype,
+               MPI_Op op,
+               MPI_Comm comm,
+               MPI_Request *request);
+
+int PMPI_Iscatter(const void *sendbuf,
+                  int sendcount,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  int recvcount,
+                  MPI_Datatype recvtype,
+                  int root,
+                  MPI_Comm comm,
+                  MPI_Request *request);
+
+int PMPI_Iscatterv(const void *sendbuf,
+                   const int *sendcounts,
+                   const int *displs,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   int recvcount,
+                   MPI_Datatype recvtype,
+                   int root,
+                   MPI_Comm comm,
+                   MPI_Request *request);
 
 int PMPI_Isend(const void *buf,
                int count,
@@ -1797,6 +2249,26 @@ MPI_Op PMPI_Op_fromint(int op);
 
 int PMPI_Op_toint(MPI_Op op);
 
+int PMPI_Pack(const void *inbuf,
+              int incount,
+              MPI_Datatype datatype,
+              void *outbuf,
+              int outsize,
+              int *position,
+              MPI_Comm comm);
+
+int PMPI_Pack_c(const void *inbuf,
+                MPI_Count incount,
+                MPI_Datatype datatype,
+                void *outbuf,
+                MPI_Count outsize,
+                MPI_Count *position,
+                MPI_Comm comm);
+
+int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+
+int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
+
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 
 int PMPI_Query_thread(int *provided);
@@ -1832,6 +2304,20 @@ int PMPI_Reduce(const void *sendbuf,
                 MPI_Op op,
                 int root,
                 MPI_Comm comm);
+
+int PMPI_Reduce_scatter(const void *sendbuf,
+                        void *recvbuf,
+                        const int *recvcounts,
+                        MPI_Datatype datatype,
+                        MPI_Op op,
+                        MPI_Comm comm);
+
+int PMPI_Reduce_scatter_block(const void *sendbuf,
+                              void *recvbuf,
+                              int recvcount,
+                              MPI_Datatype datatype,
+                              MPI_Op op,
+                              MPI_Comm comm);
 
 int PMPI_Remove_error_class(int errorclass);
 
@@ -1893,6 +2379,16 @@ int PMPI_Scatter(const void *sendbuf,
                  MPI_Datatype recvtype,
                  int root,
                  MPI_Comm comm);
+
+int PMPI_Scatterv(const void *sendbuf,
+                  const int *sendcounts,
+                  const int *displs,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  int recvcount,
+                  MPI_Datatype recvtype,
+                  int root,
+                  MPI_Comm comm);
 
 int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
@@ -2096,11 +2592,15 @@ int PMPI_Type_get_envelope_c(MPI_Datatype datatype,
 
 int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
 
+int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
+
 int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
 
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
 
 int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
+
+int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
 
 int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
 
@@ -2116,6 +2616,8 @@ int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
 
 int PMPI_Type_size(MPI_Datatype datatype, int *size);
 
+int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size);
+
 int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
 
 int PMPI_Type_toint(MPI_Datatype datatype);
@@ -2125,6 +2627,22 @@ int PMPI_Type_vector(int count,
                      int stride,
                      MPI_Datatype oldtype,
                      MPI_Datatype *newtype);
+
+int PMPI_Unpack(const void *inbuf,
+                int insize,
+                int *position,
+                void *outbuf,
+                int outcount,
+                MPI_Datatype datatype,
+                MPI_Comm comm);
+
+int PMPI_Unpack_c(const void *inbuf,
+                  MPI_Count insize,
+                  MPI_Count *position,
+                  void *outbuf,
+                  MPI_Count outcount,
+                  MPI_Datatype datatype,
+                  MPI_Comm comm);
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status);
 

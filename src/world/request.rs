@@ -211,3 +211,11 @@ impl Runtime {
         }
     }
 }
+
+impl Runtime {
+    /// A request for an operation that completed when it started (a nonblocking collective
+    /// over one process): waiting returns the empty status.
+    pub fn completed_request(&self) -> Result<Handle> {
+        self.active()?.requests.insert(Request::Complete)
+    }
+}
