@@ -345,7 +345,7 @@ pub unsafe extern "C" fn MPI_Ireduce(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ireduce", Scope::Comm(comm), {
-        let r: Result<()> = (|| -> Result<()> {
+        let r: Result<()> = {
             unsafe {
                 reduce_local(
                     sendbuf,
@@ -353,7 +353,7 @@ pub unsafe extern "C" fn MPI_Ireduce(
                     args(comm, count, datatype, Some(op), Some(root)),
                 )
             }
-        })();
+        };
         r?;
         unsafe { done(request) }
     })
@@ -370,7 +370,7 @@ pub unsafe extern "C" fn MPI_Iallreduce(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iallreduce", Scope::Comm(comm), {
-        let r: Result<()> = (|| -> Result<()> {
+        let r: Result<()> = {
             unsafe {
                 reduce_local(
                     sendbuf,
@@ -378,7 +378,7 @@ pub unsafe extern "C" fn MPI_Iallreduce(
                     args(comm, count, datatype, Some(op), None),
                 )
             }
-        })();
+        };
         r?;
         unsafe { done(request) }
     })
@@ -395,7 +395,7 @@ pub unsafe extern "C" fn MPI_Iscan(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iscan", Scope::Comm(comm), {
-        let r: Result<()> = (|| -> Result<()> {
+        let r: Result<()> = {
             unsafe {
                 reduce_local(
                     sendbuf,
@@ -403,7 +403,7 @@ pub unsafe extern "C" fn MPI_Iscan(
                     args(comm, count, datatype, Some(op), None),
                 )
             }
-        })();
+        };
         r?;
         unsafe { done(request) }
     })
@@ -440,7 +440,7 @@ pub unsafe extern "C" fn MPI_Igather(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Igather", Scope::Comm(comm), {
-        let r: Result<()> = (|| -> Result<()> {
+        let r: Result<()> = {
             unsafe {
                 transfer(
                     comm,
@@ -449,7 +449,7 @@ pub unsafe extern "C" fn MPI_Igather(
                     (recvbuf, recvcount, recvtype),
                 )
             }
-        })();
+        };
         r?;
         unsafe { done(request) }
     })
@@ -468,7 +468,7 @@ pub unsafe extern "C" fn MPI_Iscatter(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iscatter", Scope::Comm(comm), {
-        let r: Result<()> = (|| -> Result<()> {
+        let r: Result<()> = {
             unsafe {
                 transfer(
                     comm,
@@ -477,7 +477,7 @@ pub unsafe extern "C" fn MPI_Iscatter(
                     (recvbuf, recvcount, recvtype),
                 )
             }
-        })();
+        };
         r?;
         unsafe { done(request) }
     })
@@ -495,7 +495,7 @@ pub unsafe extern "C" fn MPI_Iallgather(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iallgather", Scope::Comm(comm), {
-        let r: Result<()> = (|| -> Result<()> {
+        let r: Result<()> = {
             unsafe {
                 transfer(
                     comm,
@@ -504,7 +504,7 @@ pub unsafe extern "C" fn MPI_Iallgather(
                     (recvbuf, recvcount, recvtype),
                 )
             }
-        })();
+        };
         r?;
         unsafe { done(request) }
     })
@@ -522,7 +522,7 @@ pub unsafe extern "C" fn MPI_Ialltoall(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ialltoall", Scope::Comm(comm), {
-        let r: Result<()> = (|| -> Result<()> {
+        let r: Result<()> = {
             unsafe {
                 transfer(
                     comm,
@@ -531,7 +531,7 @@ pub unsafe extern "C" fn MPI_Ialltoall(
                     (recvbuf, recvcount, recvtype),
                 )
             }
-        })();
+        };
         r?;
         unsafe { done(request) }
     })
@@ -551,7 +551,7 @@ pub unsafe extern "C" fn MPI_Igatherv(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Igatherv", Scope::Comm(comm), {
-        let r: Result<()> = (|| -> Result<()> {
+        let r: Result<()> = {
             unsafe {
                 gatherv(
                     (sendbuf, sendcount, sendtype),
@@ -560,7 +560,7 @@ pub unsafe extern "C" fn MPI_Igatherv(
                     comm,
                 )
             }
-        })();
+        };
         r?;
         unsafe { done(request) }
     })
@@ -579,7 +579,7 @@ pub unsafe extern "C" fn MPI_Iallgatherv(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iallgatherv", Scope::Comm(comm), {
-        let r: Result<()> = (|| -> Result<()> {
+        let r: Result<()> = {
             unsafe {
                 gatherv(
                     (sendbuf, sendcount, sendtype),
@@ -588,7 +588,7 @@ pub unsafe extern "C" fn MPI_Iallgatherv(
                     comm,
                 )
             }
-        })();
+        };
         r?;
         unsafe { done(request) }
     })
@@ -608,7 +608,7 @@ pub unsafe extern "C" fn MPI_Iscatterv(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iscatterv", Scope::Comm(comm), {
-        let r: Result<()> = (|| -> Result<()> {
+        let r: Result<()> = {
             unsafe {
                 scatterv(
                     (sendbuf, sendcounts, displs, sendtype),
@@ -617,7 +617,7 @@ pub unsafe extern "C" fn MPI_Iscatterv(
                     comm,
                 )
             }
-        })();
+        };
         r?;
         unsafe { done(request) }
     })
@@ -637,7 +637,7 @@ pub unsafe extern "C" fn MPI_Ialltoallv(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ialltoallv", Scope::Comm(comm), {
-        let r: Result<()> = (|| -> Result<()> {
+        let r: Result<()> = {
             unsafe {
                 alltoallv(
                     (sendbuf, sendcounts, sdispls, sendtype),
@@ -645,7 +645,7 @@ pub unsafe extern "C" fn MPI_Ialltoallv(
                     comm,
                 )
             }
-        })();
+        };
         r?;
         unsafe { done(request) }
     })
@@ -665,7 +665,7 @@ pub unsafe extern "C" fn MPI_Ialltoallw(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ialltoallw", Scope::Comm(comm), {
-        let r: Result<()> = (|| -> Result<()> {
+        let r: Result<()> = {
             unsafe {
                 alltoallw(
                     (sendbuf, sendcounts, sdispls, sendtypes),
@@ -673,7 +673,7 @@ pub unsafe extern "C" fn MPI_Ialltoallw(
                     comm,
                 )
             }
-        })();
+        };
         r?;
         unsafe { done(request) }
     })
@@ -690,10 +690,10 @@ pub unsafe extern "C" fn MPI_Ireduce_scatter(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ireduce_scatter", Scope::Comm(comm), {
-        let r: Result<()> = (|| -> Result<()> {
+        let r: Result<()> = {
             let count = unsafe { own(recvcounts, "recvcounts") }?;
             unsafe { reduce_scatter(sendbuf, recvbuf, count, datatype, op, comm) }
-        })();
+        };
         r?;
         unsafe { done(request) }
     })
@@ -710,9 +710,8 @@ pub unsafe extern "C" fn MPI_Ireduce_scatter_block(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ireduce_scatter_block", Scope::Comm(comm), {
-        let r: Result<()> = (|| -> Result<()> {
-            unsafe { reduce_scatter(sendbuf, recvbuf, recvcount, datatype, op, comm) }
-        })();
+        let r: Result<()> =
+            { unsafe { reduce_scatter(sendbuf, recvbuf, recvcount, datatype, op, comm) } };
         r?;
         unsafe { done(request) }
     })
