@@ -86,11 +86,15 @@ fi
 
 [ -d "$src/test" ] || { echo "clients.sh: no mpi4py source in $src (run without --no-build)" >&2; exit 1; }
 
-# What mpi4py's configure step found missing (each is a stub raising NotImplementedError).
-if [ -f "$work/build.log" ]; then
-    missing=$(grep -o "missing MPI symbol[^']*'[^']*'\|checking for function '[A-Za-z_0-9]*' ... no" \
-        "$work/build.log" | grep -o "MPI_[A-Za-z_0-9]*" | sort -u | tr '\n' ' ')
-    [ -z "$missing" ] || echo "clients.sh: routines mpi4py's configure did not find: $missing"
+# What mpi4py's configure step found missing: routines it knows (missing.h) that it did not
+# find (no PyMPI_HAVE_ in pympiconf.h); each is a stub raising NotImplementedError.
+conf=$src/src/lib-mpi
+if [ -f "$conf/pympiconf.h" ]; then
+    missing=$(comm -23 \
+        <(grep -o 'PyMPI_HAVE_MPI_[A-Z][a-z][A-Za-z_0-9]*' "$conf/missing.h" | sort -u) \
+        <(grep -o 'PyMPI_HAVE_MPI_[A-Z][a-z][A-Za-z_0-9]*' "$conf/pympiconf.h" | sort -u) |
+        sed 's/PyMPI_HAVE_//' | tr '\n' ' ' || true)
+    echo "clients.sh: routines mpi4py knows and did not find ($(echo $missing | wc -w)): $missing"
 fi
 
 if [ "$all" = 1 ]; then

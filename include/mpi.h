@@ -757,7 +757,15 @@ int MPI_Bsend_init(const void *buf,
 
 int MPI_Buffer_attach(void *buffer, int size);
 
+int MPI_Buffer_attach_c(void *buffer, MPI_Count size);
+
 int MPI_Buffer_detach(void *buffer_addr, int *size);
+
+int MPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size);
+
+int MPI_Buffer_flush(void);
+
+int MPI_Buffer_iflush(MPI_Request *request);
 
 int MPI_COMM_DUP_FN(MPI_Comm oldcomm,
                     int comm_keyval,
@@ -776,6 +784,10 @@ int MPI_COMM_NULL_COPY_FN(MPI_Comm oldcomm,
 int MPI_COMM_NULL_DELETE_FN(MPI_Comm comm, int comm_keyval, void *attribute_val, void *extra_state);
 
 int MPI_Cancel(MPI_Request *request);
+
+int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
+
+int MPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size);
 
 MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
 
@@ -803,11 +815,17 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function * comm_copy_attr_fn,
 
 int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
 
+int MPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
+
+int MPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size);
+
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
 
 MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
+
+int MPI_Comm_flush_buffer(MPI_Comm comm);
 
 int MPI_Comm_free(MPI_Comm *comm);
 
@@ -829,7 +847,13 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 
 int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
 
+int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
+
 int MPI_Comm_rank(MPI_Comm comm, int *rank);
+
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+
+int MPI_Comm_remote_size(MPI_Comm comm, int *size);
 
 int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
 
@@ -1064,6 +1088,8 @@ MPI_Fint MPI_Info_c2f(MPI_Info info);
 
 int MPI_Info_create(MPI_Info *info);
 
+int MPI_Info_create_env(int argc, char **argv, MPI_Info *info);
+
 int MPI_Info_delete(MPI_Info info, const char *key);
 
 int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
@@ -1093,6 +1119,8 @@ int MPI_Init(int *argc, char ***argv);
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
 
 int MPI_Initialized(int *flag);
+
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
 
@@ -1218,7 +1246,11 @@ int MPI_NULL_DELETE_FN(MPI_Comm comm, int keyval, void *attribute_val, void *ext
 
 MPI_Fint MPI_Op_c2f(MPI_Op op);
 
+int MPI_Op_commutative(MPI_Op op, int *commute);
+
 MPI_Op MPI_Op_f2c(MPI_Fint op);
+
+int MPI_Op_free(MPI_Op *op);
 
 MPI_Op MPI_Op_fromint(int op);
 
@@ -1491,6 +1523,8 @@ int MPI_Type_commit(MPI_Datatype *datatype);
 
 int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 
+int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
 int MPI_Type_create_hindexed(int count,
                              const int *array_of_blocklengths,
                              const MPI_Aint *array_of_displacements,
@@ -1503,11 +1537,23 @@ int MPI_Type_create_hindexed_block(int count,
                                    MPI_Datatype oldtype,
                                    MPI_Datatype *newtype);
 
+int MPI_Type_create_hindexed_c(MPI_Count count,
+                               const MPI_Count *array_of_blocklengths,
+                               const MPI_Count *array_of_displacements,
+                               MPI_Datatype oldtype,
+                               MPI_Datatype *newtype);
+
 int MPI_Type_create_hvector(int count,
                             int blocklength,
                             MPI_Aint stride,
                             MPI_Datatype oldtype,
                             MPI_Datatype *newtype);
+
+int MPI_Type_create_hvector_c(MPI_Count count,
+                              MPI_Count blocklength,
+                              MPI_Count stride,
+                              MPI_Datatype oldtype,
+                              MPI_Datatype *newtype);
 
 int MPI_Type_create_indexed_block(int count,
                                   int blocklength,
@@ -1525,11 +1571,22 @@ int MPI_Type_create_resized(MPI_Datatype oldtype,
                             MPI_Aint extent,
                             MPI_Datatype *newtype);
 
+int MPI_Type_create_resized_c(MPI_Datatype oldtype,
+                              MPI_Count lb,
+                              MPI_Count extent,
+                              MPI_Datatype *newtype);
+
 int MPI_Type_create_struct(int count,
                            const int *array_of_blocklengths,
                            const MPI_Aint *array_of_displacements,
                            const MPI_Datatype *array_of_types,
                            MPI_Datatype *newtype);
+
+int MPI_Type_create_struct_c(MPI_Count count,
+                             const MPI_Count *array_of_blocklengths,
+                             const MPI_Count *array_of_displacements,
+                             const MPI_Datatype *array_of_types,
+                             MPI_Datatype *newtype);
 
 int MPI_Type_create_subarray(int ndims,
                              const int *array_of_sizes,
@@ -1604,6 +1661,12 @@ int MPI_Type_indexed(int count,
                      MPI_Datatype oldtype,
                      MPI_Datatype *newtype);
 
+int MPI_Type_indexed_c(MPI_Count count,
+                       const MPI_Count *array_of_blocklengths,
+                       const MPI_Count *array_of_displacements,
+                       MPI_Datatype oldtype,
+                       MPI_Datatype *newtype);
+
 int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
 
 int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
@@ -1621,6 +1684,12 @@ int MPI_Type_vector(int count,
                     int stride,
                     MPI_Datatype oldtype,
                     MPI_Datatype *newtype);
+
+int MPI_Type_vector_c(MPI_Count count,
+                      MPI_Count blocklength,
+                      MPI_Count stride,
+                      MPI_Datatype oldtype,
+                      MPI_Datatype *newtype);
 
 int MPI_Unpack(const void *inbuf,
                int insize,
@@ -1814,9 +1883,21 @@ int PMPI_Bsend_init(const void *buf,
 
 int PMPI_Buffer_attach(void *buffer, int size);
 
+int PMPI_Buffer_attach_c(void *buffer, MPI_Count size);
+
 int PMPI_Buffer_detach(void *buffer_addr, int *size);
 
+int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size);
+
+int PMPI_Buffer_flush(void);
+
+int PMPI_Buffer_iflush(MPI_Request *request);
+
 int PMPI_Cancel(MPI_Request *request);
+
+int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
+
+int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size);
 
 MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
 
@@ -1844,11 +1925,17 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function * comm_copy_attr_fn,
 
 int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
 
+int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
+
+int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size);
+
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
 
 MPI_Comm PMPI_Comm_f2c(MPI_Fint comm);
+
+int PMPI_Comm_flush_buffer(MPI_Comm comm);
 
 int PMPI_Comm_free(MPI_Comm *comm);
 
@@ -1870,7 +1957,13 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 
 int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
 
+int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
+
 int PMPI_Comm_rank(MPI_Comm comm, int *rank);
+
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size);
 
 int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
 
@@ -2098,6 +2191,8 @@ MPI_Fint PMPI_Info_c2f(MPI_Info info);
 
 int PMPI_Info_create(MPI_Info *info);
 
+int PMPI_Info_create_env(int argc, char **argv, MPI_Info *info);
+
 int PMPI_Info_delete(MPI_Info info, const char *key);
 
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
@@ -2127,6 +2222,8 @@ int PMPI_Init(int *argc, char ***argv);
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided);
 
 int PMPI_Initialized(int *flag);
+
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
 
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
 
@@ -2243,7 +2340,11 @@ int PMPI_Keyval_free(int *keyval);
 
 MPI_Fint PMPI_Op_c2f(MPI_Op op);
 
+int PMPI_Op_commutative(MPI_Op op, int *commute);
+
 MPI_Op PMPI_Op_f2c(MPI_Fint op);
+
+int PMPI_Op_free(MPI_Op *op);
 
 MPI_Op PMPI_Op_fromint(int op);
 
@@ -2497,6 +2598,8 @@ int PMPI_Type_commit(MPI_Datatype *datatype);
 
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 
+int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
 int PMPI_Type_create_hindexed(int count,
                               const int *array_of_blocklengths,
                               const MPI_Aint *array_of_displacements,
@@ -2509,11 +2612,23 @@ int PMPI_Type_create_hindexed_block(int count,
                                     MPI_Datatype oldtype,
                                     MPI_Datatype *newtype);
 
+int PMPI_Type_create_hindexed_c(MPI_Count count,
+                                const MPI_Count *array_of_blocklengths,
+                                const MPI_Count *array_of_displacements,
+                                MPI_Datatype oldtype,
+                                MPI_Datatype *newtype);
+
 int PMPI_Type_create_hvector(int count,
                              int blocklength,
                              MPI_Aint stride,
                              MPI_Datatype oldtype,
                              MPI_Datatype *newtype);
+
+int PMPI_Type_create_hvector_c(MPI_Count count,
+                               MPI_Count blocklength,
+                               MPI_Count stride,
+                               MPI_Datatype oldtype,
+                               MPI_Datatype *newtype);
 
 int PMPI_Type_create_indexed_block(int count,
                                    int blocklength,
@@ -2531,11 +2646,22 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype,
                              MPI_Aint extent,
                              MPI_Datatype *newtype);
 
+int PMPI_Type_create_resized_c(MPI_Datatype oldtype,
+                               MPI_Count lb,
+                               MPI_Count extent,
+                               MPI_Datatype *newtype);
+
 int PMPI_Type_create_struct(int count,
                             const int *array_of_blocklengths,
                             const MPI_Aint *array_of_displacements,
                             const MPI_Datatype *array_of_types,
                             MPI_Datatype *newtype);
+
+int PMPI_Type_create_struct_c(MPI_Count count,
+                              const MPI_Count *array_of_blocklengths,
+                              const MPI_Count *array_of_displacements,
+                              const MPI_Datatype *array_of_types,
+                              MPI_Datatype *newtype);
 
 int PMPI_Type_create_subarray(int ndims,
                               const int *array_of_sizes,
@@ -2610,6 +2736,12 @@ int PMPI_Type_indexed(int count,
                       MPI_Datatype oldtype,
                       MPI_Datatype *newtype);
 
+int PMPI_Type_indexed_c(MPI_Count count,
+                        const MPI_Count *array_of_blocklengths,
+                        const MPI_Count *array_of_displacements,
+                        MPI_Datatype oldtype,
+                        MPI_Datatype *newtype);
+
 int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
 
 int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
@@ -2627,6 +2759,12 @@ int PMPI_Type_vector(int count,
                      int stride,
                      MPI_Datatype oldtype,
                      MPI_Datatype *newtype);
+
+int PMPI_Type_vector_c(MPI_Count count,
+                       MPI_Count blocklength,
+                       MPI_Count stride,
+                       MPI_Datatype oldtype,
+                       MPI_Datatype *newtype);
 
 int PMPI_Unpack(const void *inbuf,
                 int insize,

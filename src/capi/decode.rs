@@ -1,6 +1,6 @@
 //! Datatype decoding entry points (MPI 4.1 §5.1.13): `MPI_Type_get_envelope`,
-//! `MPI_Type_get_contents` and their `_c` forms. No constructor here takes large counts, so the
-//! `_c` forms report `num_large_counts` = 0.
+//! `MPI_Type_get_contents` and their `_c` forms, which alone decode types made by the `_c`
+//! constructors (their integer and address arguments come back as large counts).
 
 use crate::capi::boundary::Scope;
 use crate::capi::types::*;
@@ -53,6 +53,18 @@ unsafe fn fill<T, U: Copy>(
     Ok(())
 }
 
+/// The forms without large counts cannot describe a type made by a `_c` constructor (MPI 4.1
+/// §5.1.13).
+fn no_large(e: &crate::world::datatype::Envelope) -> crate::error::Result<()> {
+    if e.num_large_counts > 0 {
+        return Err(Error::invalid(
+            MPI_ERR_TYPE,
+            "the datatype was made with large counts: use MPI_Type_get_envelope_c / _contents_c",
+        ));
+    }
+    Ok(())
+}
+
 /// Frees the handles decoding made when the call fails after making them.
 fn undo(d: &Decoded) {
     for &t in &d.types {
@@ -76,6 +88,7 @@ pub unsafe extern "C" fn MPI_Type_get_envelope(
     entry!("MPI_Type_get_envelope", Scope::NoObject, {
         nonnull!(num_integers, num_addresses, num_datatypes, combiner);
         let e = rt().type_envelope(Handle(datatype))?;
+        no_large(&e)?;
         let ni = narrow_int(e.num_integers, "num_integers")?;
         let na = narrow_int(e.num_addresses, "num_addresses")?;
         let nd = narrow_int(e.num_datatypes, "num_datatypes")?;
@@ -110,7 +123,7 @@ pub unsafe extern "C" fn MPI_Type_get_envelope_c(
         unsafe {
             *num_integers = e.num_integers;
             *num_addresses = e.num_addresses;
-            *num_large_counts = 0;
+            *num_large_counts = e.num_large_counts;
             *num_datatypes = e.num_datatypes;
             *combiner = e.combiner;
         }
@@ -130,6 +143,7 @@ pub unsafe extern "C" fn MPI_Type_get_contents(
 ) -> c_int {
     entry!("MPI_Type_get_contents", Scope::NoObject, {
         let e = rt().type_envelope(Handle(datatype))?;
+        no_large(&e)?;
         // Check the room before making any handle.
         for (have, need, name) in [
             (max_integers as i64, e.num_integers, "array_of_integers"),
@@ -190,10 +204,14 @@ pub unsafe extern "C" fn MPI_Type_get_contents_c(
     array_of_large_counts: *mut MPI_Count,
     array_of_datatypes: *mut MPI_Datatype,
 ) -> c_int {
-    let _ = (max_large_counts, array_of_large_counts);
     entry!("MPI_Type_get_contents_c", Scope::NoObject, {
         let e = rt().type_envelope(Handle(datatype))?;
         for (have, need, name) in [
+            (
+                max_large_counts,
+                e.num_large_counts,
+                "array_of_large_counts",
+            ),
             (max_integers, e.num_integers, "array_of_integers"),
             (max_addresses, e.num_addresses, "array_of_addresses"),
             (max_datatypes, e.num_datatypes, "array_of_datatypes"),
@@ -221,6 +239,15 @@ pub unsafe extern "C" fn MPI_Type_get_contents_c(
                     &d.aints,
                     "array_of_addresses",
                     |v| Ok(v as MPI_Aint),
+                )
+            })
+            .and_then(|_| {
+                fill(
+                    array_of_large_counts,
+                    max_large_counts,
+                    &d.large,
+                    "array_of_large_counts",
+                    Ok,
                 )
             })
             .and_then(|_| {

@@ -870,27 +870,3 @@ pub unsafe extern "C" fn MPI_Startall(count: c_int, array_of_requests: *mut MPI_
         Ok(())
     })
 }
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Buffer_attach(buffer: *mut c_void, size: c_int) -> c_int {
-    entry!("MPI_Buffer_attach", Scope::NoObject, {
-        if size > 0 {
-            nonnull!(buffer);
-        }
-        rt().buffer_attach(buffer as usize, size.into())
-    })
-}
-
-/// `MPI_Buffer_detach`: `buffer_addr` is really a `void **` (MPI 4.1 §3.6.1).
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Buffer_detach(buffer_addr: *mut c_void, size: *mut c_int) -> c_int {
-    entry!("MPI_Buffer_detach", Scope::NoObject, {
-        nonnull!(buffer_addr, size);
-        let (addr, n) = rt().buffer_detach()?;
-        unsafe {
-            *buffer_addr.cast::<*mut c_void>() = addr as *mut c_void;
-            *size = n as c_int;
-        }
-        Ok(())
-    })
-}

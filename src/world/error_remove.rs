@@ -1,6 +1,6 @@
 //! `MPI_Remove_error_class`, `MPI_Remove_error_code`, `MPI_Remove_error_string` (MPI 4.1
-//! §9.5): only what `MPI_Add_error_*` added can be removed, and a class only once no code of
-//! it is left. Removed numbers are not handed out again (`MPI_LASTUSEDCODE` does not go back).
+//! §9.5): only what `MPI_Add_error_*` added can be removed, a class only once no code of it
+//! is left, and a code or class only once its string is removed. Removed numbers are not handed out again (`MPI_LASTUSEDCODE` does not go back).
 
 use crate::consts::*;
 use crate::error::{Error, Result};
@@ -31,8 +31,13 @@ impl Runtime {
                 format!("error class {class} still has the error code {code}"),
             ));
         }
+        if st.errors.strings.contains_key(&class) {
+            return Err(Error::invalid(
+                MPI_ERR_ARG,
+                format!("error class {class} still has a string (MPI_Remove_error_string first)"),
+            ));
+        }
         st.errors.user_codes.remove(&class);
-        st.errors.strings.remove(&class);
         Ok(())
     }
 
@@ -43,8 +48,13 @@ impl Runtime {
             Some(&c) if c != code => {}
             _ => return Err(not_user("code", code)),
         }
+        if st.errors.strings.contains_key(&code) {
+            return Err(Error::invalid(
+                MPI_ERR_ARG,
+                format!("error code {code} still has a string (MPI_Remove_error_string first)"),
+            ));
+        }
         st.errors.user_codes.remove(&code);
-        st.errors.strings.remove(&code);
         Ok(())
     }
 

@@ -42,8 +42,8 @@ struct Message {
     data: Vec<u8>,
     /// The request of a synchronous send, completed when the message is matched.
     sync: Option<Handle>,
-    /// Bytes of the attached buffer it holds (buffered mode).
-    buffered: i64,
+    /// The attached buffer it holds bytes of (buffered mode), and how many.
+    buffered: Option<(BufferOwner, i64)>,
 }
 
 /// A receive posted before its message came.
@@ -79,14 +79,24 @@ pub struct Delivery {
     pub status: Status,
 }
 
-/// The queues of every communicator, and the buffer of `MPI_Buffer_attach`.
+/// Whose attached buffer (MPI 4.1 §3.6.1): the process's or a communicator's.
+pub type BufferOwner = Option<Handle>;
+
+/// An attached buffer: its address, size, and the bytes buffered messages hold.
+#[derive(Debug, Clone, Copy)]
+struct Attached {
+    addr: usize,
+    size: i64,
+    used: i64,
+}
+
+/// The queues of every communicator, and the buffers of `MPI_Buffer_attach` and
+/// `MPI_Comm_attach_buffer`.
 #[derive(Debug, Default)]
 pub struct Queues {
     unexpected: VecDeque<Message>,
     posted: VecDeque<Posted>,
-    /// (address, size) of the attached buffer, and bytes of it in use.
-    buffer: Option<(usize, i64)>,
-    buffer_used: i64,
+    buffers: Vec<(BufferOwner, Attached)>,
 }
 
 impl Queues {
@@ -94,8 +104,23 @@ impl Queues {
         Queues {
             unexpected: VecDeque::new(),
             posted: VecDeque::new(),
-            buffer: None,
-            buffer_used: 0,
+            buffers: Vec::new(),
+        }
+    }
+
+    fn buffer(&mut self, owner: BufferOwner) -> Option<&mut Attached> {
+        self.buffers
+            .iter_mut()
+            .find(|(o, _)| *o == owner)
+            .map(|(_, a)| a)
+    }
+
+    /// Releases what a received or withdrawn message held of its buffer.
+    fn release(&mut self, m: &Message) {
+        if let Some((owner, n)) = m.buffered {
+            if let Some(b) = self.buffer(owner) {
+                b.used -= n;
+            }
         }
     }
 }
@@ -244,19 +269,26 @@ impl Runtime {
             let h = finish(&mut st, Request::Done(Status::PROC_NULL))?;
             return Ok((h, None));
         }
-        let mut buffered = 0;
+        let mut buffered = None;
         if mode == SendMode::Buffered {
-            buffered = data.len() as i64 + MPI_BSEND_OVERHEAD as i64;
-            let room = st.p2p.buffer.map_or(0, |b| b.1) - st.p2p.buffer_used;
-            if buffered > room {
+            let need = data.len() as i64 + MPI_BSEND_OVERHEAD as i64;
+            // The communicator's buffer comes first, then the process's (MPI 4.1 §3.6.1).
+            let owner = if st.p2p.buffer(Some(comm)).is_some() {
+                Some(comm)
+            } else {
+                None
+            };
+            let room = st.p2p.buffer(owner).map_or(0, |b| b.size - b.used);
+            if need > room {
                 return Err(Error::invalid(
                     MPI_ERR_BUFFER,
                     format!(
-                        "a buffered send of {} bytes needs {buffered} bytes of attached buffer; {room} are free",
+                        "a buffered send of {} bytes needs {need} bytes of attached buffer; {room} are free",
                         data.len()
                     ),
                 ));
             }
+            buffered = Some((owner, need));
         }
         // The oldest posted receive that matches takes the message.
         let pos = st.p2p.posted.iter().position(|p| {
@@ -280,7 +312,11 @@ impl Runtime {
                 Request::Done(Status::EMPTY)
             },
         )?;
-        st.p2p.buffer_used += buffered;
+        if let Some((owner, n)) = buffered {
+            if let Some(b) = st.p2p.buffer(owner) {
+                b.used += n;
+            }
+        }
         st.p2p.unexpected.push_back(Message {
             comm,
             tag,
@@ -322,7 +358,7 @@ impl Runtime {
         match pos {
             Some(i) => {
                 let m = st.p2p.unexpected.remove(i).expect("position found");
-                st.p2p.buffer_used -= m.buffered;
+                st.p2p.release(&m);
                 if let Some(s) = m.sync {
                     st.set_active_state(s, Request::Done(Status::EMPTY))?;
                 }
@@ -388,38 +424,59 @@ impl Runtime {
         }
     }
 
-    /// `MPI_Buffer_attach` (MPI 4.1 §3.6.1).
-    pub fn buffer_attach(&self, addr: usize, size: i64) -> Result<()> {
+    /// `MPI_Buffer_attach`, `MPI_Comm_attach_buffer` (MPI 4.1 §3.6.1): one buffer per owner.
+    pub fn buffer_attach(&self, owner: BufferOwner, addr: usize, size: i64) -> Result<()> {
         let mut st = self.active()?;
+        if let Some(c) = owner {
+            st.comms.get(c)?;
+        }
         if size < 0 {
             return Err(Error::invalid(
                 MPI_ERR_ARG,
                 format!("size {size} is negative"),
             ));
         }
-        if st.p2p.buffer.is_some() {
+        if st.p2p.buffer(owner).is_some() {
             return Err(Error::invalid(
                 MPI_ERR_BUFFER,
                 "a buffer is already attached",
             ));
         }
-        st.p2p.buffer = Some((addr, size));
+        st.p2p.buffers.push((
+            owner,
+            Attached {
+                addr,
+                size,
+                used: 0,
+            },
+        ));
         Ok(())
     }
 
-    /// `MPI_Buffer_detach`: waits until the buffered messages are gone; in one process only a
-    /// receive can take them, so a detach with messages still buffered is the deadlock error.
-    pub fn buffer_detach(&self) -> Result<(usize, i64)> {
+    /// `MPI_Buffer_flush`, `MPI_Comm_flush_buffer`: waits until the messages in the buffer are
+    /// delivered; in one process only a receive can take them, so messages still buffered are
+    /// the deadlock error.
+    pub fn buffer_flush(&self, owner: BufferOwner) -> Result<()> {
         let mut st = self.active()?;
-        let Some(b) = st.p2p.buffer else {
-            return Err(Error::invalid(MPI_ERR_BUFFER, "no buffer is attached"));
-        };
-        if st.p2p.buffer_used > 0 {
+        if let Some(c) = owner {
+            st.comms.get(c)?;
+        }
+        if st.p2p.buffer(owner).is_some_and(|b| b.used > 0) {
             return Err(deadlock(
-                "MPI_Buffer_detach with buffered messages not yet received",
+                "flushing a buffer whose messages are not yet received",
             ));
         }
-        st.p2p.buffer = None;
-        Ok(b)
+        Ok(())
+    }
+
+    /// `MPI_Buffer_detach`, `MPI_Comm_detach_buffer`: flushes, then gives the buffer back.
+    pub fn buffer_detach(&self, owner: BufferOwner) -> Result<(usize, i64)> {
+        self.buffer_flush(owner)?;
+        let mut st = self.active()?;
+        let Some(i) = st.p2p.buffers.iter().position(|(o, _)| *o == owner) else {
+            return Err(Error::invalid(MPI_ERR_BUFFER, "no buffer is attached"));
+        };
+        let (_, b) = st.p2p.buffers.remove(i);
+        Ok((b.addr, b.size))
     }
 }

@@ -40,7 +40,8 @@ impl Runtime {
     /// resource named by the info key `mpi_hw_resource_type`; an unknown or missing one gives
     /// `MPI_COMM_NULL`), `MPI_COMM_TYPE_HW_UNGUIDED` (strict subsets of `comm` along the
     /// hardware: a communicator of one process has none, so `MPI_COMM_NULL`) or
-    /// `MPI_COMM_TYPE_RESOURCE_GUIDED` (the process set named by `mpi_pset_name`); any other
+    /// `MPI_COMM_TYPE_RESOURCE_GUIDED` (the resource named by `mpi_hw_resource_type` or the
+    /// process set named by `mpi_pset_name`); any other
     /// type is `MPI_ERR_ARG`.
     pub fn comm_split_type(&self, comm: Handle, split_type: i32, info: Handle) -> Result<Handle> {
         let size = self.comm_size(comm)?;
@@ -58,8 +59,12 @@ impl Runtime {
             MPI_COMM_TYPE_HW_GUIDED => value(HW_RESOURCE_KEY)?
                 .is_some_and(|v| HW_RESOURCES.iter().any(|r| r.eq_ignore_ascii_case(&v))),
             MPI_COMM_TYPE_HW_UNGUIDED => size > 1,
+            // Guided by a hardware resource or by a process set (MPI 4.1 §7.4.2).
             MPI_COMM_TYPE_RESOURCE_GUIDED => {
-                value(PSET_KEY)?.is_some_and(|v| PSETS.iter().any(|p| p.eq_ignore_ascii_case(&v)))
+                value(HW_RESOURCE_KEY)?
+                    .is_some_and(|v| HW_RESOURCES.iter().any(|r| r.eq_ignore_ascii_case(&v)))
+                    || value(PSET_KEY)?
+                        .is_some_and(|v| PSETS.iter().any(|p| p.eq_ignore_ascii_case(&v)))
             }
             other => {
                 return Err(Error::invalid(

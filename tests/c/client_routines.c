@@ -210,6 +210,8 @@ static void error_removal(void)
     MPI_Add_error_string(code, "a code");
     CHECK_EQ(MPI_Remove_error_class(cls), MPI_ERR_ARG,
              "MPI 4.1 §9.5: a class with codes cannot be removed");
+    CHECK_EQ(MPI_Remove_error_code(code), MPI_ERR_ARG,
+             "MPI 4.1 §9.5: a code with a string cannot be removed");
     CHECK_EQ(MPI_Remove_error_string(code), MPI_SUCCESS, "MPI 4.1 §9.5: MPI_Remove_error_string");
     MPI_Error_string(code, str, &len);
     CHECK_EQ(len, 0, "MPI 4.1 §9.5: the string is gone");

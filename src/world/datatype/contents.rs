@@ -39,6 +39,9 @@ pub struct Contents {
     pub ints: Vec<i64>,
     pub aints: Vec<i64>,
     pub types: Vec<TypeRef>,
+    /// Made by a large-count (`_c`) constructor: decoding returns the integers and addresses
+    /// as large counts (MPI 4.1 §5.1.13).
+    pub large: bool,
 }
 
 impl Contents {
@@ -47,6 +50,7 @@ impl Contents {
             ints,
             aints,
             types: Vec::new(),
+            large: false,
         }
     }
 }
@@ -56,6 +60,7 @@ impl Contents {
 pub struct Envelope {
     pub num_integers: i64,
     pub num_addresses: i64,
+    pub num_large_counts: i64,
     pub num_datatypes: i64,
     pub combiner: i32,
 }
@@ -65,6 +70,7 @@ pub struct Envelope {
 pub struct Decoded {
     pub ints: Vec<i64>,
     pub aints: Vec<i64>,
+    pub large: Vec<i64>,
     pub types: Vec<Handle>,
 }
 
@@ -195,12 +201,21 @@ impl Runtime {
             None => Envelope {
                 num_integers: 0,
                 num_addresses: 0,
+                num_large_counts: 0,
                 num_datatypes: 0,
                 combiner: MPI_COMBINER_NAMED,
+            },
+            Some(c) if c.large => Envelope {
+                num_integers: 0,
+                num_addresses: 0,
+                num_large_counts: (c.ints.len() + c.aints.len()) as i64,
+                num_datatypes: c.types.len() as i64,
+                combiner: t.combiner,
             },
             Some(c) => Envelope {
                 num_integers: c.ints.len() as i64,
                 num_addresses: c.aints.len() as i64,
+                num_large_counts: 0,
                 num_datatypes: c.types.len() as i64,
                 combiner: t.combiner,
             },
@@ -246,11 +261,36 @@ impl Runtime {
                 }
             }
         }
+        if c.large {
+            return Ok(Decoded {
+                ints: Vec::new(),
+                aints: Vec::new(),
+                large: [&c.ints[..], &c.aints[..]].concat(),
+                types,
+            });
+        }
         Ok(Decoded {
             ints: c.ints.clone(),
             aints: c.aints.clone(),
+            large: Vec::new(),
             types,
         })
+    }
+
+    /// Marks a type just made by a large-count constructor (`MPI_Type_contiguous_c` ...).
+    pub fn type_mark_large(&self, h: Handle) -> Result<()> {
+        let mut st = self.active()?;
+        let t = st.types.get_mut(h)?;
+        if let Some(c) = t.contents.take() {
+            let c = Arc::try_unwrap(c).unwrap_or_else(|shared| Contents {
+                ints: shared.ints.clone(),
+                aints: shared.aints.clone(),
+                types: shared.types.clone(),
+                large: false,
+            });
+            t.contents = Some(Arc::new(Contents { large: true, ..c }));
+        }
+        Ok(())
     }
 
     /// `MPI_Get_elements`: the basic elements in `bytes` received as `h` (MPI 4.1 §5.1.11).
