@@ -36,6 +36,7 @@ use mpicache::capi::callbacks::*;
 use mpicache::capi::comm::*;
 use mpicache::capi::errhandler::MPI_Comm_set_errhandler;
 use mpicache::capi::init::MPI_Init;
+use mpicache::capi::request::MPI_Wait;
 use mpicache::consts::*;
 use mpicache::fortran::attr::*;
 use mpicache::fortran::callbacks::*;

@@ -18,12 +18,12 @@ const IN_PLACE_ADDRESS: usize = 1;
 /// `MPI_BOTTOM` (NULL) with absolute addresses from `MPI_Get_address` is fine.
 const FIRST_USER_PAGE: i64 = 4096;
 
-fn is_in_place(p: *const c_void) -> bool {
+pub(crate) fn is_in_place(p: *const c_void) -> bool {
     p as usize == IN_PLACE_ADDRESS
 }
 
 /// `MPI_ERR_BUFFER` when `buf` is NULL and the data would lie in the first page.
-fn check_buffer(buf: *const c_void, blocks: &[(i64, i64)], name: &str) -> Result<()> {
+pub(crate) fn check_buffer(buf: *const c_void, blocks: &[(i64, i64)], name: &str) -> Result<()> {
     if buf.is_null() && blocks.iter().any(|&(off, _)| off < FIRST_USER_PAGE) {
         return Err(Error::invalid(
             MPI_ERR_BUFFER,
@@ -50,7 +50,11 @@ unsafe fn copy_blocks(src: *const c_void, dst: *mut c_void, blocks: &[(i64, i64)
 ///
 /// # Safety
 /// As [`copy_blocks`].
-unsafe fn reduce_local(sendbuf: *const c_void, recvbuf: *mut c_void, args: CollArgs) -> Result<()> {
+pub(crate) unsafe fn reduce_local(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    args: CollArgs,
+) -> Result<()> {
     let blocks = rt().collective_blocks(args)?;
     if is_in_place(recvbuf) {
         return Err(Error::invalid(
@@ -162,7 +166,7 @@ pub unsafe extern "C" fn MPI_Allreduce(
 ///
 /// # Safety
 /// Both buffers must hold their typemaps, as the MPI caller promises.
-unsafe fn transfer(
+pub(crate) unsafe fn transfer(
     comm: MPI_Comm,
     root: Option<c_int>,
     send: (*const c_void, c_int, MPI_Datatype),

@@ -171,3 +171,56 @@ pub unsafe extern "C" fn MPI_Comm_get_info(comm: MPI_Comm, info_used: *mut MPI_I
         Ok(())
     })
 }
+
+/// `MPI_Info_create_env` (MPI 4.1 §11.2.3): the environment the process was started with, under
+/// the keys of `MPI_Comm_spawn`'s info: `command` and `argv` (from `argc`/`argv` when given),
+/// `maxprocs` (1), `soft`, `wdir` (the working directory) and `thread_level`.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Info_create_env(
+    argc: c_int,
+    argv: *mut *mut c_char,
+    info: *mut MPI_Info,
+) -> c_int {
+    entry!("MPI_Info_create_env", Scope::NoObject, {
+        nonnull!(info);
+        let mut args = Vec::new();
+        if !argv.is_null() {
+            for i in 0..argc.max(0) as usize {
+                let a = unsafe { *argv.add(i) };
+                if a.is_null() {
+                    break;
+                }
+                args.push(unsafe { read_c_string(a) });
+            }
+        }
+        let h = rt().info_create()?;
+        let level = match rt().active()?.thread_level {
+            MPI_THREAD_SINGLE => "MPI_THREAD_SINGLE",
+            MPI_THREAD_FUNNELED => "MPI_THREAD_FUNNELED",
+            MPI_THREAD_SERIALIZED => "MPI_THREAD_SERIALIZED",
+            _ => "MPI_THREAD_MULTIPLE",
+        };
+        let wdir = std::env::current_dir()
+            .map(|d| d.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut entries = vec![("maxprocs", "1".to_owned()), ("soft", "1".to_owned())];
+        if let Some(cmd) = args.first() {
+            entries.push(("command", cmd.clone()));
+        }
+        if args.len() > 1 {
+            entries.push(("argv", args[1..].join(" ")));
+        }
+        if !wdir.is_empty() {
+            entries.push(("wdir", wdir));
+        }
+        entries.push(("thread_level", level.to_owned()));
+        for (k, v) in entries {
+            if let Err(e) = rt().info_set(h, k, &v) {
+                let _ = rt().info_free(h);
+                return Err(e);
+            }
+        }
+        unsafe { *info = h.0 };
+        Ok(())
+    })
+}

@@ -10,6 +10,7 @@ use crate::fortran::{
 };
 use crate::nonnull;
 use crate::world::comm::GroupOp;
+use crate::world::request::Tested;
 use crate::world::{Error, Handle, HandleKind};
 use std::borrow::Cow;
 use std::ffi::c_char;
@@ -113,9 +114,8 @@ pub unsafe extern "C" fn mpi_comm_split_(
     )
 }
 
-/// `MPI_COMM_SPLIT_TYPE(COMM, SPLIT_TYPE, KEY, INFO, NEWCOMM, IERROR)`: with one process,
-/// `MPI_COMM_TYPE_SHARED` and the other types give a communicator of this process, and
-/// `MPI_UNDEFINED` gives `MPI_COMM_NULL` (MPI 4.1 §7.4.2), as in C.
+/// `MPI_COMM_SPLIT_TYPE(COMM, SPLIT_TYPE, KEY, INFO, NEWCOMM, IERROR)`: as in C (MPI 4.1
+/// §7.4.2, see `world::split_type`).
 #[no_mangle]
 pub unsafe extern "C" fn mpi_comm_split_type_(
     comm: *const MPI_Fint,
@@ -135,8 +135,7 @@ pub unsafe extern "C" fn mpi_comm_split_type_(
             nonnull!(split_type, key, info, newcomm);
             let split_type = unsafe { read_narrow(split_type, MPI_ERR_ARG, "split_type") }?;
             unsafe { read_narrow(key, MPI_ERR_ARG, "key") }?;
-            rt().check_handle(HandleKind::Info, info_arg(info)?)?;
-            let h = rt().comm_split_type(Handle(c), split_type)?;
+            let h = rt().comm_split_type(Handle(c), split_type, info_arg(info)?)?;
             unsafe { *newcomm = fint(h.0) };
             Ok(())
         }
@@ -607,19 +606,6 @@ pub unsafe extern "C" fn mpi_group_difference_(
     })
 }
 
-/// Fills a Fortran status with the empty status of MPI 4.1 §3.7.3, unless it is
-/// MPI_STATUS_IGNORE (§3.2.6: nothing is written then).
-unsafe fn set_empty_status(status: *mut MPI_Fstatus) {
-    if crate::fortran::sentinels::status_ignored(status) {
-        return;
-    }
-    let s = unsafe { std::slice::from_raw_parts_mut(status, MPI_STATUS_SIZE as usize) };
-    s.fill(0);
-    s[MPI_F_SOURCE as usize] = fint(MPI_ANY_SOURCE);
-    s[MPI_F_TAG as usize] = fint(MPI_ANY_TAG);
-    s[MPI_F_ERROR as usize] = fint(MPI_SUCCESS);
-}
-
 /// `MPI_WAIT(REQUEST, STATUS, IERROR)`, `INTEGER STATUS(MPI_STATUS_SIZE)`.
 #[no_mangle]
 pub unsafe extern "C" fn mpi_wait_(
@@ -629,10 +615,10 @@ pub unsafe extern "C" fn mpi_wait_(
 ) {
     fentry!(ierror, "MPI_WAIT", Scope::NoObject, {
         nonnull!(request);
-        let r = rt().request_complete(request_arg(request)?)?;
+        let (s, r) = rt().request_wait(request_arg(request)?)?;
         unsafe {
             *request = fint(r.0);
-            set_empty_status(status);
+            crate::fortran::status::write(status, &s);
         }
         Ok(())
     })
@@ -648,11 +634,13 @@ pub unsafe extern "C" fn mpi_test_(
 ) {
     fentry!(ierror, "MPI_TEST", Scope::NoObject, {
         nonnull!(request, flag);
-        let r = rt().request_complete(request_arg(request)?)?;
-        unsafe {
-            *request = fint(r.0);
-            *flag = logical(true);
-            set_empty_status(status);
+        match rt().request_test(request_arg(request)?)? {
+            Tested::Done(s, r) => unsafe {
+                *request = fint(r.0);
+                *flag = logical(true);
+                crate::fortran::status::write(status, &s);
+            },
+            Tested::Pending => unsafe { *flag = logical(false) },
         }
         Ok(())
     })

@@ -39,6 +39,7 @@ pub mod errhandler;
 pub mod info;
 pub mod init;
 pub mod sentinels;
+pub mod status;
 pub mod strings;
 pub mod win;
 

@@ -208,7 +208,12 @@ impl Runtime {
         Ok(())
     }
 
+    /// `MPI_Win_get_name`; the null handle is named `MPI_WIN_NULL` (MPI 4.1 §12.2.6).
     pub fn win_get_name(&self, win: Handle) -> Result<String> {
+        if win == Handle(MPI_WIN_NULL) {
+            drop(self.active()?);
+            return Ok("MPI_WIN_NULL".to_owned());
+        }
         Ok(self.active()?.wins.get(win)?.name.clone())
     }
 

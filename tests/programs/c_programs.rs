@@ -133,10 +133,13 @@ c_programs! {
         attr_finalize,
         attr_reentrant,
         attr_type_win,
+        client_routines,
+        coll_vector_pack,
         collectives,
         groups,
         info,
         keyval_reuse,
+        p2p_self,
         pmpi;
     die:
         fatal_keyval,
