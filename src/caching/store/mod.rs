@@ -304,7 +304,7 @@ impl Store {
     pub fn unbind(&'static self, obj: ObjRef) {
         let Some(a) = self.attrs(obj) else { return };
         debug_assert!(a.is_empty(), "{} unbound with attributes", obj.kind);
-        a.drop_table();
+        a.drop_table(|_| {});
         let rec = a.rec;
         let v = rec.version.load(Ordering::Relaxed) | 1;
         rec.version.store(v, Ordering::SeqCst);

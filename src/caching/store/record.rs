@@ -524,20 +524,15 @@ impl ObjAttrs {
         Ok(())
     }
 
-    /// Empties the object and frees its table; `removed` is told each keyval slot emptied.
-    pub fn remove_all(&self, mut removed: impl FnMut(u32)) {
-        let mut slots = Vec::new();
-        self.visit(|_, slot, e| slots.push((slot, e)));
-        for (slot, _) in slots {
-            if self.remove(slot).is_some() {
-                removed(slot);
-            }
-        }
-        self.drop_table();
+    /// Empties the object and frees its table, in one pass over the buckets; `removed` is
+    /// told each keyval slot emptied.
+    pub fn remove_all(&self, removed: impl FnMut(u32)) {
+        self.drop_table(removed);
     }
 
-    /// Frees the table of an object without attributes.
-    pub(super) fn drop_table(&self) {
+    /// Frees the table and whatever attributes it holds (`removed` is told their slots): the
+    /// version is odd meanwhile, so readers go to the lock.
+    pub(super) fn drop_table(&self, mut removed: impl FnMut(u32)) {
         let rec = self.rec;
         let Some((buckets, _)) = self.buckets() else {
             return;
@@ -546,11 +541,21 @@ impl ObjAttrs {
         rec.version.store(v + 1, Ordering::SeqCst);
         rec.table.store(0, Ordering::Release);
         rec.used.store(0, Ordering::Relaxed);
+        rec.counts.store(0, Ordering::Relaxed);
+        rec.counts2.store(0, Ordering::Relaxed);
         rec.version.store(v + 2, Ordering::Release);
-        // Claimed and released empty, so a stale overwrite holding one is waited out.
+        // Each bucket claimed (a stale overwrite holding one is waited out) and released empty.
         for b in buckets {
             let head = b.claim();
+            let k = super::bucket::keyval_of(head);
+            let view = b.word.load(Ordering::Relaxed) as usize;
             b.release(head, 0, Provenance::CPointer);
+            if k != 0 && k != TOMB {
+                if head & super::bucket::PROVENANCE_BITS != 0 {
+                    self.free_cell(view);
+                }
+                removed((k & SLOT_MASK) as u32);
+            }
         }
         self.arena
             .free_at::<Bucket>(buckets.as_ptr() as usize, buckets.len());
