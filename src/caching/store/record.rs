@@ -110,7 +110,7 @@ impl Record {
     /// the record is published).
     pub(super) fn init(&self, key: u64) {
         let v = self.version.load(Ordering::Relaxed) | 1;
-        self.version.store(v, Ordering::SeqCst);
+        self.version.store(v, Ordering::Release);
         self.key.store(key, Ordering::Relaxed);
         self.table.store(0, Ordering::Relaxed);
         self.counts.store(0, Ordering::Relaxed);
@@ -377,7 +377,7 @@ impl ObjAttrs {
         }
         let rec = self.rec;
         let v = rec.version.load(Ordering::Relaxed);
-        rec.version.store(v + 1, Ordering::SeqCst);
+        rec.version.store(v + 1, Ordering::Release);
         let old = self.buckets();
         let mut held = Vec::new();
         let mut used = 0;
@@ -538,7 +538,7 @@ impl ObjAttrs {
             return;
         };
         let v = rec.version.load(Ordering::Relaxed);
-        rec.version.store(v + 1, Ordering::SeqCst);
+        rec.version.store(v + 1, Ordering::Release);
         rec.table.store(0, Ordering::Release);
         rec.used.store(0, Ordering::Relaxed);
         rec.counts.store(0, Ordering::Relaxed);
