@@ -341,6 +341,36 @@ impl ObjAttrs {
         }
     }
 
+    /// [`ObjAttrs::place`] into the table of an object not yet handed out (a dup's copy).
+    fn place_unshared(
+        &self,
+        slot: u32,
+        keyval: i32,
+        word: usize,
+        meta: u64,
+        provenance: Provenance,
+    ) {
+        let Some((buckets, log2)) = self.buckets() else {
+            return;
+        };
+        let mask = buckets.len() - 1;
+        let mut i = home(slot, log2);
+        loop {
+            let b = &buckets[i];
+            let k = super::bucket::keyval_of(b.head.load(Ordering::Relaxed));
+            if k == 0 || k == TOMB {
+                b.write_unshared(keyval, word as i64, meta, provenance);
+                if k == 0 {
+                    self.rec
+                        .used
+                        .store(self.rec.used.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+                }
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
     /// Makes room for `more` new attributes: a table at most 3/4 full (deleted buckets
     /// counted) after they are added, rebuilt bigger or without its tombstones if needed.
     fn reserve(&self, more: usize) -> Result<()> {
@@ -370,10 +400,7 @@ impl ObjAttrs {
         debug_assert_eq!(new.addr() as u64 & TABLE_LOG2_MASK, 0);
         let fresh = new.get();
         for b in fresh {
-            let head = b.claim();
-            b.word.store(0, Ordering::Relaxed);
-            b.meta.store(0, Ordering::Relaxed);
-            b.release(head, 0, Provenance::CPointer);
+            b.write_unshared(0, 0, 0, Provenance::CPointer);
         }
         let rec = self.rec;
         let v = rec.version.load(Ordering::Relaxed);
@@ -392,12 +419,12 @@ impl ObjAttrs {
                         i = (i + 1) & mask;
                     }
                     let meta = b.meta.load(Ordering::Relaxed);
-                    let f = &fresh[i];
-                    let fh = f.claim();
-                    f.word
-                        .store(b.word.load(Ordering::Relaxed), Ordering::Relaxed);
-                    f.meta.store(meta, Ordering::Relaxed);
-                    f.release(fh, k, provenance_of(meta));
+                    fresh[i].write_unshared(
+                        k,
+                        b.word.load(Ordering::Relaxed),
+                        meta,
+                        provenance_of(meta),
+                    );
                     used += 1;
                 }
                 held.push(head);
@@ -515,7 +542,7 @@ impl ObjAttrs {
                 continue;
             }
             let meta = pack(e.value.provenance, e.callbacks, e.order, false);
-            self.place(slot, e.keyval, word, meta, e.value.provenance);
+            self.place_unshared(slot, e.keyval, word, meta, e.value.provenance);
             self.count(&Entry { dying: false, ..e }, 1);
         }
         self.rec
