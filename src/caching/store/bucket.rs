@@ -137,13 +137,21 @@ impl Bucket {
         );
     }
 
-    /// Ends a claim without a change.
-    pub(super) fn release_unchanged(&self, old: u64) {
-        self.release(
-            old,
-            keyval_of(old),
-            provenance_of((old & PROVENANCE_BITS) >> PROVENANCE_SHIFT),
-        );
+    /// Ends a claim without a change: clears the held bit only, so a claim that turns out stale
+    /// (a table no longer its record's, being filled by [`Bucket::write_unshared`]) leaves
+    /// what was written meanwhile as it is.
+    pub(super) fn release_unchanged(&self, _old: u64) {
+        self.head.fetch_and(!HELD, Ordering::Release);
+    }
+
+    /// Writes a bucket of a table no current writer can reach (new, not yet its record's, or
+    /// the table of an object not yet handed out): plain stores, the head last with a new
+    /// count. A stale lock-free overwrite that claims it meanwhile only clears its held bit.
+    pub(super) fn write_unshared(&self, keyval: i32, word: i64, meta: u64, provenance: Provenance) {
+        let old = self.head.load(Ordering::Relaxed);
+        self.word.store(word, Ordering::Relaxed);
+        self.meta.store(meta, Ordering::Relaxed);
+        self.release(old & !HELD, keyval, provenance);
     }
 
     /// The lock-free read of the attribute of `keyval` here, if this bucket holds it.

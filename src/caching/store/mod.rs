@@ -304,10 +304,10 @@ impl Store {
     pub fn unbind(&'static self, obj: ObjRef) {
         let Some(a) = self.attrs(obj) else { return };
         debug_assert!(a.is_empty(), "{} unbound with attributes", obj.kind);
-        a.drop_table();
+        a.drop_table(|_| {});
         let rec = a.rec;
         let v = rec.version.load(Ordering::Relaxed) | 1;
-        rec.version.store(v, Ordering::SeqCst);
+        rec.version.store(v, Ordering::Release);
         rec.key.store(0, Ordering::Release);
         rec.version.store(v + 1, Ordering::Release);
         if self.dense {
@@ -608,9 +608,10 @@ impl Tables {
         let meta = b.meta.load(Ordering::Relaxed);
         let old_fortran = head & PROVENANCE_BITS != 0;
         let fortran = value.provenance != Provenance::CPointer;
-        // After the claim: a rebuild or an unbind since the version was read shows here (it
-        // makes the version odd before it claims the buckets).
-        if rec.version.load(Ordering::SeqCst) != version
+        // After the claim: a rebuild or an unbind that claimed and released this bucket first
+        // shows here (our claim synchronises with its release, after its version stores); one
+        // that claims it after us copies what we write.
+        if rec.version.load(Ordering::Acquire) != version
             || keyval_of(head) != keyval
             || meta & DYING != 0
             || old_fortran != fortran

@@ -110,7 +110,7 @@ impl Record {
     /// the record is published).
     pub(super) fn init(&self, key: u64) {
         let v = self.version.load(Ordering::Relaxed) | 1;
-        self.version.store(v, Ordering::SeqCst);
+        self.version.store(v, Ordering::Release);
         self.key.store(key, Ordering::Relaxed);
         self.table.store(0, Ordering::Relaxed);
         self.counts.store(0, Ordering::Relaxed);
@@ -341,6 +341,36 @@ impl ObjAttrs {
         }
     }
 
+    /// [`ObjAttrs::place`] into the table of an object not yet handed out (a dup's copy).
+    fn place_unshared(
+        &self,
+        slot: u32,
+        keyval: i32,
+        word: usize,
+        meta: u64,
+        provenance: Provenance,
+    ) {
+        let Some((buckets, log2)) = self.buckets() else {
+            return;
+        };
+        let mask = buckets.len() - 1;
+        let mut i = home(slot, log2);
+        loop {
+            let b = &buckets[i];
+            let k = super::bucket::keyval_of(b.head.load(Ordering::Relaxed));
+            if k == 0 || k == TOMB {
+                b.write_unshared(keyval, word as i64, meta, provenance);
+                if k == 0 {
+                    self.rec
+                        .used
+                        .store(self.rec.used.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+                }
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
     /// Makes room for `more` new attributes: a table at most 3/4 full (deleted buckets
     /// counted) after they are added, rebuilt bigger or without its tombstones if needed.
     fn reserve(&self, more: usize) -> Result<()> {
@@ -370,14 +400,11 @@ impl ObjAttrs {
         debug_assert_eq!(new.addr() as u64 & TABLE_LOG2_MASK, 0);
         let fresh = new.get();
         for b in fresh {
-            let head = b.claim();
-            b.word.store(0, Ordering::Relaxed);
-            b.meta.store(0, Ordering::Relaxed);
-            b.release(head, 0, Provenance::CPointer);
+            b.write_unshared(0, 0, 0, Provenance::CPointer);
         }
         let rec = self.rec;
         let v = rec.version.load(Ordering::Relaxed);
-        rec.version.store(v + 1, Ordering::SeqCst);
+        rec.version.store(v + 1, Ordering::Release);
         let old = self.buckets();
         let mut held = Vec::new();
         let mut used = 0;
@@ -392,12 +419,12 @@ impl ObjAttrs {
                         i = (i + 1) & mask;
                     }
                     let meta = b.meta.load(Ordering::Relaxed);
-                    let f = &fresh[i];
-                    let fh = f.claim();
-                    f.word
-                        .store(b.word.load(Ordering::Relaxed), Ordering::Relaxed);
-                    f.meta.store(meta, Ordering::Relaxed);
-                    f.release(fh, k, provenance_of(meta));
+                    fresh[i].write_unshared(
+                        k,
+                        b.word.load(Ordering::Relaxed),
+                        meta,
+                        provenance_of(meta),
+                    );
                     used += 1;
                 }
                 held.push(head);
@@ -515,7 +542,7 @@ impl ObjAttrs {
                 continue;
             }
             let meta = pack(e.value.provenance, e.callbacks, e.order, false);
-            self.place(slot, e.keyval, word, meta, e.value.provenance);
+            self.place_unshared(slot, e.keyval, word, meta, e.value.provenance);
             self.count(&Entry { dying: false, ..e }, 1);
         }
         self.rec
@@ -524,33 +551,38 @@ impl ObjAttrs {
         Ok(())
     }
 
-    /// Empties the object and frees its table; `removed` is told each keyval slot emptied.
-    pub fn remove_all(&self, mut removed: impl FnMut(u32)) {
-        let mut slots = Vec::new();
-        self.visit(|_, slot, e| slots.push((slot, e)));
-        for (slot, _) in slots {
-            if self.remove(slot).is_some() {
-                removed(slot);
-            }
-        }
-        self.drop_table();
+    /// Empties the object and frees its table, in one pass over the buckets; `removed` is
+    /// told each keyval slot emptied.
+    pub fn remove_all(&self, removed: impl FnMut(u32)) {
+        self.drop_table(removed);
     }
 
-    /// Frees the table of an object without attributes.
-    pub(super) fn drop_table(&self) {
+    /// Frees the table and whatever attributes it holds (`removed` is told their slots): the
+    /// version is odd meanwhile, so readers go to the lock.
+    pub(super) fn drop_table(&self, mut removed: impl FnMut(u32)) {
         let rec = self.rec;
         let Some((buckets, _)) = self.buckets() else {
             return;
         };
         let v = rec.version.load(Ordering::Relaxed);
-        rec.version.store(v + 1, Ordering::SeqCst);
+        rec.version.store(v + 1, Ordering::Release);
         rec.table.store(0, Ordering::Release);
         rec.used.store(0, Ordering::Relaxed);
+        rec.counts.store(0, Ordering::Relaxed);
+        rec.counts2.store(0, Ordering::Relaxed);
         rec.version.store(v + 2, Ordering::Release);
-        // Claimed and released empty, so a stale overwrite holding one is waited out.
+        // Each bucket claimed (a stale overwrite holding one is waited out) and released empty.
         for b in buckets {
             let head = b.claim();
+            let k = super::bucket::keyval_of(head);
+            let view = b.word.load(Ordering::Relaxed) as usize;
             b.release(head, 0, Provenance::CPointer);
+            if k != 0 && k != TOMB {
+                if head & super::bucket::PROVENANCE_BITS != 0 {
+                    self.free_cell(view);
+                }
+                removed((k & SLOT_MASK) as u32);
+            }
         }
         self.arena
             .free_at::<Bucket>(buckets.as_ptr() as usize, buckets.len());
