@@ -2,6 +2,7 @@
 # Builds mpicache and installs it under a prefix:
 #
 #   ci/install.sh --prefix DIR [--profile release|debug] [--features LIST]
+#   ci/install.sh --prefix DIR --over mpich|openmpi|PATH_TO_ENGINE_MPICC   (ci/install_layer.sh)
 #
 # DIR/lib/libmpicache.so.X.Y.Z (+ the soname link libmpicache.so.X.Y and libmpicache.so),
 # DIR/lib/libmpicache.a, DIR/include/mpi.h and DIR/bin/mpicc (a wrapper with DIR baked in).
@@ -13,6 +14,13 @@
 # run by tests/common/mod.rs and by ci/conformance.sh) reuse the library `cargo test` built.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+
+# With --over ENGINE: the caching layer over that MPI instead (ci/install_layer.sh).
+for arg in "$@"; do
+    case $arg in
+        --over|--over=*) exec bash "$(dirname "$0")/install_layer.sh" "$@" ;;
+    esac
+done
 
 usage() {
     echo "usage: $0 --prefix DIR [--profile release|debug] [--features LIST]" >&2

@@ -2,11 +2,12 @@
 # The test command: `bash ci/test.sh` (also what .ci/run calls), or `bash ci/test.sh --quick`.
 #
 # Full (default): on a fresh Debian machine it installs what the tests need (a C compiler,
-# gfortran, valgrind, cmake, pkg-config, and MPICH 5 from PyPI into target/mpich5 for its
-# mpi_abi.h), then runs every test in release mode: unit tests, the mpi.h freshness test, the C
-# programs of tests/c (built with the installed mpicc, run plainly and under valgrind), the
-# Fortran programs and the comparison of every constant with the MPI 5.0 ABI. Exits non-zero on
-# any failure.
+# gfortran, valgrind, cmake, pkg-config, MPICH and Open MPI for the layer, and MPICH 5 from PyPI
+# into target/mpich5 for its mpi_abi.h and the layer over the MPI 5.0 ABI), then runs every test
+# in release mode: unit tests, the mpi.h freshness test, the C programs of tests/c (built with
+# the installed mpicc, run plainly and under valgrind), the Fortran programs, the comparison of
+# every constant with the MPI 5.0 ABI, the layer over each engine at 1, 2 and 4 processes, and
+# the getter tests with the portable Rust getters. Exits non-zero on any failure.
 #
 # --quick: the edit loop (under a minute after one edit on 2 cores, once target/quick is built):
 # the unit tests, the getters against the Rust path (tests/fast_get.rs), the randomized model
@@ -43,8 +44,10 @@ fi
 
 # --- tools ---------------------------------------------------------------------------------
 # python3 with venv and pip, for MPICH 5 below.
+# The engines the layer runs over (issue 17): Debian's MPICH and Open MPI.
 need_tools cc="gcc libc6-dev" gfortran=gfortran valgrind=valgrind cmake=cmake \
-    pkg-config=pkg-config python3=python3
+    pkg-config=pkg-config python3=python3 mpicc.mpich="mpich libmpich-dev" \
+    mpicc.openmpi="openmpi-bin libopenmpi-dev"
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || apt_install python3-venv
 
 # --- MPICH 5, for its mpi_abi.h --------------------------------------------------------------
@@ -56,6 +59,11 @@ mpich5_venv
 # --- tests ---------------------------------------------------------------------------------
 # valgrind is installed now: the C program tests must not skip their valgrind runs.
 export MPICACHE_REQUIRE_VALGRIND=1
+# The engines are installed now: the layer's tests must not skip one.
+export MPICACHE_REQUIRE_ENGINES=1
 # --no-fail-fast: run every test binary and report every failure, not only the first.
 cargo test --release --workspace --no-fail-fast
+# The getters both ways (issue 16): the tests above ran the hand-written x86-64 getters (feature
+# asm-getters, on by default); these run the portable Rust getters through the same checks.
+cargo test --release --no-default-features --features test-hooks --test fast_get --test get_path
 echo "ci/test.sh: all tests passed"

@@ -78,6 +78,10 @@ pub const MPI_ERR_ERRHANDLER: i32 = 61;
 pub const MPI_ERR_ABI: i32 = 62;
 /// Last predefined error code; user classes and codes from `MPI_Add_error_*` come after it.
 pub const MPI_ERR_LASTCODE: i32 = 0x3fff;
+/// mpicache's own error codes (of class `MPI_ERR_NO_MEM`) for its fixed limits, one per limited
+/// kind (`error::Limited`), so `MPI_Error_string` names the limit: below `MPI_ERR_LASTCODE`,
+/// above every class. Not in the headers: programs ask `MPI_Error_class`.
+pub(crate) const MPICACHE_ERR_LIMIT_BASE: i32 = 0x3f00;
 
 // ---- tool information interface return codes (MPI 5.0 ABI; not error classes) ---------------
 pub const MPI_T_ERR_CANNOT_INIT: i32 = 1001;

@@ -75,8 +75,19 @@ pub enum Error {
     /// Any other invalid argument, with the class the standard gives it.
     #[error("{detail}")]
     Invalid { class: i32, detail: String },
-    #[error("too many live {kind} objects")]
-    Exhausted { kind: &'static str },
+    /// An error the engine MPI under the layer (issue 17) has already raised on its own error
+    /// handler: its code is the call's, as the engine gave it.
+    #[error("the engine MPI returned error code {code}")]
+    Engine { code: i32 },
+    /// The attribute store's arena could not map memory for a record, table or cell.
+    #[error("out of memory for {what}")]
+    OutOfMemory { what: &'static str },
+    /// A fixed limit on live objects was reached (handles and keyval numbers fit 32 bits).
+    #[error("too many live {what}: the limit is {}", Thousands(*limit))]
+    Exhausted { what: Limited, limit: usize },
+    /// An allocation failed (out of memory is an error, never an abort).
+    #[error("out of memory: {bytes} bytes could not be allocated")]
+    NoMemory { bytes: usize },
     #[error("internal error: a panic was caught ({0})")]
     Panic(String),
 }
@@ -105,9 +116,13 @@ impl Error {
             | Error::KeyvalPredefined { .. } => MPI_ERR_KEYVAL,
             // A callback's code may be a user code; its class is resolved by the registry.
             Error::Callback { .. } => MPI_ERR_OTHER,
+            // The engine's code, in the engine's numbering: not one of ours.
+            Error::Engine { .. } => MPI_ERR_OTHER,
             Error::NullArgument { .. } => MPI_ERR_ARG,
             Error::Invalid { class, .. } => *class,
-            Error::Exhausted { .. } => MPI_ERR_NO_MEM,
+            Error::Exhausted { .. } | Error::NoMemory { .. } | Error::OutOfMemory { .. } => {
+                MPI_ERR_NO_MEM
+            }
             Error::Panic(_) => MPI_ERR_INTERN,
         }
     }
@@ -116,9 +131,76 @@ impl Error {
     /// is handed back unchanged (MPI 4.1 §7.7: the callback's error is the call's error).
     pub fn code(&self) -> i32 {
         match self {
-            Error::Callback { code, .. } => *code,
+            Error::Callback { code, .. } | Error::Engine { code } => *code,
+            // A code of its own, so `MPI_Error_string` names the limit.
+            Error::Exhausted { what, .. } => what.code(),
             other => other.class(),
         }
+    }
+}
+
+/// What has a fixed limit on how many can be live at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limited {
+    Handles(HandleKind),
+    Keyvals,
+    ErrorCodes,
+}
+
+impl Limited {
+    /// Every limited thing, in the order of their error codes.
+    pub const ALL: [Limited; 10] = [
+        Limited::Handles(HandleKind::Comm),
+        Limited::Handles(HandleKind::Group),
+        Limited::Handles(HandleKind::Datatype),
+        Limited::Handles(HandleKind::Win),
+        Limited::Handles(HandleKind::Errhandler),
+        Limited::Handles(HandleKind::Request),
+        Limited::Handles(HandleKind::Info),
+        Limited::Handles(HandleKind::Op),
+        Limited::Keyvals,
+        Limited::ErrorCodes,
+    ];
+
+    /// The error code a call that hits this limit returns: of class `MPI_ERR_NO_MEM`, with its
+    /// own `MPI_Error_string` (`MPICACHE_ERR_LIMIT_BASE + position in ALL`).
+    pub fn code(self) -> i32 {
+        let i = Limited::ALL.iter().position(|&l| l == self).unwrap_or(0);
+        MPICACHE_ERR_LIMIT_BASE + i as i32
+    }
+
+    /// The limited thing of an error code, if it is one of these codes.
+    pub fn of_code(code: i32) -> Option<Limited> {
+        let i = code.checked_sub(MPICACHE_ERR_LIMIT_BASE)?;
+        Limited::ALL.get(usize::try_from(i).ok()?).copied()
+    }
+}
+
+impl fmt::Display for Limited {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Limited::Handles(HandleKind::Info) => f.write_str("info objects"),
+            Limited::Handles(HandleKind::Errhandler) => f.write_str("error handlers"),
+            Limited::Handles(k) => write!(f, "{k}s"),
+            Limited::Keyvals => f.write_str("keyvals"),
+            Limited::ErrorCodes => f.write_str("error codes and classes"),
+        }
+    }
+}
+
+/// A count written with thousands separators (`16,777,216`), as the README states limits.
+pub struct Thousands(pub usize);
+
+impl fmt::Display for Thousands {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let digits = self.0.to_string();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                f.write_str(",")?;
+            }
+            write!(f, "{c}")?;
+        }
+        Ok(())
     }
 }
 

@@ -12,11 +12,14 @@ use crate::caching::world::World;
 use crate::error::{Error, Result};
 use crate::primitives::once_ptr::OncePtr;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Condvar, Mutex, MutexGuard};
 
 /// The caching engine over the world `W`.
 pub struct Cache<W: World> {
     locked: Mutex<Locked<W>>,
+    /// Signalled whenever a deletion of [`Locked::deleting`] ends: a delete or free that met
+    /// another thread's deletion of the same attribute waits on it for the outcome.
+    deletion_ended: Condvar,
     /// Where attributes live, made at the first [`Cache::open`] and kept (lock-free readers
     /// may hold references into it at any time).
     store: OncePtr<Store>,
@@ -33,6 +36,27 @@ pub struct Locked<W> {
     /// Objects whose free is under way (their delete callbacks are running): a second free
     /// of one is refused.
     pub(crate) freeing: Vec<ObjRef>,
+    /// Attribute deletions under way (a delete callback running, its attribute marked dying),
+    /// with the thread running each: the same thread's nested calls treat the attribute as
+    /// being deleted, other threads wait for the outcome.
+    pub(crate) deleting: Vec<Deletion>,
+}
+
+/// An attribute deletion under way: `slot` of `obj`, on the thread `thread` ([`this_thread`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Deletion {
+    pub obj: ObjRef,
+    pub slot: u32,
+    pub thread: usize,
+}
+
+/// A number that tells the running threads apart: the address of a thread-local (asking the
+/// standard library for a thread id allocates a handle per thread that is never freed).
+pub(crate) fn this_thread() -> usize {
+    thread_local! {
+        static ME: u8 = const { 0 };
+    }
+    ME.with(|m| std::ptr::from_ref(m) as usize)
 }
 
 impl<W> std::ops::Deref for Locked<W> {
@@ -57,7 +81,9 @@ impl<W: World> Cache<W> {
                 world,
                 store: None,
                 freeing: Vec::new(),
+                deleting: Vec::new(),
             }),
+            deletion_ended: Condvar::new(),
             store: OncePtr::new(),
             active: AtomicBool::new(false),
         }
@@ -70,6 +96,21 @@ impl<W: World> Cache<W> {
         self.locked
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Waits, releasing the lock, until a deletion under way ends; returns the lock.
+    pub(crate) fn wait_for_deletion<'a>(
+        &'a self,
+        st: MutexGuard<'a, Locked<W>>,
+    ) -> MutexGuard<'a, Locked<W>> {
+        self.deletion_ended
+            .wait(st)
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Wakes whoever waits for a deletion to end (cheap with no one waiting).
+    pub(crate) fn deletion_done(&self) {
+        self.deletion_ended.notify_all();
     }
 
     /// The lock, if calls are allowed now (the world says).
@@ -86,8 +127,8 @@ impl<W: World> Cache<W> {
     pub fn open(&self, st: &mut Locked<W>, tables: Option<&'static Tables>) {
         st.store = Some(self.store.get_or_init(|| {
             Box::new(match tables {
-                Some(t) => Store::with_tables(t),
-                None => Store::new(),
+                Some(t) => Store::with_tables(t, W::DENSE_KEYS),
+                None => Store::new(W::DENSE_KEYS),
             })
         }));
     }
@@ -106,6 +147,8 @@ impl<W: World> Cache<W> {
             s.clear();
         }
         st.freeing.clear();
+        st.deleting.clear();
+        self.deletion_done();
     }
 
     /// The attribute store while calls are allowed, without taking the lock; the precise

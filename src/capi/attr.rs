@@ -12,6 +12,13 @@ use crate::world::{ObjRef, ObjectKind, Result, Runtime};
 use crate::{entry, try_out};
 use std::ffi::{c_int, c_void};
 
+/// A marker the library exports only when its getters are the hand-written ones
+/// (`caching/store/getters_x86_64.rs`, feature `asm-getters`): tests/fast_get.rs looks it up
+/// in the installed library with `dlsym`, and compares it with the getters' code.
+#[cfg(mpicache_fast_get)]
+#[no_mangle]
+pub static mpicache_asm_getters: u8 = 1;
+
 /// The calls of one object kind (or of the deprecated MPI-1 forms, on communicators): the
 /// shared bodies below take it, so the kind is data and only the signatures are per kind.
 struct Calls {

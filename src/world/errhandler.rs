@@ -1,7 +1,7 @@
 //! Error handlers, and the registry of error classes, codes and strings.
 
 use crate::consts::*;
-use crate::error::{Error, Result};
+use crate::error::{Error, Limited, Result};
 use crate::world::handle::Handle;
 use crate::world::runtime::Runtime;
 use crate::world::state::State;
@@ -47,7 +47,7 @@ pub struct Errhandler {
     refs: u32,
 }
 
-pub fn install_predefined(st: &mut State) {
+pub fn install_predefined(st: &mut State) -> Result<()> {
     for (h, action) in [
         (MPI_ERRORS_ARE_FATAL, Action::Fatal),
         (MPI_ERRORS_RETURN, Action::Return),
@@ -60,8 +60,9 @@ pub fn install_predefined(st: &mut State) {
                 for_kind: None,
                 refs: 1,
             },
-        );
+        )?;
     }
+    Ok(())
 }
 
 impl State {
@@ -225,6 +226,13 @@ impl Runtime {
         if let Some(s) = class_string(code) {
             return Ok(s.to_owned());
         }
+        if let Some(what) = Limited::of_code(code) {
+            return Ok(Error::Exhausted {
+                what,
+                limit: limit_of(what),
+            }
+            .to_string());
+        }
         if st.errors.user_codes.contains_key(&code) {
             return Ok(String::new());
         }
@@ -232,6 +240,15 @@ impl Runtime {
             MPI_ERR_ARG,
             format!("{code} is not a valid error code"),
         ))
+    }
+}
+
+/// How many of `what` can be live at once.
+pub fn limit_of(what: Limited) -> usize {
+    match what {
+        Limited::Handles(kind) => crate::world::handle::limit(kind),
+        Limited::Keyvals => crate::caching::keyval::LIMIT,
+        Limited::ErrorCodes => (i32::MAX - MPI_ERR_LASTCODE) as usize,
     }
 }
 
@@ -270,10 +287,10 @@ impl ErrorRegistry {
     }
 
     fn next_code(&mut self) -> Result<i32> {
-        self.last_used = self
-            .last_used
-            .checked_add(1)
-            .ok_or(Error::Exhausted { kind: "error code" })?;
+        self.last_used = self.last_used.checked_add(1).ok_or(Error::Exhausted {
+            what: Limited::ErrorCodes,
+            limit: limit_of(Limited::ErrorCodes),
+        })?;
         Ok(self.last_used)
     }
 
@@ -285,6 +302,8 @@ impl ErrorRegistry {
     pub fn class_of(&self, code: i32) -> Option<i32> {
         if class_string(code).is_some() {
             Some(code)
+        } else if Limited::of_code(code).is_some() {
+            Some(MPI_ERR_NO_MEM)
         } else {
             self.user_codes.get(&code).copied()
         }

@@ -5,17 +5,21 @@
 //! wrong-kind handle is recognised instead of being dereferenced:
 //!
 //! ```text
-//!  bit 30 | 29..26 kind | 25..18 generation | 17..0 slot index
+//!  bit 30 | 29..26 kind | 25..24 generation | 23..0 slot index
 //! ```
 //!
-//! Slots are recycled first-in first-out and only once many are free, so a stale handle is
-//! caught for a long time after its object is gone.
+//! so 16,776,192 objects of a kind can be live besides the predefined ones ([`limit`]; the
+//! kinds that carry attributes are bound by the engine's store as well). Slots are recycled
+//! first-in first-out and only once many are free, so a stale handle is caught while its slot
+//! is not reused, and for a few reuses after. A kind's objects live in chunks of 1,024 slots
+//! allocated on first use and given back when they hold no object.
 
 use crate::caching::store::KEY_INDEX_MASK;
 use crate::caching::ObjKey;
 use crate::consts::*;
-use crate::error::{BadHandleReason, Error, Result};
+use crate::error::{BadHandleReason, Error, Limited, Result};
 use crate::kinds::HandleKind;
+use crate::primitives::alloc;
 use std::collections::VecDeque;
 
 /// A raw handle value, as C and Fortran see it.
@@ -38,12 +42,13 @@ impl Handle {
 
 const DYNAMIC_BIT: i32 = 1 << 30;
 const KIND_SHIFT: u32 = 26;
-const GEN_SHIFT: u32 = 18;
-const GEN_MASK: u32 = 0xff;
+const GEN_SHIFT: u32 = 24;
+const GEN_MASK: u32 = 0x3;
 /// The bits of a handle that are its slot index.
 pub const INDEX_MASK: u32 = (1 << GEN_SHIFT) - 1;
 // The engine's store keeps an object by its key's low bits: one place per live object of a
-// kind, as the slot index is (the promise of `caching::World::check`).
+// kind, as the slot index is (the promise of `caching::World::DENSE_KEYS`): the two are
+// the same width, so every live object of a kind has its own place there.
 const _: () = assert!(INDEX_MASK == KEY_INDEX_MASK);
 /// The first slot index a dynamic handle gets: every predefined handle value is below it, so
 /// `value & INDEX_MASK` names one place per object whether its handle is predefined or not
@@ -58,8 +63,8 @@ const _: () = {
     }
 };
 /// Free slots kept back before any is reused, so stale handles stay detectable: a slot's
-/// generation wraps after 256 reuses, so a stale handle is caught for at least 256 × 65 frees
-/// of its kind. Not more, so that a dup/free loop cycles through few objects whose attribute
+/// generation wraps after 4 reuses, so a stale handle is caught for at least 4 × 65 frees of
+/// its kind, and for as long as its slot is not reused. Not more, so that a dup/free loop cycles through few objects whose attribute
 /// pages stay in cache (1024 made `MPI_Comm_dup` with 256 attributes 35% slower).
 const REUSE_DELAY: usize = 64;
 
@@ -161,12 +166,41 @@ pub fn kind_of(h: Handle) -> Option<HandleKind> {
     }
 }
 
-struct Slot<T> {
-    gen: u32,
-    value: Option<T>,
+/// Slots per chunk: a slab's memory grows and shrinks a chunk at a time. Chunk 0 holds the
+/// predefined objects (and the unused places below [`FIRST_DYNAMIC`]).
+const CHUNK_BITS: u32 = 10;
+const CHUNK: usize = 1 << CHUNK_BITS;
+const _: () = assert!(FIRST_DYNAMIC as usize <= CHUNK);
+
+/// One past the highest slot index a kind may use (the store indexes the kinds that carry
+/// attributes by the same bits, asserted above).
+const fn capacity(_kind: HandleKind) -> u32 {
+    INDEX_MASK + 1
 }
 
-/// A table of live objects of one kind, addressed by handle.
+/// How many objects of `kind` the program can hold at once (besides the predefined ones): the
+/// limit `Error::Exhausted` names.
+pub const fn limit(kind: HandleKind) -> usize {
+    (capacity(kind) - FIRST_DYNAMIC) as usize
+}
+
+/// Where [`Slab::insert`] takes its slot from.
+enum From {
+    Ready,
+    Fresh,
+    Quarantine,
+}
+
+/// A chunk of slots: its objects, allocated on first use and given back when the chunk holds
+/// none (the generations stay in [`Slab::gens`], so handles of its freed objects stay bad).
+struct Chunk<T> {
+    live: u32,
+    /// `CHUNK` places, or empty while the chunk is given back.
+    values: Vec<Option<T>>,
+}
+
+/// A table of live objects of one kind, addressed by handle. Every allocation is fallible: an
+/// insert that cannot get memory fails with nothing changed.
 pub struct Slab<T> {
     kind: HandleKind,
     /// `kind`'s code, first predefined value and number of predefined values, kept at hand
@@ -174,13 +208,24 @@ pub struct Slab<T> {
     code: u32,
     base: i32,
     reserved: u32,
-    slots: Vec<Slot<T>>,
-    /// Freed slots in quarantine, oldest first: the last `REUSE_DELAY` frees.
+    /// One past the highest slot index this slab may use ([`capacity`]).
+    capacity: u32,
+    chunks: Vec<Chunk<T>>,
+    /// The generation of every slot made (a byte each, kept while its chunk is given back).
+    gens: Vec<u8>,
+    /// Freed slots in quarantine, oldest first: the last `REUSE_DELAY` frees. Its capacity
+    /// covers every slot made, so a free never allocates.
     free: VecDeque<u32>,
     /// Slots out of quarantine, reused last-out first: a steady create/free loop cycles
-    /// through `REUSE_DELAY + 1` slots however many were freed before (warm caches).
+    /// through `REUSE_DELAY + 1` slots however many were freed before (warm caches). Capacity
+    /// as `free`'s.
     ready: Vec<u32>,
     live: usize,
+    /// The next slot never used yet.
+    fresh: u32,
+    /// A chunk with no object kept allocated, so a loop that empties and refills one chunk
+    /// does not give it back and allocate it again each time.
+    spare: Option<u32>,
 }
 
 impl<T> Slab<T> {
@@ -191,10 +236,14 @@ impl<T> Slab<T> {
             code: kind.code(),
             base,
             reserved,
-            slots: Vec::new(),
+            capacity: capacity(kind),
+            chunks: Vec::new(),
+            gens: Vec::new(),
             free: VecDeque::new(),
             ready: Vec::new(),
             live: 0,
+            fresh: FIRST_DYNAMIC,
+            spare: None,
         }
     }
 
@@ -215,58 +264,111 @@ impl<T> Slab<T> {
         self.reserved
     }
 
-    /// Places for the predefined objects, and unused ones up to [`FIRST_DYNAMIC`].
-    fn ensure_reserved(&mut self) {
-        while (self.slots.len() as u32) < FIRST_DYNAMIC {
-            self.slots.push(Slot {
-                gen: 0,
-                value: None,
-            });
-        }
+    /// The place of slot `i`, if its chunk is allocated.
+    #[inline(always)]
+    fn place(&self, i: u32) -> Option<&Option<T>> {
+        self.chunks
+            .get((i >> CHUNK_BITS) as usize)?
+            .values
+            .get(i as usize % CHUNK)
     }
 
-    /// Installs a predefined object under its predefined handle.
-    pub fn insert_predefined(&mut self, h: Handle, value: T) {
-        self.ensure_reserved();
+    /// Makes sure slot `i` (made already, or the next one to make) has its place, allocating
+    /// the chunk (and, for a new chunk, the bookkeeping that frees will need) or failing with
+    /// nothing changed that anyone can see.
+    fn make_room(&mut self, i: u32) -> Result<()> {
+        let c = (i >> CHUNK_BITS) as usize;
+        if c == self.chunks.len() {
+            let slots = (c + 1) * CHUNK;
+            alloc::try_reserve(&mut self.chunks, 1)?;
+            alloc::try_reserve(&mut self.gens, CHUNK)?;
+            let extra = slots - self.ready.len();
+            alloc::try_reserve(&mut self.ready, extra)?;
+            let extra = slots - self.free.len();
+            if alloc::refused() {
+                return Err(Error::NoMemory {
+                    bytes: extra * std::mem::size_of::<u32>(),
+                });
+            }
+            self.free.try_reserve(extra).map_err(|_| Error::NoMemory {
+                bytes: extra * std::mem::size_of::<u32>(),
+            })?;
+            self.chunks.push(Chunk {
+                live: 0,
+                values: Vec::new(),
+            });
+            self.gens.resize(slots, 0);
+        }
+        let chunk = &mut self.chunks[c];
+        if chunk.values.is_empty() {
+            chunk.values = alloc::try_vec(CHUNK, || None)?;
+        }
+        Ok(())
+    }
+
+    /// Places for the predefined objects, and unused ones up to [`FIRST_DYNAMIC`].
+    fn ensure_reserved(&mut self) -> Result<()> {
+        if self.chunks.is_empty() {
+            self.make_room(0)?;
+        }
+        Ok(())
+    }
+
+    /// Installs a predefined object under its predefined handle (at `MPI_Init`).
+    pub fn insert_predefined(&mut self, h: Handle, value: T) -> Result<()> {
+        self.ensure_reserved()?;
         match decode(h) {
             Decoded::Predefined { kind, index } if kind == self.kind && index != 0 => {
-                let slot = &mut self.slots[index as usize];
-                if slot.value.is_none() {
+                let chunk = &mut self.chunks[0];
+                let place = &mut chunk.values[index as usize];
+                if place.is_none() {
                     self.live += 1;
+                    chunk.live += 1;
                 }
-                slot.value = Some(value);
+                *place = Some(value);
+                Ok(())
             }
             _ => panic!("{h:?} is not a predefined {} handle", self.kind),
         }
     }
 
-    /// Stores a new object and returns its new handle.
+    /// Stores a new object and returns its new handle; on failure (no memory, or the kind's
+    /// limit reached) nothing has changed.
     pub fn insert(&mut self, value: T) -> Result<Handle> {
-        self.ensure_reserved();
-        let index = if let Some(i) = self.ready.pop() {
-            i
+        self.ensure_reserved()?;
+        // Choose the slot (a ready one, else a new one, else, at the limit, the oldest in
+        // quarantine), make its room, and only then take it from where it waits.
+        let (index, from) = if let Some(&i) = self.ready.last() {
+            (i, From::Ready)
+        } else if self.fresh < self.capacity {
+            (self.fresh, From::Fresh)
         } else {
-            let index = self.slots.len() as u32;
-            if index > INDEX_MASK {
-                match self.free.pop_front() {
-                    Some(i) => i,
-                    None => return Err(Error::Exhausted { kind: "handle" }),
+            match self.free.front() {
+                Some(&i) => (i, From::Quarantine),
+                None => {
+                    return Err(Error::Exhausted {
+                        what: Limited::Handles(self.kind),
+                        limit: limit(self.kind),
+                    })
                 }
-            } else {
-                self.slots.push(Slot {
-                    gen: 0,
-                    value: None,
-                });
-                index
             }
         };
-        let slot = &mut self.slots[index as usize];
-        slot.value = Some(value);
+        self.make_room(index)?;
+        match from {
+            From::Ready => drop(self.ready.pop()),
+            From::Fresh => self.fresh += 1,
+            From::Quarantine => drop(self.free.pop_front()),
+        }
+        let c = index >> CHUNK_BITS;
+        if self.spare == Some(c) {
+            self.spare = None;
+        }
+        let chunk = &mut self.chunks[c as usize];
+        chunk.values[index as usize % CHUNK] = Some(value);
+        chunk.live += 1;
         self.live += 1;
-        let bits = DYNAMIC_BIT as u32
-            | (self.kind.code() << KIND_SHIFT)
-            | ((slot.gen & GEN_MASK) << GEN_SHIFT)
-            | index;
+        let gen = self.gens[index as usize] as u32;
+        let bits = DYNAMIC_BIT as u32 | (self.code << KIND_SHIFT) | (gen << GEN_SHIFT) | index;
         Ok(Handle(bits as i32))
     }
 
@@ -285,8 +387,8 @@ impl<T> Slab<T> {
             (if i < self.reserved { i } else { 0 }, 0)
         };
         if i != 0 {
-            if let Some(slot) = self.slots.get(i as usize) {
-                if slot.value.is_some() && slot.gen & GEN_MASK == gen {
+            if let Some(Some(_)) = self.place(i) {
+                if self.gens[i as usize] as u32 == gen {
                     return Ok(i as usize);
                 }
             }
@@ -306,27 +408,29 @@ impl<T> Slab<T> {
                 if index == 0 {
                     return Err(Error::NullHandle { kind });
                 }
-                match self.slots.get(index as usize) {
-                    Some(Slot { value: Some(_), .. }) => Ok(index as usize),
+                match self.place(index) {
+                    Some(Some(_)) => Ok(index as usize),
                     _ => Err(bad(BadHandleReason::Forged)),
                 }
             }
             Decoded::Dynamic { kind, index, gen } if kind == self.kind => {
-                match self.slots.get(index as usize) {
-                    Some(slot) if index >= self.reserved() => {
-                        if slot.gen & GEN_MASK != gen {
-                            Err(bad(if gen < slot.gen & GEN_MASK || slot.value.is_none() {
-                                BadHandleReason::Freed
-                            } else {
-                                BadHandleReason::Forged
-                            }))
-                        } else if slot.value.is_none() {
-                            Err(bad(BadHandleReason::Freed))
-                        } else {
-                            Ok(index as usize)
-                        }
-                    }
-                    _ => Err(bad(BadHandleReason::Forged)),
+                if index < self.reserved() || index >= self.fresh {
+                    return Err(bad(BadHandleReason::Forged));
+                }
+                let now = self.gens[index as usize] as u32;
+                let live = matches!(self.place(index), Some(Some(_)));
+                if now != gen {
+                    // The generation wraps: an older one is a freed object's, unless the
+                    // slot was never reused past it (then no object ever had this handle).
+                    Err(bad(if gen < now || !live {
+                        BadHandleReason::Freed
+                    } else {
+                        BadHandleReason::Forged
+                    }))
+                } else if !live {
+                    Err(bad(BadHandleReason::Freed))
+                } else {
+                    Ok(index as usize)
                 }
             }
             Decoded::Predefined { kind, .. } | Decoded::Dynamic { kind, .. } => {
@@ -338,21 +442,21 @@ impl<T> Slab<T> {
 
     pub fn get(&self, h: Handle) -> Result<&T> {
         let i = self.index_of(h)?;
-        Ok(self.slots[i]
-            .value
-            .as_ref()
+        Ok(self
+            .place(i as u32)
+            .and_then(Option::as_ref)
             .expect("index_of checked the slot"))
     }
 
     pub fn get_mut(&mut self, h: Handle) -> Result<&mut T> {
         let i = self.index_of(h)?;
-        Ok(self.slots[i]
-            .value
+        Ok(self.chunks[i >> CHUNK_BITS].values[i % CHUNK]
             .as_mut()
             .expect("index_of checked the slot"))
     }
 
-    /// Removes a dynamic object; predefined objects are refused.
+    /// Removes a dynamic object; predefined objects are refused. Never allocates: the
+    /// bookkeeping was reserved when the slot's chunk was first made.
     pub fn remove(&mut self, h: Handle) -> Result<T> {
         let i = self.index_of(h)?;
         if (i as u32) < self.reserved() {
@@ -362,15 +466,36 @@ impl<T> Slab<T> {
                 action: "freed",
             });
         }
-        let slot = &mut self.slots[i];
-        let value = slot.value.take().expect("index_of checked the slot");
-        slot.gen = (slot.gen + 1) & GEN_MASK;
+        let c = i >> CHUNK_BITS;
+        let chunk = &mut self.chunks[c];
+        let value = chunk.values[i % CHUNK]
+            .take()
+            .expect("index_of checked the slot");
+        chunk.live -= 1;
+        let emptied = chunk.live == 0;
+        self.gens[i] = ((self.gens[i] as u32 + 1) & GEN_MASK) as u8;
         self.free.push_back(i as u32);
         if self.free.len() > REUSE_DELAY {
             self.ready.extend(self.free.pop_front());
         }
         self.live -= 1;
+        if emptied && c != 0 {
+            self.release_chunk(c as u32);
+        }
         Ok(value)
+    }
+
+    /// Chunk `c` holds no object: it becomes the spare, and the previous spare, if still
+    /// empty, is given back.
+    fn release_chunk(&mut self, c: u32) {
+        if let Some(old) = self.spare.replace(c) {
+            let chunk = &mut self.chunks[old as usize];
+            if old != c && chunk.live == 0 && !chunk.values.is_empty() {
+                let bytes = chunk.values.capacity() * std::mem::size_of::<Option<T>>();
+                chunk.values = Vec::new();
+                alloc::note_freed(bytes);
+            }
+        }
     }
 
     /// Whether `h` is one of the predefined handles of this slab.
@@ -383,32 +508,36 @@ impl<T> Slab<T> {
     pub fn handles(&self) -> Vec<Handle> {
         let (base, _) = self.kind.predefined_range();
         let reserved = self.reserved();
-        self.slots
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.value.is_some())
-            .map(|(i, s)| {
-                let i = i as u32;
-                if i < reserved {
+        let mut out = Vec::new();
+        for (c, chunk) in self.chunks.iter().enumerate() {
+            for (j, place) in chunk.values.iter().enumerate() {
+                if place.is_none() {
+                    continue;
+                }
+                let i = (c * CHUNK + j) as u32;
+                out.push(if i < reserved {
                     Handle(base + i as i32)
                 } else {
+                    let gen = self.gens[i as usize] as u32;
                     Handle(
-                        (DYNAMIC_BIT as u32
-                            | (self.kind.code() << KIND_SHIFT)
-                            | ((s.gen & GEN_MASK) << GEN_SHIFT)
-                            | i) as i32,
+                        (DYNAMIC_BIT as u32 | (self.code << KIND_SHIFT) | (gen << GEN_SHIFT) | i)
+                            as i32,
                     )
-                }
-            })
-            .collect()
+                });
+            }
+        }
+        out
     }
 
-    /// Drops every object (used by `MPI_Finalize`).
+    /// Chunks whose memory is allocated now (tests: memory follows what is live).
+    #[cfg(test)]
+    fn chunks_held(&self) -> usize {
+        self.chunks.iter().filter(|c| !c.values.is_empty()).count()
+    }
+
+    /// Drops every object and gives back all memory (used by `MPI_Finalize`).
     pub fn clear(&mut self) {
-        self.slots.clear();
-        self.free.clear();
-        self.ready.clear();
-        self.live = 0;
+        *self = Slab::new(self.kind);
     }
 }
 
@@ -419,7 +548,7 @@ mod tests {
     #[test]
     fn predefined_handles_resolve_and_null_is_reported() {
         let mut s: Slab<u8> = Slab::new(HandleKind::Comm);
-        s.insert_predefined(Handle(MPI_COMM_WORLD), 1);
+        s.insert_predefined(Handle(MPI_COMM_WORLD), 1).unwrap();
         assert_eq!(*s.get(Handle(MPI_COMM_WORLD)).unwrap(), 1);
         assert_eq!(
             s.get(Handle(MPI_COMM_NULL)).unwrap_err(),
@@ -503,5 +632,74 @@ mod tests {
             s.remove(h).unwrap();
         }
         assert!(s.get(first).is_err());
+    }
+
+    /// Issue 15 item 7: far more objects than the old 18-bit index allowed (261,120) live at
+    /// once with distinct handles; the chunks go back when they are emptied, and handles of
+    /// freed objects stay bad after their chunk was given back.
+    #[test]
+    fn a_kind_grows_past_the_old_limit_and_gives_its_chunks_back() {
+        let mut s: Slab<u32> = Slab::new(HandleKind::Group);
+        let n = 300_000u32;
+        let hs: Vec<Handle> = (0..n).map(|i| s.insert(i).unwrap()).collect();
+        assert_eq!(s.len(), n as usize);
+        assert_eq!(*s.get(hs[299_999]).unwrap(), 299_999);
+        let distinct: std::collections::HashSet<_> = hs.iter().collect();
+        assert_eq!(distinct.len(), hs.len());
+        let held = s.chunks_held();
+        assert!(held >= n as usize / CHUNK, "{held} chunks for {n} objects");
+        for &h in &hs {
+            s.remove(h).unwrap();
+        }
+        // Chunk 0 (the predefined objects) and one spare stay.
+        assert!(s.chunks_held() <= 2, "{} chunks held", s.chunks_held());
+        for &h in hs.iter().step_by(997) {
+            assert!(matches!(
+                s.get(h).unwrap_err(),
+                Error::BadHandle {
+                    reason: BadHandleReason::Freed,
+                    ..
+                }
+            ));
+        }
+        // Reused slots get the chunks back; the old handles stay bad.
+        let again: Vec<Handle> = (0..5000).map(|i| s.insert(i).unwrap()).collect();
+        assert!(again.iter().all(|h| !hs.contains(h)));
+        assert!(s.get(hs[0]).is_err());
+    }
+
+    /// Issue 15 item 7: at a kind's limit the insert fails with `MPI_ERR_NO_MEM`, a message
+    /// naming the limit, and nothing changed; a free makes room again.
+    #[test]
+    fn the_limit_is_an_error_that_names_it() {
+        let mut s: Slab<()> = Slab::new(HandleKind::Win);
+        let max = limit(HandleKind::Win);
+        let mut last = None;
+        for _ in 0..max {
+            last = Some(s.insert(()).unwrap());
+        }
+        let err = s.insert(()).unwrap_err();
+        assert_eq!(err.class(), MPI_ERR_NO_MEM);
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "too many live windows: the limit is {}",
+                crate::error::Thousands(max)
+            )
+        );
+        assert_eq!(s.len(), max);
+        s.remove(last.unwrap()).unwrap();
+        assert!(s.insert(()).is_ok());
+    }
+
+    #[test]
+    fn the_full_index_allows_sixteen_million_objects_of_a_kind() {
+        assert_eq!(limit(HandleKind::Info), (1 << 24) - FIRST_DYNAMIC as usize);
+        assert_eq!(
+            crate::error::Thousands(16_776_192).to_string(),
+            "16,776,192"
+        );
+        assert_eq!(crate::error::Thousands(999).to_string(), "999");
+        assert_eq!(crate::error::Thousands(1000).to_string(), "1,000");
     }
 }

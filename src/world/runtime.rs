@@ -94,20 +94,20 @@ impl Runtime {
         let tables = std::ptr::eq(self, &GLOBAL).then_some(&GLOBAL_TABLES);
         self.open(&mut st, tables);
         INIT_THREAD.with(|t| t.set(true));
-        errhandler::install_predefined(&mut st);
+        errhandler::install_predefined(&mut st)?;
         let world = Comm::new(vec![0], "MPI_COMM_WORLD", initial);
         let selfc = Comm::new(vec![0], "MPI_COMM_SELF", initial);
-        st.comms.insert_predefined(Handle(MPI_COMM_WORLD), world);
-        st.comms.insert_predefined(Handle(MPI_COMM_SELF), selfc);
+        st.comms.insert_predefined(Handle(MPI_COMM_WORLD), world)?;
+        st.comms.insert_predefined(Handle(MPI_COMM_SELF), selfc)?;
         st.groups.insert_predefined(
             Handle(MPI_GROUP_EMPTY),
             Group {
                 members: Vec::new(),
             },
-        );
+        )?;
         st.infos
-            .insert_predefined(Handle(MPI_INFO_ENV), crate::world::info::Info::default());
-        datatype::install_predefined(&mut st.types);
+            .insert_predefined(Handle(MPI_INFO_ENV), crate::world::info::Info::default())?;
+        datatype::install_predefined(&mut st.types)?;
         // MPI 4.1 §20.3.7: integer-valued predefined attributes behave as if put by the
         // deprecated Fortran MPI_ATTR_PUT, so C readers get a pointer to an int.
         let integer_valued = [
@@ -157,6 +157,9 @@ impl Runtime {
         st.world = State::new();
         st.phase = Phase::Finalized;
         st.returns_after_finalize = returns;
+        drop(st);
+        // The tables of every object are gone: their memory goes back to the kernel.
+        crate::primitives::alloc::give_back_free_memory();
         deleted
     }
 

@@ -231,3 +231,27 @@ fn handle_errors() {
         MPI_ERR_COMM
     );
 }
+
+/// Issue 15 item 7: the error of a full kind is a code of class `MPI_ERR_NO_MEM` whose
+/// `MPI_Error_string` names the limit (MPI 4.1 §9.4: a code's class and string).
+#[test]
+fn a_limit_error_code_has_class_no_mem_and_names_the_limit() {
+    use crate::error::{Limited, Thousands};
+    let rt = runtime();
+    for what in [
+        Limited::Handles(crate::kinds::HandleKind::Comm),
+        Limited::Handles(crate::kinds::HandleKind::Info),
+        Limited::Keyvals,
+    ] {
+        let limit = crate::world::errhandler::limit_of(what);
+        let err = Error::Exhausted { what, limit };
+        assert_eq!(rt.error_class(err.code()).unwrap(), MPI_ERR_NO_MEM);
+        let text = rt.error_string(err.code()).unwrap();
+        assert_eq!(text, err.to_string());
+        assert!(text.contains(&Thousands(limit).to_string()), "{text}");
+    }
+    assert_eq!(
+        rt.error_string(Limited::Keyvals.code()).unwrap(),
+        "too many live keyvals: the limit is 65,535"
+    );
+}

@@ -34,10 +34,12 @@ use crate::caching::callback::{
     callbacks_of, Callbacks, CopyFn, DeleteFn, ExtraState, UserCallbacks,
 };
 use crate::consts::MPI_KEYVAL_INVALID;
-use crate::error::{Error, Result};
+use crate::error::{Error, Limited, Result};
 use crate::kinds::ObjectKind;
-use number::{decode, kind_code, kind_of_code, number_of, GEN_MASK, GEN_SHIFT, KIND_SHIFT};
-pub use number::{decode_kind, slot_of, SLOTS, SLOT_MASK};
+use number::{
+    decode, kind_bits, kind_code, kind_of_code, number_of, GEN_MASK, GEN_SHIFT, KIND_SHIFT,
+};
+pub use number::{decode_kind, is_own, slot_of, SLOTS, SLOT_MASK};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -45,6 +47,8 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 /// The first slot handed out: slot 0 stays unused, so that the store's keyval tables can hold
 /// there a value that no number equals (see `store::NO_KEYVAL`).
 const FIRST_SLOT: u32 = 1;
+/// How many keyvals can be live at once (every slot but 0).
+pub const LIMIT: usize = SLOTS - FIRST_SLOT as usize;
 /// Free slots a thread keeps back before reusing one, so freed numbers stay detectable.
 const REUSE_DELAY: usize = 256;
 /// A thread's ring of freed slots: `REUSE_DELAY` in quarantine and as many ready for reuse;
@@ -424,7 +428,10 @@ impl KeyvalTable {
         // Every slot was handed out: the oldest in this thread's quarantine, if any.
         self.pop_local(true)
             .map(|record| record.slot)
-            .ok_or(Error::Exhausted { kind: "keyval" })
+            .ok_or(Error::Exhausted {
+                what: Limited::Keyvals,
+                limit: LIMIT,
+            })
     }
 
     /// Puts a released slot in the releasing thread's ring.
@@ -492,9 +499,10 @@ impl KeyvalTable {
         let callbacks = callbacks_of(&copy, &delete);
         let slot = self.take_slot()?;
         // A slot is handed out only once its record exists.
-        let r = self
-            .record_in_use(slot)
-            .ok_or(Error::Exhausted { kind: "keyval" })?;
+        let r = self.record_in_use(slot).ok_or(Error::Exhausted {
+            what: Limited::Keyvals,
+            limit: LIMIT,
+        })?;
         Ok(self.publish(r, kind, callbacks, extra_state, |r| {
             if callbacks.has_user_code() {
                 *lock(&r.user) = Some(Arc::new(UserCallbacks { copy, delete }));
@@ -610,7 +618,7 @@ impl KeyvalTable {
     #[inline(always)]
     pub fn try_free(&'static self, number: i32, expected: ObjectKind) -> Option<FreedKeyval> {
         let n = number as u32;
-        if number <= 0 || n >> KIND_SHIFT != kind_code(expected) {
+        if n >> KIND_SHIFT != kind_bits(expected) {
             return None;
         }
         let slot = n & SLOT_MASK;

@@ -67,6 +67,8 @@ impl<W: World> Cache<W> {
     #[cold]
     #[inline(never)]
     fn get_attr_locked(&self, obj: ObjRef, keyval: i32) -> Result<Option<AttrRead>> {
+        #[cfg(feature = "test-hooks")]
+        LOCKED_GETS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let st = self.active()?;
         let attrs = st.obj_attrs(obj)?;
         if let Some(kind) = W::predefined_keyval(keyval) {
@@ -117,7 +119,7 @@ impl<W: World> Cache<W> {
             if let (false, Some(a)) = (info.callbacks().contains(Callbacks::DELETE_USER), attrs) {
                 let slot = info.slot();
                 if a.entry(slot).is_some_and(|e| !e.dying) {
-                    a.insert(slot, keyval, value, info.callbacks());
+                    a.insert(slot, keyval, value, info.callbacks())?;
                     return Ok(());
                 }
             }
@@ -129,9 +131,15 @@ impl<W: World> Cache<W> {
     /// `MPI_*_delete_attr`: deleting an attribute that is not set is not an error. A keyval
     /// freed while attributes use it still names them (MPI 4.1 §7.7.2 names this call as the
     /// way to release them); the last one's going ends the keyval.
+    ///
+    /// An attribute whose deletion is under way on another thread (its delete callback
+    /// running there) is waited for: once that deletion succeeded the attribute is gone and
+    /// this call succeeds; if it failed, the attribute is back and this call deletes it itself
+    /// (issue 15 item 9). Within the deleting thread (a nested call from the callback) it is
+    /// already being deleted: success, nothing run.
     pub fn delete_attr(&self, obj: ObjRef, keyval: i32) -> Result<()> {
-        let (info, slot, old, read) = {
-            let mut st = self.active()?;
+        let mut st = self.active()?;
+        let (info, slot, old, read) = loop {
             let attrs = st.obj_attrs(obj)?;
             if W::predefined_keyval(keyval).is_some() {
                 return Err(Error::KeyvalPredefined {
@@ -144,21 +152,28 @@ impl<W: World> Cache<W> {
             let Some(a) = attrs else { return Ok(()) };
             match a.entry(slot) {
                 None => return Ok(()),
-                // Its deletion is already under way in an outer call.
-                Some(e) if e.dying => return Ok(()),
+                Some(e) if e.dying => {
+                    if !st.deleted_elsewhere(obj, Some(slot)) {
+                        // Its deletion is already under way in an outer call on this thread.
+                        return Ok(());
+                    }
+                    st = self.wait_for_deletion(st);
+                    st.world.check_active()?;
+                }
                 Some(_) if !info.callbacks().contains(Callbacks::DELETE_USER) => {
                     st.attr_remove(obj, slot);
                     return Ok(());
                 }
                 Some(e) => {
-                    a.set_dying(slot, true);
-                    (info, slot, e, a.read_of(slot, &e))
+                    st.mark_dying(&a, obj, slot)?;
+                    break (info, slot, e, a.read_of(slot, &e));
                 }
             }
         };
+        drop(st);
         let outcome = run_delete(obj, info, read);
         let mut st = self.lock();
-        finish_delete(&mut st, obj, slot, old.order, outcome)
+        self.finish_delete(&mut st, obj, slot, old.order, outcome)
     }
 
     /// Stores a value under a keyval record, which may be one the user freed while attributes
@@ -190,11 +205,11 @@ impl<W: World> Cache<W> {
                     // A dying value whose delete callback is already running in an outer
                     // call; or a null delete callback, with nothing to run.
                     Some(e) if e.dying || null_delete => {
-                        a.insert(slot, info.number, value, info.callbacks());
+                        a.insert(slot, info.number, value, info.callbacks())?;
                         return Ok(());
                     }
                     Some(e) => {
-                        a.set_dying(slot, true);
+                        st.mark_dying(&a, obj, slot)?;
                         (e, a.read_of(slot, &e))
                     }
                 }
@@ -203,19 +218,31 @@ impl<W: World> Cache<W> {
             let outcome = run_delete(obj, info, read);
             let mut st = self.lock();
             if outcome.is_ok() {
+                st.end_deletion(obj, slot);
+                self.deletion_done();
                 if let Ok(Some(a)) = st.obj_attrs(obj) {
                     if a.holds(slot, old.order) {
-                        a.insert(slot, info.number, value, info.callbacks());
+                        // Out of memory here: the old value's delete callback has run, so it
+                        // goes, and the error says the set failed.
+                        if let Err(e) = a.insert(slot, info.number, value, info.callbacks()) {
+                            st.attr_remove(obj, slot);
+                            return Err(e);
+                        }
                         return Ok(());
                     }
                 }
                 // A nested call replaced the old value meanwhile: overwrite what is there now.
                 continue;
             }
-            return finish_delete(&mut st, obj, slot, old.order, outcome);
+            return self.finish_delete(&mut st, obj, slot, old.order, outcome);
         }
     }
 }
+
+/// Gets the locked path has answered (test hook: the getters' race test checks that a get
+/// meeting a held bucket comes here).
+#[cfg(feature = "test-hooks")]
+pub static LOCKED_GETS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// Who may make a new attribute in [`Cache::store_attr`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -252,23 +279,29 @@ pub(crate) fn run_delete(obj: ObjRef, info: KeyvalRef, value: AttrRead) -> Resul
     })
 }
 
-/// After a delete callback: on success the attribute goes (if a nested call has not already
-/// replaced it); on failure it stays, no longer dying.
-pub(crate) fn finish_delete<W: World>(
-    st: &mut Locked<W>,
-    obj: ObjRef,
-    slot: u32,
-    order: u64,
-    outcome: Result<()>,
-) -> Result<()> {
-    if let Ok(Some(a)) = st.obj_attrs(obj) {
-        if a.holds(slot, order) {
-            if outcome.is_ok() {
-                st.attr_remove(obj, slot);
-            } else {
-                a.set_dying(slot, false);
+impl<W: World> Cache<W> {
+    /// After a delete callback: on success the attribute goes (if a nested call has not
+    /// already replaced it); on failure it stays, no longer dying. Either way the deletion has
+    /// ended, and whoever waits for it is woken.
+    pub(crate) fn finish_delete(
+        &self,
+        st: &mut Locked<W>,
+        obj: ObjRef,
+        slot: u32,
+        order: u64,
+        outcome: Result<()>,
+    ) -> Result<()> {
+        st.end_deletion(obj, slot);
+        if let Ok(Some(a)) = st.obj_attrs(obj) {
+            if a.holds(slot, order) {
+                if outcome.is_ok() {
+                    st.attr_remove(obj, slot);
+                } else {
+                    a.set_dying(slot, false);
+                }
             }
         }
+        self.deletion_done();
+        outcome
     }
-    outcome
 }

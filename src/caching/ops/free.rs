@@ -5,7 +5,7 @@
 
 use crate::caching::cache::{Cache, Locked};
 use crate::caching::object::ObjRef;
-use crate::caching::ops::attr::{finish_delete, run_delete};
+use crate::caching::ops::attr::run_delete;
 use crate::caching::store::Entry;
 use crate::caching::world::World;
 use crate::error::{Error, Result};
@@ -35,6 +35,14 @@ impl<W: World> Cache<W> {
             }
             let order = Self::deletion_order(&st, obj)?;
             if order.is_empty() {
+                // Every attribute left is dying. Another thread's deletions are waited for
+                // (their outcome decides what is left to delete); this thread's own (a
+                // delete callback freeing its object) cannot end before this call does.
+                if st.deleted_elsewhere(obj, None) {
+                    st = self.wait_for_deletion(st);
+                    st.world.check_active()?;
+                    continue;
+                }
                 return Err(Error::invalid(
                     crate::consts::MPI_ERR_OTHER,
                     format!("{} has an attribute deletion under way", obj.kind),
@@ -43,13 +51,13 @@ impl<W: World> Cache<W> {
             // Callbacks may delete or replace later entries, or add new ones (caught by the
             // next round): each entry is checked again just before its turn.
             for (slot, e) in order {
-                let Some((info, read)) = st.start_delete(obj, slot, e.order) else {
+                let Some((info, read)) = st.start_delete(obj, slot, e.order)? else {
                     continue;
                 };
                 drop(st);
                 let outcome = run_delete(obj, info, read);
                 st = self.lock();
-                finish_delete(&mut st, obj, slot, e.order, outcome)?;
+                self.finish_delete(&mut st, obj, slot, e.order, outcome)?;
             }
         }
     }
@@ -69,12 +77,22 @@ impl<W: World> Cache<W> {
                 break;
             }
             for (slot, e) in order {
-                let Some((info, read)) = st.start_delete(obj, slot, e.order) else {
-                    continue;
+                let (info, read) = match st.start_delete(obj, slot, e.order) {
+                    Ok(Some(found)) => found,
+                    Ok(None) => continue,
+                    Err(err) => {
+                        // No memory to note the deletion: the object goes all the same,
+                        // this attribute without its callback.
+                        st.attr_remove(obj, slot);
+                        first_error.get_or_insert(err);
+                        continue;
+                    }
                 };
                 drop(st);
                 let outcome = run_delete(obj, info, read);
                 st = self.lock();
+                st.end_deletion(obj, slot);
+                self.deletion_done();
                 if st
                     .obj_attrs(obj)
                     .is_ok_and(|a| a.is_some_and(|a| a.holds(slot, e.order)))

@@ -1,42 +1,37 @@
 //! What the operations do with the lock held: an object's attributes in the store, checked
 //! against the world, with the registry's counts kept in step.
 
-use crate::caching::cache::Locked;
+use crate::caching::cache::{this_thread, Deletion, Locked};
 use crate::caching::callback::Callbacks;
 use crate::caching::convert::{AttrRead, AttrWord};
 use crate::caching::keyval::KeyvalRef;
 use crate::caching::object::ObjRef;
-use crate::caching::store::{fits, Entry, ObjAttrs};
+use crate::caching::store::{Entry, ObjAttrs};
 use crate::caching::world::World;
 use crate::consts::MPI_ERR_INTERN;
 use crate::error::{Error, Result};
+use crate::primitives::alloc;
 
 impl<W: World> Locked<W> {
     /// The attributes of a live object; `None` when it never had any bound.
-    pub fn obj_attrs(&self, obj: ObjRef) -> Result<Option<&'static ObjAttrs>> {
+    pub fn obj_attrs(&self, obj: ObjRef) -> Result<Option<ObjAttrs>> {
         self.world.check(obj)?;
         Ok(self.live_attrs(obj))
     }
 
     /// The attributes of an object the caller has just found live; `None` when it never had
     /// any bound.
-    fn live_attrs(&self, obj: ObjRef) -> Option<&'static ObjAttrs> {
+    fn live_attrs(&self, obj: ObjRef) -> Option<ObjAttrs> {
         self.store.and_then(|s| s.attrs(obj))
     }
 
     /// The attributes of a live object, bound to it if they were not.
-    pub fn bind_attrs(&self, obj: ObjRef) -> Result<&'static ObjAttrs> {
+    pub fn bind_attrs(&self, obj: ObjRef) -> Result<ObjAttrs> {
         self.world.check(obj)?;
         let store = self.store.ok_or_else(|| {
             Error::invalid(MPI_ERR_INTERN, format!("no attribute store for {obj:?}"))
         })?;
-        if !fits(obj.key) {
-            return Err(Error::invalid(
-                MPI_ERR_INTERN,
-                format!("{obj:?}: the attribute store binds keys of 32 bits"),
-            ));
-        }
-        Ok(store.bind(obj))
+        store.bind(obj)
     }
 
     /// How many attributes a live object has.
@@ -59,10 +54,17 @@ impl<W: World> Locked<W> {
         value: AttrWord,
     ) -> Result<()> {
         let a = self.bind_attrs(obj)?;
-        if a.entry(info.slot()).is_none() {
+        let new = a.entry(info.slot()).is_none();
+        if new {
             self.keyvals().add_attr(info.slot(), info.number)?;
         }
-        a.insert(info.slot(), info.number, value, info.callbacks());
+        if let Err(e) = a.insert(info.slot(), info.number, value, info.callbacks()) {
+            // Out of memory: the keyval's count as it was.
+            if let (true, Some(store)) = (new, self.store) {
+                store.attr_removed(info.slot());
+            }
+            return Err(e);
+        }
         Ok(())
     }
 
@@ -87,7 +89,7 @@ impl<W: World> Locked<W> {
         }
         let dst = self.bind_attrs(to)?;
         let keyvals = self.keyvals();
-        dst.copy_from(src, |slot, number| keyvals.add_attr(slot, number).is_ok());
+        dst.copy_from(&src, |slot, number| keyvals.add_attr(slot, number).is_ok())?;
         Ok(true)
     }
 
@@ -124,16 +126,58 @@ impl<W: World> Locked<W> {
         obj: ObjRef,
         slot: u32,
         order: u64,
-    ) -> Option<(KeyvalRef, AttrRead)> {
-        let a = self.obj_attrs(obj).ok()??;
-        let e = a.entry(slot).filter(|e| e.order == order && !e.dying)?;
-        let info = self.keyvals().info_at(slot)?;
+    ) -> Result<Option<(KeyvalRef, AttrRead)>> {
+        let Some(a) = self.obj_attrs(obj).ok().flatten() else {
+            return Ok(None);
+        };
+        let Some(e) = a.entry(slot).filter(|e| e.order == order && !e.dying) else {
+            return Ok(None);
+        };
+        let Some(info) = self.keyvals().info_at(slot) else {
+            return Ok(None);
+        };
         if !info.callbacks().contains(Callbacks::DELETE_USER) {
             self.attr_remove(obj, slot);
-            return None;
+            return Ok(None);
         }
+        self.mark_dying(&a, obj, slot)?;
+        Ok(Some((info, a.read_of(slot, &e))))
+    }
+
+    /// Marks `slot` of `obj` dying, its deletion under way on this thread (a delete callback
+    /// is about to run without the lock); fails, with nothing marked, when there is no memory
+    /// to note it.
+    pub(crate) fn mark_dying(&mut self, a: &ObjAttrs, obj: ObjRef, slot: u32) -> Result<()> {
+        alloc::try_reserve(&mut self.deleting, 1)?;
         a.set_dying(slot, true);
-        Some((info, a.read_of(slot, &e)))
+        self.deleting.push(Deletion {
+            obj,
+            slot,
+            thread: this_thread(),
+        });
+        Ok(())
+    }
+
+    /// This thread's deletion of `slot` of `obj` has ended (whatever its outcome); the caller
+    /// wakes the waiters once the store shows the outcome.
+    pub(crate) fn end_deletion(&mut self, obj: ObjRef, slot: u32) {
+        let me = this_thread();
+        if let Some(i) = self
+            .deleting
+            .iter()
+            .rposition(|d| d.obj == obj && d.slot == slot && d.thread == me)
+        {
+            self.deleting.swap_remove(i);
+        }
+    }
+
+    /// Whether another thread is deleting `slot` of `obj` (its delete callback running): a
+    /// delete of it waits for the outcome. `None` for `slot`: any attribute of `obj`.
+    pub(crate) fn deleted_elsewhere(&self, obj: ObjRef, slot: Option<u32>) -> bool {
+        let me = this_thread();
+        self.deleting
+            .iter()
+            .any(|d| d.obj == obj && slot.is_none_or(|s| s == d.slot) && d.thread != me)
     }
 
     /// An object goes away: whatever attributes are left are dropped without callbacks and

@@ -13,6 +13,7 @@
 #![allow(unsafe_code)]
 
 mod attr;
+mod delete_waits;
 mod dup_free;
 mod finalize;
 

@@ -111,13 +111,14 @@ pub(super) fn predefined_types() -> Vec<(i32, &'static str, Layout)> {
 }
 
 /// Installs every predefined datatype, committed, named as its constant.
-pub fn install_predefined(types: &mut Slab<Datatype>) {
+pub fn install_predefined(types: &mut Slab<Datatype>) -> Result<()> {
     for (h, name, layout) in predefined_types() {
         let mut t = Datatype::new(layout, MPI_COMBINER_NAMED);
         t.name = name.to_owned();
         t.committed = true;
-        types.insert_predefined(Handle(h), t);
+        types.insert_predefined(Handle(h), t)?;
     }
+    Ok(())
 }
 
 /// Accepts the predefined reduction operations (`MPI_SUM` ... `MPI_NO_OP`).
