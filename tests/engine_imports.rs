@@ -448,10 +448,7 @@ fn layers_point_one_way() {
             "caching",
             &["world", "capi", "fortran", "testhooks.rs", "boundary.rs"],
         ),
-        (
-            "primitives",
-            &["caching", "world", "capi", "fortran"],
-        ),
+        ("primitives", &["caching", "world", "capi", "fortran"]),
         ("world", &["capi", "fortran", "testhooks.rs", "boundary.rs"]),
         // The boundary both faces share names neither.
         ("boundary.rs", &["capi", "fortran"]),

@@ -12,6 +12,7 @@ pub unsafe extern "C" fn MPI_Info_create(info: *mut MPI_Info) -> c_int {
     entry!("MPI_Info_create", Scope::NoObject, {
         nonnull!(info);
         let h = rt().info_create()?;
+        // SAFETY: `info` checked non-NULL above (capi/mod.rs contract).
         unsafe { *info = h.0 };
         Ok(())
     })
@@ -44,11 +45,13 @@ pub unsafe extern "C" fn MPI_Info_get(
         nonnull!(key, value, flag);
         let room = usize::try_from(valuelen)
             .map_err(|_| Error::invalid(MPI_ERR_ARG, format!("valuelen {valuelen} is negative")))?;
+        // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
         match rt().info_get(Handle(info), &unsafe { read_c_string(key) })? {
             Some(v) => unsafe {
                 write_c_string(value, room + 1, &v);
                 *flag = 1;
             },
+            // SAFETY: `flag` checked non-NULL above (capi/mod.rs contract).
             None => unsafe { *flag = 0 },
         }
         Ok(())
@@ -66,7 +69,9 @@ pub unsafe extern "C" fn MPI_Info_get_string(
 ) -> c_int {
     entry!("MPI_Info_get_string", Scope::NoObject, {
         nonnull!(key, buflen, flag);
+        // SAFETY: `buflen` checked non-NULL above (capi/mod.rs contract).
         let room = usize::try_from(unsafe { *buflen }).unwrap_or(0);
+        // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
         match rt().info_get(Handle(info), &unsafe { read_c_string(key) })? {
             Some(v) => unsafe {
                 if room > 0 {
@@ -76,6 +81,7 @@ pub unsafe extern "C" fn MPI_Info_get_string(
                 *buflen = v.len() as c_int + 1;
                 *flag = 1;
             },
+            // SAFETY: `flag` checked non-NULL above (capi/mod.rs contract).
             None => unsafe { *flag = 0 },
         }
         Ok(())
@@ -91,11 +97,13 @@ pub unsafe extern "C" fn MPI_Info_get_valuelen(
 ) -> c_int {
     entry!("MPI_Info_get_valuelen", Scope::NoObject, {
         nonnull!(key, valuelen, flag);
+        // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
         match rt().info_get(Handle(info), &unsafe { read_c_string(key) })? {
             Some(v) => unsafe {
                 *valuelen = v.len() as c_int;
                 *flag = 1;
             },
+            // SAFETY: `flag` checked non-NULL above (capi/mod.rs contract).
             None => unsafe { *flag = 0 },
         }
         Ok(())
@@ -106,6 +114,7 @@ pub unsafe extern "C" fn MPI_Info_get_valuelen(
 pub unsafe extern "C" fn MPI_Info_delete(info: MPI_Info, key: *const c_char) -> c_int {
     entry!("MPI_Info_delete", Scope::NoObject, {
         nonnull!(key);
+        // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
         rt().info_delete(Handle(info), &unsafe { read_c_string(key) })
     })
 }
@@ -115,6 +124,7 @@ pub unsafe extern "C" fn MPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) ->
     entry!("MPI_Info_dup", Scope::NoObject, {
         nonnull!(newinfo);
         let h = rt().info_dup(Handle(info))?;
+        // SAFETY: `newinfo` checked non-NULL above (capi/mod.rs contract).
         unsafe { *newinfo = h.0 };
         Ok(())
     })
@@ -124,7 +134,9 @@ pub unsafe extern "C" fn MPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) ->
 pub unsafe extern "C" fn MPI_Info_free(info: *mut MPI_Info) -> c_int {
     entry!("MPI_Info_free", Scope::NoObject, {
         nonnull!(info);
+        // SAFETY: `info` checked non-NULL above (capi/mod.rs contract).
         rt().info_free(Handle(unsafe { *info }))?;
+        // SAFETY: `info` checked non-NULL above (capi/mod.rs contract).
         unsafe { *info = MPI_INFO_NULL };
         Ok(())
     })
@@ -135,6 +147,7 @@ pub unsafe extern "C" fn MPI_Info_get_nkeys(info: MPI_Info, nkeys: *mut c_int) -
     entry!("MPI_Info_get_nkeys", Scope::NoObject, {
         nonnull!(nkeys);
         let n = rt().info_nkeys(Handle(info))?;
+        // SAFETY: `nkeys` checked non-NULL above (capi/mod.rs contract).
         unsafe { *nkeys = n };
         Ok(())
     })
@@ -146,6 +159,7 @@ pub unsafe extern "C" fn MPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mut
     entry!("MPI_Info_get_nthkey", Scope::NoObject, {
         nonnull!(key);
         let k = rt().info_nthkey(Handle(info), n)?;
+        // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
         unsafe { write_c_string(key, MPI_MAX_INFO_KEY as usize, &k) };
         Ok(())
     })
@@ -167,6 +181,7 @@ pub unsafe extern "C" fn MPI_Comm_get_info(comm: MPI_Comm, info_used: *mut MPI_I
         nonnull!(info_used);
         rt().comm_size(Handle(comm))?;
         let h = rt().info_create()?;
+        // SAFETY: `info_used` checked non-NULL above (capi/mod.rs contract).
         unsafe { *info_used = h.0 };
         Ok(())
     })

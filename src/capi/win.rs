@@ -21,6 +21,7 @@ pub unsafe extern "C" fn MPI_Win_create(
         nonnull!(win);
         rt().check_handle(HandleKind::Info, Handle(info))?;
         let h = rt().win_create(base as usize, size as i64, disp_unit, Handle(comm));
+        // SAFETY: `win` checked non-NULL above (capi/mod.rs contract).
         unsafe { *win = h.as_ref().map_or(MPI_WIN_NULL, |h| h.0) };
         h.map(drop)
     })
@@ -60,6 +61,7 @@ pub unsafe extern "C" fn MPI_Win_create_dynamic(
         nonnull!(win);
         rt().check_handle(HandleKind::Info, Handle(info))?;
         let h = rt().win_create_dynamic(Handle(comm));
+        // SAFETY: `win` checked non-NULL above (capi/mod.rs contract).
         unsafe { *win = h.as_ref().map_or(MPI_WIN_NULL, |h| h.0) };
         h.map(drop)
     })
@@ -70,11 +72,14 @@ pub unsafe extern "C" fn MPI_Win_free(win: *mut MPI_Win) -> c_int {
     let scope = if win.is_null() {
         Scope::NoObject
     } else {
+        // SAFETY: `win` checked non-NULL above (capi/mod.rs contract).
         Scope::Win(unsafe { *win })
     };
     entry!("MPI_Win_free", scope, {
         nonnull!(win);
+        // SAFETY: `win` checked non-NULL above (capi/mod.rs contract).
         rt().win_free(Handle(unsafe { *win }))?;
+        // SAFETY: `win` checked non-NULL above (capi/mod.rs contract).
         unsafe { *win = MPI_WIN_NULL };
         Ok(())
     })
@@ -84,6 +89,7 @@ pub unsafe extern "C" fn MPI_Win_free(win: *mut MPI_Win) -> c_int {
 pub unsafe extern "C" fn MPI_Win_set_name(win: MPI_Win, win_name: *const c_char) -> c_int {
     entry!("MPI_Win_set_name", Scope::Win(win), {
         nonnull!(win_name);
+        // SAFETY: `win_name` checked non-NULL above (capi/mod.rs contract).
         rt().win_set_name(Handle(win), &unsafe { read_c_string(win_name) })
     })
 }
@@ -97,7 +103,9 @@ pub unsafe extern "C" fn MPI_Win_get_name(
     entry!("MPI_Win_get_name", Scope::Win(win), {
         nonnull!(win_name, resultlen);
         let name = rt().win_get_name(Handle(win))?;
+        // SAFETY: `win_name` checked non-NULL above (capi/mod.rs contract).
         let n = unsafe { write_c_string(win_name, MPI_MAX_OBJECT_NAME as usize, &name) };
+        // SAFETY: `resultlen` checked non-NULL above (capi/mod.rs contract).
         unsafe { *resultlen = n };
         Ok(())
     })
@@ -108,6 +116,7 @@ pub unsafe extern "C" fn MPI_Win_get_group(win: MPI_Win, group: *mut MPI_Group) 
     entry!("MPI_Win_get_group", Scope::Win(win), {
         nonnull!(group);
         let g = rt().win_group(Handle(win))?;
+        // SAFETY: `group` checked non-NULL above (capi/mod.rs contract).
         unsafe { *group = g.0 };
         Ok(())
     })

@@ -233,6 +233,7 @@ unsafe fn free_keyval_slow(calls: &'static Calls, keyval: *mut MPI_Fint, ierror:
 unsafe fn free_keyval(calls: &'static Calls, keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     // SAFETY: the entry point's own arguments, under its contract (fortran/mod.rs).
     if unsafe { free_keyval_fast(calls.kind, keyval) } {
+        // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
         unsafe { succeeded(ierror) }
     } else {
         // SAFETY: the entry point's own arguments, under its contract (fortran/mod.rs).
@@ -355,6 +356,7 @@ unsafe fn set_attr<T: Copy>(
     // SAFETY: the entry point's input argument, read when not NULL.
     let value = (!attribute_val.is_null()).then(|| word(unsafe { *attribute_val }));
     if unsafe { overwrite_fast(calls.kind, handle, keyval, value) } {
+        // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
         unsafe { succeeded(ierror) }
     } else {
         // SAFETY: the entry point's own arguments, under its contract (fortran/mod.rs).
@@ -394,6 +396,7 @@ pub unsafe extern "C" fn mpi_comm_create_keyval_(
     let (copy_fn, delete_fn, keyval) = (comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval);
     // SAFETY: the entry point's own arguments, under its contract (fortran/mod.rs).
     if unsafe { create_keyval_fast(ObjectKind::Comm, copy_fn, delete_fn, keyval, extra_state) } {
+        // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
         unsafe { succeeded(ierror) }
     } else {
         // SAFETY: the entry point's own arguments, under its contract (fortran/mod.rs).
@@ -622,6 +625,7 @@ pub unsafe extern "C" fn mpi_win_create_keyval_(
     let (copy_fn, delete_fn, keyval) = (win_copy_attr_fn, win_delete_attr_fn, win_keyval);
     // SAFETY: the entry point's own arguments, under its contract (fortran/mod.rs).
     if unsafe { create_keyval_fast(ObjectKind::Win, copy_fn, delete_fn, keyval, extra_state) } {
+        // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
         unsafe { succeeded(ierror) }
     } else {
         // SAFETY: the entry point's own arguments, under its contract (fortran/mod.rs).
@@ -662,6 +666,7 @@ pub unsafe extern "C" fn mpi_win_get_attr_(
         let view = |w| fortran_address_view(w) as MPI_Aint;
         // SAFETY: the entry point's own arguments, under its contract (fortran/mod.rs).
         if unsafe { get_word_fast(ObjectKind::Win, win, win_keyval, attribute_val, flag, view) } {
+            // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
             unsafe { succeeded(ierror) }
         } else {
             // SAFETY: the entry point's own arguments, under its contract (fortran/mod.rs).
@@ -755,6 +760,7 @@ pub unsafe extern "C" fn mpi_attr_get_(
         let view = fortran_integer_view;
         // SAFETY: the entry point's own arguments, under its contract (fortran/mod.rs).
         if unsafe { get_word_fast(ObjectKind::Comm, comm, keyval, attribute_val, flag, view) } {
+            // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
             unsafe { succeeded(ierror) }
         } else {
             // SAFETY: the entry point's own arguments, under its contract (fortran/mod.rs).

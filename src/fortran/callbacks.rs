@@ -283,6 +283,7 @@ pub fn fortran_integer_delete_fn(f: Option<MPI_Fdelete_function>) -> DeleteFn {
 
 unsafe fn set(p: *mut MPI_Fint, v: MPI_Fint) {
     if !p.is_null() {
+        // SAFETY: `p` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *p = v };
     }
 }

@@ -24,6 +24,7 @@ use std::ffi::c_void;
 /// `ierror` is NULL or the caller's INTEGER.
 unsafe fn set_ierror(ierror: *mut MPI_Fint, rc: MPI_Fint) {
     if !ierror.is_null() {
+        // SAFETY: `ierror` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *ierror = rc };
     }
 }
@@ -31,6 +32,7 @@ unsafe fn set_ierror(ierror: *mut MPI_Fint, rc: MPI_Fint) {
 /// `MPI_BARRIER(COMM, IERROR)`.
 #[no_mangle]
 pub unsafe extern "C" fn mpi_barrier_(comm: *const MPI_Fint, ierror: *mut MPI_Fint) {
+    // SAFETY: `comm` NULL or valid (fortran/mod.rs contract).
     let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     fentry!(
         ierror,
@@ -50,6 +52,7 @@ pub unsafe extern "C" fn mpi_bcast_(
     comm: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `comm` NULL or valid (fortran/mod.rs contract).
     let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     // The INTEGER arguments as the C entry point's ints (checked: with 8-byte INTEGERs a value
     // that does not fit is an error, not a truncation); the C entry point does the rest.
@@ -75,6 +78,7 @@ pub unsafe extern "C" fn mpi_bcast_(
         return;
     };
     let rc = unsafe { MPI_Bcast(choice_mut(buffer), count, datatype, root, c) };
+    // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(rc)) };
 }
 
@@ -91,6 +95,7 @@ pub unsafe extern "C" fn mpi_reduce_(
     comm: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `comm` NULL or valid (fortran/mod.rs contract).
     let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     let mut args = None;
     fentry!(
@@ -125,6 +130,7 @@ pub unsafe extern "C" fn mpi_reduce_(
             c,
         )
     };
+    // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(rc)) };
 }
 
@@ -140,6 +146,7 @@ pub unsafe extern "C" fn mpi_allreduce_(
     comm: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `comm` NULL or valid (fortran/mod.rs contract).
     let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     let mut args = None;
     fentry!(
@@ -163,6 +170,7 @@ pub unsafe extern "C" fn mpi_allreduce_(
         return;
     };
     let rc = unsafe { MPI_Allreduce(choice(sendbuf), choice_mut(recvbuf), count, datatype, op, c) };
+    // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(rc)) };
 }
 
@@ -182,6 +190,7 @@ unsafe fn transfer_args(
     comm: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) -> Option<(i32, i32, i32, i32, i32, i32)> {
+    // SAFETY: `comm` NULL or valid (fortran/mod.rs contract).
     let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     let mut args = None;
     let rc = crate::entry!(name, Scope::Comm(scope_handle(c, MPI_COMM_NULL)), {
@@ -189,6 +198,7 @@ unsafe fn transfer_args(
         let root = match root {
             Some(p) => {
                 nonnull!(p);
+                // SAFETY: `p` checked non-NULL above (fortran/mod.rs contract).
                 unsafe { read_narrow(p, MPI_ERR_ROOT, "root") }?
             }
             None => 0,
@@ -206,6 +216,7 @@ unsafe fn transfer_args(
         Ok(())
     });
     if args.is_none() {
+        // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
         unsafe { set_ierror(ierror, fint(rc)) };
     }
     args
@@ -250,6 +261,7 @@ pub unsafe extern "C" fn mpi_gather_(
             c,
         )
     };
+    // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(code)) };
 }
 
@@ -292,6 +304,7 @@ pub unsafe extern "C" fn mpi_scatter_(
             c,
         )
     };
+    // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(code)) };
 }
 
@@ -322,6 +335,7 @@ pub unsafe extern "C" fn mpi_allgather_(
         return;
     };
     let code = unsafe { MPI_Allgather(choice(sendbuf), sc, st, choice_mut(recvbuf), rc, rt, c) };
+    // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(code)) };
 }
 
@@ -352,5 +366,6 @@ pub unsafe extern "C" fn mpi_alltoall_(
         return;
     };
     let code = unsafe { MPI_Alltoall(choice(sendbuf), sc, st, choice_mut(recvbuf), rc, rt, c) };
+    // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(code)) };
 }

@@ -43,6 +43,7 @@ unsafe fn create(
         name: "errhandler_fn",
     })?;
     let h = rt().create_errhandler(kind, Arc::new(FortranErrhandler(f)))?;
+    // SAFETY: `errhandler` checked non-NULL above (fortran/mod.rs contract).
     unsafe { *errhandler = fint(h.0) };
     Ok(())
 }
@@ -78,6 +79,7 @@ pub unsafe extern "C" fn mpi_comm_set_errhandler_(
     errhandler: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `comm` NULL or valid (fortran/mod.rs contract).
     let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     fentry!(
         ierror,
@@ -100,6 +102,7 @@ pub unsafe extern "C" fn mpi_win_set_errhandler_(
     errhandler: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `win` NULL or valid (fortran/mod.rs contract).
     let w = unsafe { by_ref(win, MPI_WIN_NULL) };
     fentry!(
         ierror,
@@ -122,6 +125,7 @@ pub unsafe extern "C" fn mpi_comm_get_errhandler_(
     errhandler: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `comm` NULL or valid (fortran/mod.rs contract).
     let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     fentry!(
         ierror,
@@ -131,6 +135,7 @@ pub unsafe extern "C" fn mpi_comm_get_errhandler_(
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
             nonnull!(errhandler);
             let h = rt().get_errhandler(ObjectKind::Comm, Handle(c))?;
+            // SAFETY: `errhandler` checked non-NULL above (fortran/mod.rs contract).
             unsafe { *errhandler = fint(h.0) };
             Ok(())
         }
@@ -144,6 +149,7 @@ pub unsafe extern "C" fn mpi_win_get_errhandler_(
     errhandler: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `win` NULL or valid (fortran/mod.rs contract).
     let w = unsafe { by_ref(win, MPI_WIN_NULL) };
     fentry!(
         ierror,
@@ -153,6 +159,7 @@ pub unsafe extern "C" fn mpi_win_get_errhandler_(
             let w = narrow(w, MPI_ERR_WIN, "win")?;
             nonnull!(errhandler);
             let h = rt().get_errhandler(ObjectKind::Win, Handle(w))?;
+            // SAFETY: `errhandler` checked non-NULL above (fortran/mod.rs contract).
             unsafe { *errhandler = fint(h.0) };
             Ok(())
         }
@@ -164,7 +171,9 @@ pub unsafe extern "C" fn mpi_win_get_errhandler_(
 pub unsafe extern "C" fn mpi_errhandler_free_(errhandler: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_ERRHANDLER_FREE", Scope::NoObject, {
         nonnull!(errhandler);
+        // SAFETY: `errhandler` checked non-NULL above (fortran/mod.rs contract).
         rt().errhandler_free(unsafe { errhandler_arg(errhandler) }?)?;
+        // SAFETY: `errhandler` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *errhandler = fint(MPI_ERRHANDLER_NULL) };
         Ok(())
     })
@@ -177,7 +186,9 @@ pub unsafe extern "C" fn mpi_comm_call_errhandler_(
     errorcode: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `comm`, `errorcode` NULL or valid (fortran/mod.rs contract).
     let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
+    // SAFETY: `errorcode` NULL or valid (fortran/mod.rs contract).
     let code = unsafe { by_ref(errorcode, MPI_ERR_OTHER) };
     let mut args = None;
     fentry!(
@@ -195,6 +206,7 @@ pub unsafe extern "C" fn mpi_comm_call_errhandler_(
     let Some((c, code)) = args else { return };
     let rc = unsafe { crate::capi::errhandler::MPI_Comm_call_errhandler(c, code) };
     if !ierror.is_null() {
+        // SAFETY: `ierror` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *ierror = fint(rc) };
     }
 }
@@ -206,7 +218,9 @@ pub unsafe extern "C" fn mpi_win_call_errhandler_(
     errorcode: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `win`, `errorcode` NULL or valid (fortran/mod.rs contract).
     let w = unsafe { by_ref(win, MPI_WIN_NULL) };
+    // SAFETY: `errorcode` NULL or valid (fortran/mod.rs contract).
     let code = unsafe { by_ref(errorcode, MPI_ERR_OTHER) };
     let mut args = None;
     fentry!(
@@ -224,6 +238,7 @@ pub unsafe extern "C" fn mpi_win_call_errhandler_(
     let Some((w, code)) = args else { return };
     let rc = unsafe { crate::capi::errhandler::MPI_Win_call_errhandler(w, code) };
     if !ierror.is_null() {
+        // SAFETY: `ierror` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *ierror = fint(rc) };
     }
 }
@@ -237,7 +252,9 @@ pub unsafe extern "C" fn mpi_error_class_(
 ) {
     fentry!(ierror, "MPI_ERROR_CLASS", Scope::NoObject, {
         nonnull!(errorcode, errorclass);
+        // SAFETY: `errorcode` checked non-NULL above (fortran/mod.rs contract).
         let c = rt().error_class(unsafe { read_narrow(errorcode, MPI_ERR_ARG, "errorcode") }?)?;
+        // SAFETY: `errorclass` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *errorclass = fint(c) };
         Ok(())
     })
@@ -254,9 +271,12 @@ pub unsafe extern "C" fn mpi_error_string_(
 ) {
     fentry!(ierror, "MPI_ERROR_STRING", Scope::NoObject, {
         nonnull!(errorcode, string, resultlen);
+        // SAFETY: `errorcode` checked non-NULL above (fortran/mod.rs contract).
         let s = rt().error_string(unsafe { read_narrow(errorcode, MPI_ERR_ARG, "errorcode") }?)?;
         let n =
+            // SAFETY: `string` checked non-NULL above (fortran/mod.rs contract).
             unsafe { write_fortran_string(string, string_len, MPI_MAX_ERROR_STRING as usize, &s) };
+        // SAFETY: `resultlen` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *resultlen = fint(n) };
         Ok(())
     })
@@ -268,6 +288,7 @@ pub unsafe extern "C" fn mpi_add_error_class_(errorclass: *mut MPI_Fint, ierror:
     fentry!(ierror, "MPI_ADD_ERROR_CLASS", Scope::NoObject, {
         nonnull!(errorclass);
         let c = rt().add_error_class()?;
+        // SAFETY: `errorclass` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *errorclass = fint(c) };
         Ok(())
     })
@@ -283,7 +304,9 @@ pub unsafe extern "C" fn mpi_add_error_code_(
     fentry!(ierror, "MPI_ADD_ERROR_CODE", Scope::NoObject, {
         nonnull!(errorclass, errorcode);
         let c =
+            // SAFETY: `errorclass` checked non-NULL above (fortran/mod.rs contract).
             rt().add_error_code(unsafe { read_narrow(errorclass, MPI_ERR_ARG, "errorclass") }?)?;
+        // SAFETY: `errorcode` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *errorcode = fint(c) };
         Ok(())
     })
@@ -299,8 +322,10 @@ pub unsafe extern "C" fn mpi_add_error_string_(
 ) {
     fentry!(ierror, "MPI_ADD_ERROR_STRING", Scope::NoObject, {
         nonnull!(errorcode, string);
+        // SAFETY: `string` checked non-NULL above (fortran/mod.rs contract).
         let s = unsafe { read_fortran_string(string, string_len) };
         rt().add_error_string(
+            // SAFETY: `errorcode` checked non-NULL above (fortran/mod.rs contract).
             unsafe { read_narrow(errorcode, MPI_ERR_ARG, "errorcode") }?,
             &s,
         )
