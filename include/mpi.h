@@ -938,6 +938,8 @@ int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Coun
 
 int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
 
+int MPI_Get_hw_resource_info(MPI_Info *hw_info);
+
 int MPI_Get_library_version(char *version, int *resultlen);
 
 int MPI_Get_processor_name(char *name, int *resultlen);
@@ -1667,6 +1669,8 @@ int MPI_Type_indexed_c(MPI_Count count,
                        MPI_Datatype oldtype,
                        MPI_Datatype *newtype);
 
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+
 int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
 
 int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
@@ -1788,6 +1792,14 @@ int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
 int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
 
 int MPI_Win_set_name(MPI_Win win, const char *win_name);
+
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
+
+int MPI_Win_shared_query_c(MPI_Win win,
+                           int rank,
+                           MPI_Aint *size,
+                           MPI_Aint *disp_unit,
+                           void *baseptr);
 
 int MPI_Win_toint(MPI_Win win);
 
@@ -2040,6 +2052,8 @@ int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *coun
 int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
 
 int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info);
 
 int PMPI_Get_library_version(char *version, int *resultlen);
 
@@ -2742,6 +2756,8 @@ int PMPI_Type_indexed_c(MPI_Count count,
                         MPI_Datatype oldtype,
                         MPI_Datatype *newtype);
 
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+
 int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
 
 int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
@@ -2847,6 +2863,14 @@ int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
 
 int PMPI_Win_set_name(MPI_Win win, const char *win_name);
+
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
+
+int PMPI_Win_shared_query_c(MPI_Win win,
+                            int rank,
+                            MPI_Aint *size,
+                            MPI_Aint *disp_unit,
+                            void *baseptr);
 
 int PMPI_Win_toint(MPI_Win win);
 

@@ -38,6 +38,7 @@ pub mod status;
 pub mod topo;
 pub mod types;
 pub mod win;
+pub mod win_query;
 
 /// The generated `PMPI_*` twins.
 pub mod pmpi {
