@@ -1746,6 +1746,8 @@ int MPI_Win_allocate(MPI_Aint size,
                      void *baseptr,
                      MPI_Win *win);
 
+int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+
 MPI_Fint MPI_Win_c2f(MPI_Win win);
 
 int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
@@ -1768,6 +1770,8 @@ int MPI_Win_create_keyval(MPI_Win_copy_attr_function * win_copy_attr_fn,
                           void *extra_state);
 
 int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
+
+int MPI_Win_detach(MPI_Win win, const void *base);
 
 MPI_Win MPI_Win_f2c(MPI_Fint win);
 
@@ -2817,6 +2821,8 @@ int PMPI_Win_allocate(MPI_Aint size,
                       void *baseptr,
                       MPI_Win *win);
 
+int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+
 MPI_Fint PMPI_Win_c2f(MPI_Win win);
 
 int PMPI_Win_call_errhandler(MPI_Win win, int errorcode);
@@ -2839,6 +2845,8 @@ int PMPI_Win_create_keyval(MPI_Win_copy_attr_function * win_copy_attr_fn,
                            void *extra_state);
 
 int PMPI_Win_delete_attr(MPI_Win win, int win_keyval);
+
+int PMPI_Win_detach(MPI_Win win, const void *base);
 
 MPI_Win PMPI_Win_f2c(MPI_Fint win);
 

@@ -114,3 +114,20 @@ pub unsafe extern "C" fn MPI_Get_hw_resource_info(hw_info: *mut MPI_Info) -> c_i
         Ok(())
     })
 }
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Win_attach(win: MPI_Win, base: *mut c_void, size: MPI_Aint) -> c_int {
+    entry!("MPI_Win_attach", Scope::Win(win), {
+        if size > 0 {
+            nonnull!(base);
+        }
+        rt().win_attach(Handle(win), base as usize, size as i64)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Win_detach(win: MPI_Win, base: *const c_void) -> c_int {
+    entry!("MPI_Win_detach", Scope::Win(win), {
+        rt().win_detach(Handle(win), base as usize)
+    })
+}

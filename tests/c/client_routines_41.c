@@ -70,6 +70,22 @@ int main(int argc, char **argv)
         MPI_Win_free(&win);
     }
 
+    {
+        char a[16], b[8];
+        MPI_Win win;
+        MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+        MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+        CHECK_EQ(MPI_Win_attach(win, a, sizeof a), MPI_SUCCESS, "MPI 4.1 §12.2.4: MPI_Win_attach");
+        CHECK_EQ(MPI_Win_attach(win, a + 8, 4), MPI_ERR_RMA_ATTACH,
+                 "MPI 4.1 §12.2.4: attached regions may not overlap");
+        MPI_Win_attach(win, b, sizeof b);
+        CHECK_EQ(MPI_Win_detach(win, a), MPI_SUCCESS, "MPI 4.1 §12.2.4: MPI_Win_detach");
+        CHECK_EQ(MPI_Win_detach(win, a), MPI_ERR_RMA_ATTACH,
+                 "MPI 4.1 §12.2.4: detaching memory not attached");
+        MPI_Win_detach(win, b);
+        MPI_Win_free(&win);
+    }
+
     MPI_Type_match_size(MPI_TYPECLASS_REAL, 8, &t);
     CHECK(t == MPI_REAL8, "MPI 4.1 §19.1.9: MPI_Type_match_size(REAL, 8) is MPI_REAL8");
     CHECK_EQ(MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 3, &t), MPI_ERR_ARG,
