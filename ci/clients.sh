@@ -11,6 +11,7 @@
 # a module that could not run. By default the 13 modules of issue 14; --all runs every
 # test_*.py of mpi4py's suite; --modules names others. --no-build reuses the last build.
 #
+# MODULE_TIMEOUT (seconds, default 600) bounds each module.
 # Takes minutes (Cython's output is one large C file), so it is not part of ci/test.sh.
 set -euo pipefail
 
@@ -107,7 +108,7 @@ for m in $modules; do
     log=$work/$m.log
     # Each module on its own (a crash in one does not hide the others), with a time limit.
     set +e
-    (cd "$src/test" && timeout 600 "$venv/bin/python" -m unittest -v "$m") >"$log" 2>&1
+    (cd "$src/test" && timeout "${MODULE_TIMEOUT:-600}" "$venv/bin/python" -m unittest -v "$m") >"$log" 2>&1
     rc=$?
     set -e
     ran=$(sed -n 's/^Ran \([0-9]*\) tests\{0,1\} in .*/\1/p' "$log" | tail -1)
