@@ -855,6 +855,30 @@ module mpi_f08
       INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: address
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_get_address
+    subroutine pmpi_get_count(status, datatype, count, ierror)
+      import
+      implicit none
+      TYPE(MPI_Status), INTENT(IN) :: status
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(OUT) :: count
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_get_count
+    subroutine pmpi_get_elements(status, datatype, count, ierror)
+      import
+      implicit none
+      TYPE(MPI_Status), INTENT(IN) :: status
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(OUT) :: count
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_get_elements
+    subroutine pmpi_get_elements_x(status, datatype, count, ierror)
+      import
+      implicit none
+      TYPE(MPI_Status), INTENT(IN) :: status
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: count
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_get_elements_x
     subroutine pmpi_get_library_version(version, resultlen, ierror)
       import
       implicit none
@@ -1100,6 +1124,29 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_scatter
+    subroutine pmpi_status_set_cancelled(status, flag, ierror)
+      import
+      implicit none
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      LOGICAL, INTENT(IN) :: flag
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_status_set_cancelled
+    subroutine pmpi_status_set_elements(status, datatype, count, ierror)
+      import
+      implicit none
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: count
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_status_set_elements
+    subroutine pmpi_status_set_elements_x(status, datatype, count, ierror)
+      import
+      implicit none
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_status_set_elements_x
     subroutine pmpi_test(request, flag, status, ierror)
       import
       implicit none
@@ -1108,6 +1155,13 @@ module mpi_f08
       TYPE(MPI_Status), INTENT(OUT) :: status
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_test
+    subroutine pmpi_test_cancelled(status, flag, ierror)
+      import
+      implicit none
+      TYPE(MPI_Status), INTENT(IN) :: status
+      LOGICAL, INTENT(OUT) :: flag
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_test_cancelled
     subroutine pmpi_type_commit(datatype, ierror)
       import
       implicit none
@@ -1524,6 +1578,9 @@ module mpi_f08
   private :: pmpi_free_mem
   private :: pmpi_gather
   private :: pmpi_get_address
+  private :: pmpi_get_count
+  private :: pmpi_get_elements
+  private :: pmpi_get_elements_x
   private :: pmpi_get_library_version
   private :: pmpi_get_processor_name
   private :: pmpi_get_version
@@ -1555,7 +1612,11 @@ module mpi_f08
   private :: pmpi_reduce
   private :: pmpi_request_free
   private :: pmpi_scatter
+  private :: pmpi_status_set_cancelled
+  private :: pmpi_status_set_elements
+  private :: pmpi_status_set_elements_x
   private :: pmpi_test
+  private :: pmpi_test_cancelled
   private :: pmpi_type_commit
   private :: pmpi_type_contiguous
   private :: pmpi_type_create_hindexed
@@ -2150,6 +2211,39 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Get_address
 
+  subroutine MPI_Get_count(status, datatype, count, ierror)
+    implicit none
+    TYPE(MPI_Status), INTENT(IN) :: status
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(OUT) :: count
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_get_count(status, datatype, count, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Get_count
+
+  subroutine MPI_Get_elements(status, datatype, count, ierror)
+    implicit none
+    TYPE(MPI_Status), INTENT(IN) :: status
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(OUT) :: count
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_get_elements(status, datatype, count, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Get_elements
+
+  subroutine MPI_Get_elements_x(status, datatype, count, ierror)
+    implicit none
+    TYPE(MPI_Status), INTENT(IN) :: status
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: count
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_get_elements_x(status, datatype, count, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Get_elements_x
+
   subroutine MPI_Get_library_version(version, resultlen, ierror)
     implicit none
     CHARACTER(LEN=*), INTENT(OUT) :: version
@@ -2489,6 +2583,38 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Scatter
 
+  subroutine MPI_Status_set_cancelled(status, flag, ierror)
+    implicit none
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    LOGICAL, INTENT(IN) :: flag
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_status_set_cancelled(status, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Status_set_cancelled
+
+  subroutine MPI_Status_set_elements(status, datatype, count, ierror)
+    implicit none
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: count
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_status_set_elements(status, datatype, count, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Status_set_elements
+
+  subroutine MPI_Status_set_elements_x(status, datatype, count, ierror)
+    implicit none
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_status_set_elements_x(status, datatype, count, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Status_set_elements_x
+
   subroutine MPI_Test(request, flag, status, ierror)
     implicit none
     TYPE(MPI_Request), INTENT(INOUT) :: request
@@ -2499,6 +2625,16 @@ contains
     call pmpi_test(request, flag, status, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Test
+
+  subroutine MPI_Test_cancelled(status, flag, ierror)
+    implicit none
+    TYPE(MPI_Status), INTENT(IN) :: status
+    LOGICAL, INTENT(OUT) :: flag
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_test_cancelled(status, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Test_cancelled
 
   subroutine MPI_Type_commit(datatype, ierror)
     implicit none

@@ -938,6 +938,8 @@ int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Coun
 
 int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
 
+int MPI_Get_hw_resource_info(MPI_Info *hw_info);
+
 int MPI_Get_library_version(char *version, int *resultlen);
 
 int MPI_Get_processor_name(char *name, int *resultlen);
@@ -1667,6 +1669,8 @@ int MPI_Type_indexed_c(MPI_Count count,
                        MPI_Datatype oldtype,
                        MPI_Datatype *newtype);
 
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+
 int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
 
 int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
@@ -1742,6 +1746,8 @@ int MPI_Win_allocate(MPI_Aint size,
                      void *baseptr,
                      MPI_Win *win);
 
+int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+
 MPI_Fint MPI_Win_c2f(MPI_Win win);
 
 int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
@@ -1764,6 +1770,8 @@ int MPI_Win_create_keyval(MPI_Win_copy_attr_function * win_copy_attr_fn,
                           void *extra_state);
 
 int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
+
+int MPI_Win_detach(MPI_Win win, const void *base);
 
 MPI_Win MPI_Win_f2c(MPI_Fint win);
 
@@ -1788,6 +1796,14 @@ int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
 int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
 
 int MPI_Win_set_name(MPI_Win win, const char *win_name);
+
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
+
+int MPI_Win_shared_query_c(MPI_Win win,
+                           int rank,
+                           MPI_Aint *size,
+                           MPI_Aint *disp_unit,
+                           void *baseptr);
 
 int MPI_Win_toint(MPI_Win win);
 
@@ -2040,6 +2056,8 @@ int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *coun
 int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
 
 int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info);
 
 int PMPI_Get_library_version(char *version, int *resultlen);
 
@@ -2742,6 +2760,8 @@ int PMPI_Type_indexed_c(MPI_Count count,
                         MPI_Datatype oldtype,
                         MPI_Datatype *newtype);
 
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+
 int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
 
 int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
@@ -2801,6 +2821,8 @@ int PMPI_Win_allocate(MPI_Aint size,
                       void *baseptr,
                       MPI_Win *win);
 
+int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+
 MPI_Fint PMPI_Win_c2f(MPI_Win win);
 
 int PMPI_Win_call_errhandler(MPI_Win win, int errorcode);
@@ -2823,6 +2845,8 @@ int PMPI_Win_create_keyval(MPI_Win_copy_attr_function * win_copy_attr_fn,
                            void *extra_state);
 
 int PMPI_Win_delete_attr(MPI_Win win, int win_keyval);
+
+int PMPI_Win_detach(MPI_Win win, const void *base);
 
 MPI_Win PMPI_Win_f2c(MPI_Fint win);
 
@@ -2847,6 +2871,14 @@ int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
 
 int PMPI_Win_set_name(MPI_Win win, const char *win_name);
+
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
+
+int PMPI_Win_shared_query_c(MPI_Win win,
+                            int rank,
+                            MPI_Aint *size,
+                            MPI_Aint *disp_unit,
+                            void *baseptr);
 
 int PMPI_Win_toint(MPI_Win win);
 

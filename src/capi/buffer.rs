@@ -5,8 +5,9 @@
 
 use crate::capi::boundary::Scope;
 use crate::capi::types::*;
+use crate::consts::*;
 use crate::world::p2p::BufferOwner;
-use crate::world::{Handle, Result, Runtime};
+use crate::world::{Error, Handle, Result, Runtime};
 use crate::{entry, nonnull};
 use std::ffi::{c_int, c_void};
 
@@ -39,11 +40,16 @@ unsafe fn detach<T: TryFrom<i64>>(
     nonnull!(buffer_addr, size);
     let (addr, n) = rt().buffer_detach(owner)?;
     let n = if addr == AUTOMATIC { 0 } else { n };
-    unsafe {
-        *buffer_addr.cast::<*mut c_void>() = addr as *mut c_void;
-        // The size was given as a T, so it fits one.
-        *size = T::try_from(n).unwrap_or_else(|_| unreachable!("attached as this type"));
-    }
+    // A buffer attached with a large size and detached through the `int` form: its size does
+    // not fit (the buffer is detached all the same, as the call asked).
+    let fitted = T::try_from(n).map_err(|_| {
+        Error::invalid(
+            MPI_ERR_COUNT,
+            format!("the detached buffer's size {n} does not fit an int (use the _c form)"),
+        )
+    });
+    unsafe { *buffer_addr.cast::<*mut c_void>() = addr as *mut c_void };
+    unsafe { *size = fitted? };
     Ok(())
 }
 

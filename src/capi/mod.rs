@@ -37,6 +37,7 @@ pub mod status;
 pub mod topo;
 pub mod types;
 pub mod win;
+pub mod win_query;
 
 /// The boundary moved to [`crate::boundary`] (both faces share it); the old path still works.
 pub use crate::boundary;

@@ -6,7 +6,7 @@ use crate::capi::boundary::Scope;
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::status::Status;
-use crate::world::{Error, Handle, Runtime};
+use crate::world::{Handle, Runtime};
 use crate::{entry, nonnull};
 use std::ffi::c_int;
 
@@ -288,9 +288,6 @@ pub unsafe extern "C" fn MPI_Status_f2c(
 ) -> c_int {
     entry!("MPI_Status_f2c", Scope::NoObject, {
         nonnull!(c_status, f_status);
-        if f_status.is_null() {
-            return Err(Error::NullArgument { name: "f_status" });
-        }
         unsafe {
             std::ptr::copy(
                 f_status,

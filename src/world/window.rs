@@ -44,6 +44,8 @@ pub struct Window {
     pub flavor: i32,
     /// The memory of an `MPI_Win_allocate` window (empty for the other flavors).
     memory: Vec<u128>,
+    /// Memory attached to a dynamic window (`MPI_Win_attach`): (base, size).
+    pub attached: Vec<(usize, i64)>,
 }
 
 impl std::fmt::Debug for Window {
@@ -98,6 +100,7 @@ impl Window {
             disp_unit,
             flavor,
             memory,
+            attached: Vec::new(),
         }
     }
 }

@@ -134,6 +134,7 @@ c_programs! {
         attr_reentrant,
         attr_type_win,
         client_routines,
+        client_routines_41,
         coll_vector_pack,
         collectives,
         groups,
