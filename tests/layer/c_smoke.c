@@ -123,6 +123,11 @@ int main(int argc, char **argv)
     MPI_Comm_split(MPI_COMM_WORLD, 0, rank, &dup2);
     CHECK(MPI_Comm_get_attr(dup2, dupkey, &val, &flag) == MPI_SUCCESS && !flag,
           "a split communicator has no attributes (copy callbacks run only on dup)");
+    /* docs/DESIGN.md "Predefined attributes": MPI_TAG_UB answers on every communicator. */
+    CHECK(MPI_Comm_get_attr(dup2, MPI_TAG_UB, &tag_ub, &flag) == MPI_SUCCESS && flag &&
+              *tag_ub >= 32767, "MPI_TAG_UB on a split communicator");
+    CHECK(MPI_Comm_get_attr(MPI_COMM_SELF, MPI_TAG_UB, &tag_ub, &flag) == MPI_SUCCESS && flag &&
+              *tag_ub >= 32767, "MPI_TAG_UB on MPI_COMM_SELF");
     MPI_Comm_free(&dup2);
 
     /* The engine's predefined attribute (MPI 4.1 §9.1.2): C gets an int*. */
@@ -159,6 +164,13 @@ int main(int argc, char **argv)
         rc = MPI_Type_set_attr(MPI_INT, dupkey, (void *)1);
         MPI_Error_class(rc, &cls);
         CHECK(cls == MPI_ERR_KEYVAL, "a communicator keyval on a datatype is MPI_ERR_KEYVAL");
+        k2 = MPI_KEYVAL_INVALID;
+        rc = MPI_Comm_free_keyval(&k2);
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_KEYVAL, "MPI 4.1 §7.7.2: freeing MPI_KEYVAL_INVALID is MPI_ERR_KEYVAL");
+        rc = MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_KEYVAL_INVALID, &val, &flag);
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_KEYVAL, "MPI 4.1 §7.7.2: a get with MPI_KEYVAL_INVALID is MPI_ERR_KEYVAL");
     }
 
 #if defined(MPICH_VERSION) || defined(MPI_ABI_VERSION)
