@@ -268,6 +268,12 @@ int main(int argc, char **argv)
                   base == (void *)buf, "MPI_WIN_BASE through the layer");
         CHECK(MPI_Win_get_attr(win, MPI_WIN_SIZE, &wsize, &flag) == MPI_SUCCESS && flag &&
                   *wsize == (MPI_Aint)sizeof buf, "MPI_WIN_SIZE through the layer");
+        {
+            int cls = -1;
+            MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+            MPI_Error_class(MPI_Win_get_attr(win, MPI_TAG_UB, &val, &flag), &cls);
+            CHECK(cls == MPI_ERR_KEYVAL, "MPI 4.1 §7.7.2: a communicator keyval on a window is MPI_ERR_KEYVAL");
+        }
         MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, (MPI_Win_delete_attr_function *)count_delete,
                               &wkey, NULL);
         MPI_Win_set_attr(win, wkey, (void *)(intptr_t)rank);

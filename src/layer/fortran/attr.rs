@@ -150,7 +150,7 @@ unsafe fn free_keyval(kind: ObjectKind, keyval: *mut MPI_Fint, mpi1: bool, ierro
     layer_fentry!(name(kind, 1, mpi1), Scope::NoObject, ierror, {
         let k = unsafe { int(keyval)? };
         if !is_own(k) {
-            refuse_predefined(k, "freed")?;
+            refuse_predefined(kind, k, "freed")?;
             let (slot, name) = match kind {
                 ObjectKind::Comm => engine_fn!(c"pmpi_comm_free_keyval_"),
                 ObjectKind::Datatype => engine_fn!(c"pmpi_type_free_keyval_"),
@@ -176,7 +176,7 @@ unsafe fn set_attr(
     layer_fentry!(name(kind, 2, mpi1), scope(kind, handle), ierror, {
         let k = unsafe { int(keyval)? };
         if !is_own(k) {
-            refuse_predefined(k, "set by users")?;
+            refuse_predefined(kind, k, "set by users")?;
             let (slot, name) = match (kind, value.provenance) {
                 (_, crate::caching::convert::Provenance::FortranInteger) => {
                     engine_fn!(c"pmpi_attr_put_")
@@ -252,7 +252,7 @@ unsafe fn get_attr(
                 (ObjectKind::Datatype, _) => engine_fn!(c"pmpi_type_get_attr_"),
                 (ObjectKind::Win, _) => engine_fn!(c"pmpi_win_get_attr_"),
             };
-            refuse_invalid(k)?;
+            refuse_invalid(kind, k)?;
             to_engine(slot, name, &[handle as _, keyval as _, value, flag.cast()])?;
             // MPI_TAG_UB & co. answer on every communicator (c_attr::get_attr says why); the
             // C numbers are Open MPI's Fortran ones too (MPICH's differ, and it answers).
@@ -293,7 +293,7 @@ unsafe fn delete_attr(
     layer_fentry!(name(kind, 4, mpi1), scope(kind, handle), ierror, {
         let k = unsafe { int(keyval)? };
         if !is_own(k) {
-            refuse_predefined(k, "deleted by users")?;
+            refuse_predefined(kind, k, "deleted by users")?;
             let (slot, name) = match (kind, mpi1) {
                 (_, true) => engine_fn!(c"pmpi_attr_delete_"),
                 (ObjectKind::Comm, _) => engine_fn!(c"pmpi_comm_delete_attr_"),
