@@ -117,9 +117,18 @@ pub fn build(manifest: &Path, out: &Path) {
         "idup_with_info",
         "int f(MPI_Comm c, MPI_Comm *n, MPI_Request *r) { return PMPI_Comm_idup_with_info(c, MPI_INFO_NULL, n, r); }",
     );
-    println!("cargo::rustc-check-cfg=cfg(layer_int_handles, layer_fortran, layer_idup_with_info)");
+    let abi = compiles(
+        &mpicc,
+        out,
+        "abi",
+        "#ifndef MPI_ABI_VERSION\n#error not the MPI 5.0 ABI\n#endif",
+    );
+    println!(
+        "cargo::rustc-check-cfg=cfg(layer_int_handles, layer_fortran, layer_idup_with_info, layer_abi)"
+    );
     for (on, cfg) in [
         (int_handles, "layer_int_handles"),
+        (abi, "layer_abi"),
         (fortran, "layer_fortran"),
         (idup_with_info, "layer_idup_with_info"),
     ] {

@@ -318,7 +318,13 @@ fn build_all(engine: &str, prefix: &Path, fortran: bool) -> Vec<Program> {
 
     // tests/mp: the multi-process programs.
     let exe = bin.join("mp_comm");
-    wrap(prefix, "mpicc", &cflags, &[root().join("tests/mp/mp_comm.c")], &exe);
+    wrap(
+        prefix,
+        "mpicc",
+        &cflags,
+        &[root().join("tests/mp/mp_comm.c")],
+        &exe,
+    );
     progs.push(Program {
         name: "mp/mp_comm".into(),
         exe,
@@ -446,7 +452,10 @@ fn suite(engine: &str) {
     for p in &progs {
         for &n in p.procs {
             if let Some(why) = skipped(engine, &p.name, n) {
-                eprintln!("note: {} on {n} processes over {engine} skipped: {why}", p.name);
+                eprintln!(
+                    "note: {} on {n} processes over {engine} skipped: {why}",
+                    p.name
+                );
                 skips += 1;
                 continue;
             }

@@ -20,11 +20,34 @@ use std::ffi::{c_int, c_void};
 
 /// MPI 4.1 §7.7.2: users cannot set, delete or free a predefined keyval; the layer says so
 /// with `MPI_ERR_KEYVAL` whatever the engine would (Open MPI answers other classes).
-fn refuse_predefined(keyval: c_int, action: &'static str) -> Result<()> {
+pub(crate) fn refuse_predefined(
+    kind: ObjectKind,
+    keyval: c_int,
+    action: &'static str,
+) -> Result<()> {
+    refuse_invalid(kind, keyval)?;
     if engine::facts().predefined_keyval(keyval).is_some() {
         return Err(Error::KeyvalPredefined { keyval, action });
     }
     Ok(())
+}
+
+/// MPI 4.1 §7.7.2: `MPI_KEYVAL_INVALID` is no keyval, and a predefined keyval of another kind
+/// of object (`MPI_TAG_UB` on a window) is the wrong one: `MPI_ERR_KEYVAL` from the layer
+/// whatever the engine would answer (Open MPI answers other classes, or flag = false).
+pub(crate) fn refuse_invalid(kind: ObjectKind, keyval: c_int) -> Result<()> {
+    let facts = engine::facts();
+    if keyval == facts.keyval_invalid {
+        return Err(Error::KeyvalInvalid);
+    }
+    match facts.predefined_keyval(keyval) {
+        Some(found) if found != kind => Err(Error::KeyvalWrongKind {
+            keyval,
+            found,
+            expected: kind,
+        }),
+        _ => Ok(()),
+    }
 }
 
 pub(crate) unsafe fn create_keyval(
@@ -49,7 +72,7 @@ pub(crate) unsafe fn free_keyval(kind: ObjectKind, keyval: *mut c_int) -> Result
     layer_nonnull!(keyval);
     let k = unsafe { *keyval };
     if !is_own(k) {
-        refuse_predefined(k, "freed")?;
+        refuse_predefined(kind, k, "freed")?;
         // SAFETY: the engine's routine, with the caller's pointer.
         return engine_rc(unsafe {
             match kind {
@@ -71,7 +94,7 @@ pub(crate) fn set_attr(
     val: *mut c_void,
 ) -> Result<()> {
     if !is_own(keyval) {
-        refuse_predefined(keyval, "set by users")?;
+        refuse_predefined(kind, keyval, "set by users")?;
         // SAFETY: the engine's routine, with the caller's arguments.
         return engine_rc(unsafe {
             match kind {
@@ -153,8 +176,9 @@ pub(crate) unsafe fn get_attr(
     flag: *mut c_int,
 ) -> Result<()> {
     if !is_own(keyval) {
+        refuse_invalid(kind, keyval)?;
         // SAFETY: the engine's routine, with the caller's arguments.
-        return engine_rc(unsafe {
+        engine_rc(unsafe {
             match kind {
                 ObjectKind::Comm => engine::PMPI_Comm_get_attr(obj, keyval, attribute_val, flag),
                 ObjectKind::Datatype => {
@@ -162,7 +186,20 @@ pub(crate) unsafe fn get_attr(
                 }
                 ObjectKind::Win => engine::PMPI_Win_get_attr(obj, keyval, attribute_val, flag),
             }
-        });
+        })?;
+        // docs/DESIGN.md "Predefined attributes": MPI_TAG_UB (and the other process-wide ones)
+        // answers on every communicator; Open MPI sets them on MPI_COMM_WORLD and its dups
+        // only, so a communicator without one answers MPI_COMM_WORLD's.
+        if kind == ObjectKind::Comm
+            && !flag.is_null()
+            && unsafe { *flag } == 0
+            && engine::facts().process_wide_keyval(keyval)
+        {
+            let world = engine::handle(ObjectKind::Comm, engine::facts().comm_world);
+            // SAFETY: as above, on MPI_COMM_WORLD.
+            engine_rc(unsafe { engine::PMPI_Comm_get_attr(world, keyval, attribute_val, flag) })?;
+        }
+        return Ok(());
     }
     layer_nonnull!(attribute_val, flag);
     engine::check(kind, obj).map_err(engine_code)?;
@@ -178,7 +215,7 @@ pub(crate) unsafe fn get_attr(
 
 pub(crate) fn delete_attr(kind: ObjectKind, obj: Handle, keyval: c_int) -> Result<()> {
     if !is_own(keyval) {
-        refuse_predefined(keyval, "deleted by users")?;
+        refuse_predefined(kind, keyval, "deleted by users")?;
         // SAFETY: the engine's routine, with the caller's arguments.
         return engine_rc(unsafe {
             match kind {

@@ -4,10 +4,11 @@
 //!
 //! A key is an `int` the engine gives each live object, widened to 64 bits: MPICH's handle
 //! itself (an `int`); for pointer handles (Open MPI, the MPI 5.0 ABI) the engine's own integer
-//! for the handle (`MPI_*_c2f`, or the ABI's `MPI_*_toint`), a bijection over live objects,
-//! until the attribute store takes any 64-bit key (issue 15). The `int` then has its high half
-//! mixed into its low bits (`x ^ x >> 16`, its own inverse): MPICH's handles differ in their
-//! high bits first, and the attribute store spreads objects by their keys' low bits.
+//! for the handle (`MPI_*_c2f` with bit 31 set so that no key is 0, or the ABI's
+//! `MPI_*_toint`), one per live object and back with `f2c` / `fromint`. (The store takes any
+//! 64-bit key; these integers let a Fortran get over Open MPI find its object without an f2c.)
+//! The `int` has its high half mixed into its low bits (`x ^ x >> 16`, its own inverse):
+//! MPICH's handles differ in their high bits first, and the store spreads keys by their bits.
 #![allow(non_camel_case_types, non_snake_case)]
 
 use crate::caching::ObjKey;
@@ -153,6 +154,12 @@ impl Facts {
             None
         }
     }
+    /// Whether `keyval` is one of the predefined attributes whose value is the process's, not
+    /// a communicator's (`MPI_TAG_UB`, `MPI_HOST`, `MPI_IO`, `MPI_WTIME_IS_GLOBAL`: C values).
+    pub fn process_wide_keyval(&self, keyval: i32) -> bool {
+        self.comm_keyvals[..4].contains(&keyval)
+    }
+
     /// The null handle of a kind.
     pub fn null_handle(&self, kind: ObjectKind) -> Handle {
         handle_of(self.null_handles[code(kind) as usize])
@@ -338,11 +345,12 @@ pub fn f2c(kind: FortranKind, f: MPI_Fint) -> Handle {
 /// The Fortran handle of an object (engines with Fortran).
 #[cfg(layer_fortran)]
 pub fn to_fortran(kind: ObjectKind, k: ObjKey) -> MPI_Fint {
-    // Pointer handles with Fortran (Open MPI): the key's integer is the Fortran handle.
+    // Pointer handles with Fortran (Open MPI): the key's integer is the Fortran handle with
+    // bit 31 set (engine.c: no key is 0).
     #[cfg(not(layer_int_handles))]
     {
         let _ = kind;
-        mix(k.int())
+        mix(k.int()) & i32::MAX
     }
     #[cfg(layer_int_handles)]
     {
@@ -357,7 +365,7 @@ pub fn from_fortran(kind: ObjectKind, f: MPI_Fint) -> ObjKey {
     #[cfg(not(layer_int_handles))]
     {
         let _ = kind;
-        ObjKey::from_int(mix(f))
+        ObjKey::from_int(mix(f | i32::MIN))
     }
     #[cfg(layer_int_handles)]
     {

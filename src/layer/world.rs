@@ -41,6 +41,11 @@ impl World for EngineWorld {
         Ok(())
     }
 
+    /// Over Open MPI the keys are Fortran handles (engine.rs): small, one per live object, so
+    /// the store's array directory serves them. MPICH's handles (and the ABI's integers, which
+    /// are MPICH's) can share their low 24 bits past 16,384 objects of a kind: a hash directory.
+    const DENSE_KEYS: bool = cfg!(all(not(layer_int_handles), not(layer_abi)));
+
     fn is_predefined(&self, obj: ObjRef) -> bool {
         let f = engine::facts();
         match obj.kind {

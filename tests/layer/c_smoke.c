@@ -123,6 +123,11 @@ int main(int argc, char **argv)
     MPI_Comm_split(MPI_COMM_WORLD, 0, rank, &dup2);
     CHECK(MPI_Comm_get_attr(dup2, dupkey, &val, &flag) == MPI_SUCCESS && !flag,
           "a split communicator has no attributes (copy callbacks run only on dup)");
+    /* docs/DESIGN.md "Predefined attributes": MPI_TAG_UB answers on every communicator. */
+    CHECK(MPI_Comm_get_attr(dup2, MPI_TAG_UB, &tag_ub, &flag) == MPI_SUCCESS && flag &&
+              *tag_ub >= 32767, "MPI_TAG_UB on a split communicator");
+    CHECK(MPI_Comm_get_attr(MPI_COMM_SELF, MPI_TAG_UB, &tag_ub, &flag) == MPI_SUCCESS && flag &&
+              *tag_ub >= 32767, "MPI_TAG_UB on MPI_COMM_SELF");
     MPI_Comm_free(&dup2);
 
     /* The engine's predefined attribute (MPI 4.1 §9.1.2): C gets an int*. */
@@ -159,6 +164,13 @@ int main(int argc, char **argv)
         rc = MPI_Type_set_attr(MPI_INT, dupkey, (void *)1);
         MPI_Error_class(rc, &cls);
         CHECK(cls == MPI_ERR_KEYVAL, "a communicator keyval on a datatype is MPI_ERR_KEYVAL");
+        k2 = MPI_KEYVAL_INVALID;
+        rc = MPI_Comm_free_keyval(&k2);
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_KEYVAL, "MPI 4.1 §7.7.2: freeing MPI_KEYVAL_INVALID is MPI_ERR_KEYVAL");
+        rc = MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_KEYVAL_INVALID, &val, &flag);
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_KEYVAL, "MPI 4.1 §7.7.2: a get with MPI_KEYVAL_INVALID is MPI_ERR_KEYVAL");
     }
 
 #if defined(MPICH_VERSION) || defined(MPI_ABI_VERSION)
@@ -256,6 +268,12 @@ int main(int argc, char **argv)
                   base == (void *)buf, "MPI_WIN_BASE through the layer");
         CHECK(MPI_Win_get_attr(win, MPI_WIN_SIZE, &wsize, &flag) == MPI_SUCCESS && flag &&
                   *wsize == (MPI_Aint)sizeof buf, "MPI_WIN_SIZE through the layer");
+        {
+            int cls = -1;
+            MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+            MPI_Error_class(MPI_Win_get_attr(win, MPI_TAG_UB, &val, &flag), &cls);
+            CHECK(cls == MPI_ERR_KEYVAL, "MPI 4.1 §7.7.2: a communicator keyval on a window is MPI_ERR_KEYVAL");
+        }
         MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, (MPI_Win_delete_attr_function *)count_delete,
                               &wkey, NULL);
         MPI_Win_set_attr(win, wkey, (void *)(intptr_t)rank);

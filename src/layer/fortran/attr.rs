@@ -11,7 +11,8 @@ use crate::caching::ObjRef;
 use crate::error::{Error, Result};
 use crate::kinds::ObjectKind;
 use crate::layer::boundary::{engine_code, Scope};
-use crate::layer::engine::{self, from_fortran, MPI_Fint};
+use crate::layer::c_attr::{refuse_invalid, refuse_predefined};
+use crate::layer::engine::{self, from_fortran, to_fortran, MPI_Fint};
 use crate::layer::fortran::callbacks::{
     address_copy_fn, address_delete_fn, integer_copy_fn, integer_delete_fn, MPI_Aint, MPI_Flogical,
 };
@@ -149,6 +150,7 @@ unsafe fn free_keyval(kind: ObjectKind, keyval: *mut MPI_Fint, mpi1: bool, ierro
     layer_fentry!(name(kind, 1, mpi1), Scope::NoObject, ierror, {
         let k = unsafe { int(keyval)? };
         if !is_own(k) {
+            refuse_predefined(kind, k, "freed")?;
             let (slot, name) = match kind {
                 ObjectKind::Comm => engine_fn!(c"pmpi_comm_free_keyval_"),
                 ObjectKind::Datatype => engine_fn!(c"pmpi_type_free_keyval_"),
@@ -174,6 +176,7 @@ unsafe fn set_attr(
     layer_fentry!(name(kind, 2, mpi1), scope(kind, handle), ierror, {
         let k = unsafe { int(keyval)? };
         if !is_own(k) {
+            refuse_predefined(kind, k, "set by users")?;
             let (slot, name) = match (kind, value.provenance) {
                 (_, crate::caching::convert::Provenance::FortranInteger) => {
                     engine_fn!(c"pmpi_attr_put_")
@@ -249,7 +252,20 @@ unsafe fn get_attr(
                 (ObjectKind::Datatype, _) => engine_fn!(c"pmpi_type_get_attr_"),
                 (ObjectKind::Win, _) => engine_fn!(c"pmpi_win_get_attr_"),
             };
-            return to_engine(slot, name, &[handle as _, keyval as _, value, flag.cast()]);
+            refuse_invalid(kind, k)?;
+            to_engine(slot, name, &[handle as _, keyval as _, value, flag.cast()])?;
+            // MPI_TAG_UB & co. answer on every communicator (c_attr::get_attr says why); the
+            // C numbers are Open MPI's Fortran ones too (MPICH's differ, and it answers).
+            if kind == ObjectKind::Comm
+                && !flag.is_null()
+                && unsafe { *flag } == 0
+                && engine::facts().process_wide_keyval(k)
+            {
+                let world = to_fortran(ObjectKind::Comm, engine::facts().comm_world);
+                let w = &world as *const MPI_Fint;
+                to_engine(slot, name, &[w as _, keyval as _, value, flag.cast()])?;
+            }
+            return Ok(());
         }
         layer_nonnull!(value, flag);
         match cache().get_attr_word(obj(kind, handle)?, k)? {
@@ -277,6 +293,7 @@ unsafe fn delete_attr(
     layer_fentry!(name(kind, 4, mpi1), scope(kind, handle), ierror, {
         let k = unsafe { int(keyval)? };
         if !is_own(k) {
+            refuse_predefined(kind, k, "deleted by users")?;
             let (slot, name) = match (kind, mpi1) {
                 (_, true) => engine_fn!(c"pmpi_attr_delete_"),
                 (ObjectKind::Comm, _) => engine_fn!(c"pmpi_comm_delete_attr_"),
