@@ -17,6 +17,10 @@ command -v cc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
 command -v gfortran >/dev/null 2>&1 || missing+=(gfortran)
 command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 for t in cmake pkg-config; do command -v $t >/dev/null 2>&1 || missing+=($t); done
+# The engines the layer runs over (tests/layer_smoke.rs, tests/layer_programs.rs): Debian's
+# MPICH and Open MPI, C and Fortran wrappers with their launchers.
+command -v mpicc.mpich >/dev/null 2>&1 || missing+=(libmpich-dev mpich)
+command -v mpicc.openmpi >/dev/null 2>&1 || missing+=(libopenmpi-dev openmpi-bin)
 # python3 with venv and pip, for MPICH 5 below.
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
@@ -50,6 +54,9 @@ fi
 export MPICACHE_MPICH5="$mpich5"
 
 # --- tests ---------------------------------------------------------------------------------
+# The three engines are installed now (MPICH 5 from PyPI above): the layer's tests must not
+# skip one.
+export MPICACHE_REQUIRE_ENGINES=1
 # valgrind is installed now: the C program tests must not skip their valgrind runs.
 export MPICACHE_REQUIRE_VALGRIND=1
 # --no-fail-fast: run every test binary and report every failure, not only the first.
