@@ -75,6 +75,10 @@ pub enum Error {
     /// Any other invalid argument, with the class the standard gives it.
     #[error("{detail}")]
     Invalid { class: i32, detail: String },
+    /// An error the engine MPI under the layer (issue 17) has already raised on its own error
+    /// handler: its code is the call's, as the engine gave it.
+    #[error("the engine MPI returned error code {code}")]
+    Engine { code: i32 },
     #[error("too many live {kind} objects")]
     Exhausted { kind: &'static str },
     #[error("internal error: a panic was caught ({0})")]
@@ -105,6 +109,8 @@ impl Error {
             | Error::KeyvalPredefined { .. } => MPI_ERR_KEYVAL,
             // A callback's code may be a user code; its class is resolved by the registry.
             Error::Callback { .. } => MPI_ERR_OTHER,
+            // The engine's code, in the engine's numbering: not one of ours.
+            Error::Engine { .. } => MPI_ERR_OTHER,
             Error::NullArgument { .. } => MPI_ERR_ARG,
             Error::Invalid { class, .. } => *class,
             Error::Exhausted { .. } => MPI_ERR_NO_MEM,
@@ -116,7 +122,7 @@ impl Error {
     /// is handed back unchanged (MPI 4.1 §7.7: the callback's error is the call's error).
     pub fn code(&self) -> i32 {
         match self {
-            Error::Callback { code, .. } => *code,
+            Error::Callback { code, .. } | Error::Engine { code } => *code,
             other => other.class(),
         }
     }

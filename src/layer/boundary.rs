@@ -44,13 +44,16 @@ macro_rules! layer_nonnull {
 /// An error the engine has already raised on its own handler: its code is handed back as it
 /// is (the layer's calls to `PMPI_` routines).
 pub fn engine_code(code: i32) -> Error {
-    Error::Invalid {
-        class: code,
-        detail: ENGINE_RAISED.to_string(),
-    }
+    Error::Engine { code }
 }
 
-const ENGINE_RAISED: &str = "raised by the engine";
+/// An engine routine's outcome (it has raised its own error already).
+pub fn engine_rc(rc: std::ffi::c_int) -> crate::error::Result<()> {
+    match rc {
+        0 => Ok(()),
+        code => Err(engine_code(code)),
+    }
+}
 
 /// The return code of a failed entry point, raised on the right handler.
 #[cold]
@@ -72,10 +75,8 @@ pub fn finish(
             Error::Panic(what)
         }
     };
-    if let Error::Invalid { class, detail } = &err {
-        if detail == ENGINE_RAISED {
-            return *class;
-        }
+    if let Error::Engine { code } = err {
+        return code;
     }
     let code = match &err {
         Error::Callback { code, .. } => *code,

@@ -7,10 +7,11 @@
 
 use crate::caching::convert::AttrWord;
 use crate::caching::keyval::is_own;
+use crate::caching::store::Fast;
 use crate::caching::ObjRef;
 use crate::error::{Error, Result};
 use crate::kinds::ObjectKind;
-use crate::layer::boundary::{engine_code, Scope};
+use crate::layer::boundary::{engine_code, engine_rc, Scope};
 use crate::layer::callbacks::{c_copy_fn, c_delete_fn, CopyAttrFunction, DeleteAttrFunction};
 use crate::layer::engine::{self, key, Handle};
 use crate::layer::world::cache;
@@ -24,14 +25,6 @@ fn refuse_predefined(keyval: c_int, action: &'static str) -> Result<()> {
         return Err(Error::KeyvalPredefined { keyval, action });
     }
     Ok(())
-}
-
-/// An engine routine's outcome (it has raised its own error already).
-fn engine_rc(rc: c_int) -> Result<()> {
-    match rc {
-        0 => Ok(()),
-        code => Err(engine_code(code)),
-    }
 }
 
 pub(crate) unsafe fn create_keyval(
@@ -88,11 +81,66 @@ pub(crate) fn set_attr(
             }
         });
     }
+    // The engine's handles are checked where a set could attach an attribute to a dead one.
+    engine::check(kind, obj).map_err(engine_code)?;
     cache().set_attr(
         ObjRef::new(kind, key(kind, obj)),
         keyval,
         AttrWord::from_c_pointer(val as usize),
     )
+}
+
+/// The hot get, answered by the store without the lock or the boundary (a layer keyval, output
+/// pointers given, a plain hit or miss): true when answered; false sends the call to the full
+/// path, which also gives the precise error.
+#[inline(always)]
+pub(crate) unsafe fn get_attr_fast(
+    kind: ObjectKind,
+    obj: Handle,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> bool {
+    if !is_own(keyval) || attribute_val.is_null() || flag.is_null() {
+        return false;
+    }
+    let Some(store) = cache().live_store() else {
+        return false;
+    };
+    match store.get_c_view(ObjRef::new(kind, key(kind, obj)), keyval) {
+        Fast::Hit(c_view) => unsafe {
+            *attribute_val.cast::<*mut c_void>() = c_view as *mut c_void;
+            *flag = 1;
+            true
+        },
+        Fast::Miss => unsafe {
+            *flag = 0;
+            true
+        },
+        Fast::Slow => false,
+    }
+}
+
+/// The full get, in the boundary: the path [`get_attr_fast`] declines (a function of its own,
+/// so the hot path needs no stack frame).
+#[cold]
+#[inline(never)]
+unsafe fn get_entry(
+    name: &'static str,
+    kind: ObjectKind,
+    obj: Handle,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+    flag: *mut c_int,
+) -> c_int {
+    let scope = match kind {
+        ObjectKind::Comm => Scope::Comm(obj),
+        ObjectKind::Win => Scope::Win(obj),
+        ObjectKind::Datatype => Scope::NoObject,
+    };
+    layer_entry!(name, scope, {
+        unsafe { get_attr(kind, obj, keyval, attribute_val, flag) }
+    })
 }
 
 /// C readers: `*(void**)attribute_val` gets the C view; nothing is written when the flag is
@@ -117,6 +165,7 @@ pub(crate) unsafe fn get_attr(
         });
     }
     layer_nonnull!(attribute_val, flag);
+    engine::check(kind, obj).map_err(engine_code)?;
     match cache().get_attr_c_view(ObjRef::new(kind, key(kind, obj)), keyval)? {
         Some(c_view) => unsafe {
             *attribute_val.cast::<*mut c_void>() = c_view as *mut c_void;
@@ -139,6 +188,7 @@ pub(crate) fn delete_attr(kind: ObjectKind, obj: Handle, keyval: c_int) -> Resul
             }
         });
     }
+    engine::check(kind, obj).map_err(engine_code)?;
     cache().delete_attr(ObjRef::new(kind, key(kind, obj)), keyval)
 }
 
@@ -187,9 +237,19 @@ pub unsafe extern "C" fn MPI_Comm_get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    layer_entry!("MPI_Comm_get_attr", Scope::Comm(comm), {
-        unsafe { get_attr(ObjectKind::Comm, comm, comm_keyval, attribute_val, flag) }
-    })
+    if unsafe { get_attr_fast(ObjectKind::Comm, comm, comm_keyval, attribute_val, flag) } {
+        return crate::consts::MPI_SUCCESS;
+    }
+    unsafe {
+        get_entry(
+            "MPI_Comm_get_attr",
+            ObjectKind::Comm,
+            comm,
+            comm_keyval,
+            attribute_val,
+            flag,
+        )
+    }
 }
 
 #[no_mangle]
@@ -244,6 +304,17 @@ pub unsafe extern "C" fn MPI_Type_get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
+    if unsafe {
+        get_attr_fast(
+            ObjectKind::Datatype,
+            datatype,
+            type_keyval,
+            attribute_val,
+            flag,
+        )
+    } {
+        return crate::consts::MPI_SUCCESS;
+    }
     layer_entry!("MPI_Type_get_attr", Scope::NoObject, {
         unsafe {
             get_attr(
@@ -309,9 +380,19 @@ pub unsafe extern "C" fn MPI_Win_get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    layer_entry!("MPI_Win_get_attr", Scope::Win(win), {
-        unsafe { get_attr(ObjectKind::Win, win, win_keyval, attribute_val, flag) }
-    })
+    if unsafe { get_attr_fast(ObjectKind::Win, win, win_keyval, attribute_val, flag) } {
+        return crate::consts::MPI_SUCCESS;
+    }
+    unsafe {
+        get_entry(
+            "MPI_Win_get_attr",
+            ObjectKind::Win,
+            win,
+            win_keyval,
+            attribute_val,
+            flag,
+        )
+    }
 }
 
 #[no_mangle]
@@ -360,9 +441,19 @@ pub unsafe extern "C" fn MPI_Attr_get(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    layer_entry!("MPI_Attr_get", Scope::Comm(comm), {
-        unsafe { get_attr(ObjectKind::Comm, comm, keyval, attribute_val, flag) }
-    })
+    if unsafe { get_attr_fast(ObjectKind::Comm, comm, keyval, attribute_val, flag) } {
+        return crate::consts::MPI_SUCCESS;
+    }
+    unsafe {
+        get_entry(
+            "MPI_Attr_get",
+            ObjectKind::Comm,
+            comm,
+            keyval,
+            attribute_val,
+            flag,
+        )
+    }
 }
 
 #[no_mangle]

@@ -11,18 +11,11 @@
 use crate::caching::ObjRef;
 use crate::error::Result;
 use crate::kinds::ObjectKind;
-use crate::layer::boundary::{engine_code, Scope};
+use crate::layer::boundary::{engine_code, engine_rc, Scope};
 use crate::layer::engine::{self, key, Handle};
 use crate::layer::world::{cache, close, closed};
 use crate::{layer_entry, layer_nonnull};
 use std::ffi::c_int;
-
-fn engine_rc(rc: c_int) -> Result<()> {
-    match rc {
-        0 => Ok(()),
-        code => Err(engine_code(code)),
-    }
-}
 
 /// After the engine made `new` as a duplicate of `old`: the copy callbacks run. A handle the
 /// engine hands out again never carries the attributes of the object it named before. On a
@@ -61,8 +54,12 @@ pub(crate) unsafe fn free_with(
 ) -> Result<()> {
     layer_nonnull!(obj);
     if !closed() {
-        let o = ObjRef::new(kind, key(kind, unsafe { *obj }));
-        cache().free_object(o, |_| Ok(()))?;
+        let h = unsafe { *obj };
+        // A dead handle is the engine's error (raised by it), before any callback runs.
+        if h != engine::facts().null_handle(kind) {
+            engine::check(kind, h).map_err(engine_code)?;
+        }
+        cache().free_object(ObjRef::new(kind, key(kind, h)), |_| Ok(()))?;
     }
     // SAFETY: the engine's routine, with the caller's pointer.
     engine_rc(unsafe { free(obj) })

@@ -157,23 +157,29 @@ uint64_t mpicache_engine_f2c(int kind, int32_t f)
  * 2 window), one per live object, and back. The MPI 5.0 ABI has MPI_*_toint / fromint; other
  * engines their Fortran handles. */
 #if defined(MPI_ABI_VERSION) || defined(MPI_ABI)
+/* The ABI's integers are the implementation's handles: never 0. */
 #define TOINT(T) MPI_##T##_toint
 #define FROMINT(T) MPI_##T##_fromint
+#define TAG 0
 #else
+/* Fortran handles start at 0 (MPI_COMM_WORLD in Open MPI): bit 31 set, so no key is 0 (the
+ * attribute store's "no object"). The Rust side relies on it (engine.rs, from_fortran). */
 #define TOINT(T) MPI_##T##_c2f
 #define FROMINT(T) MPI_##T##_f2c
+#define TAG INT32_MIN
 #endif
 int mpicache_engine_index(int kind, uint64_t h)
 {
     switch (kind) {
-    case 0: return TOINT(Comm)(HANDLE(MPI_Comm, h));
-    case 1: return TOINT(Type)(HANDLE(MPI_Datatype, h));
-    default: return TOINT(Win)(HANDLE(MPI_Win, h));
+    case 0: return TOINT(Comm)(HANDLE(MPI_Comm, h)) | TAG;
+    case 1: return TOINT(Type)(HANDLE(MPI_Datatype, h)) | TAG;
+    default: return TOINT(Win)(HANDLE(MPI_Win, h)) | TAG;
     }
 }
 
 uint64_t mpicache_engine_unindex(int kind, int i)
 {
+    i &= ~TAG;
     switch (kind) {
     case 0: return BITS(FROMINT(Comm)(i));
     case 1: return BITS(FROMINT(Type)(i));
@@ -181,3 +187,25 @@ uint64_t mpicache_engine_unindex(int kind, int i)
     }
 }
 #endif
+
+/* Whether a handle of kind 0 communicator, 1 datatype, 2 window names a live object, asked of
+ * the engine with a call that changes nothing: MPI_SUCCESS, or the engine's code after it has
+ * raised the error on its handler, as its own caching routine would. */
+int mpicache_engine_check(int kind, uint64_t h)
+{
+    switch (kind) {
+    case 0: {
+        int n;
+        return PMPI_Comm_size(HANDLE(MPI_Comm, h), &n);
+    }
+    case 1: {
+        MPI_Aint lb, extent;
+        return PMPI_Type_get_extent(HANDLE(MPI_Datatype, h), &lb, &extent);
+    }
+    default: {
+        void *base;
+        int flag;
+        return PMPI_Win_get_attr(HANDLE(MPI_Win, h), MPI_WIN_BASE, &base, &flag);
+    }
+    }
+}

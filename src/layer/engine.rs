@@ -4,7 +4,8 @@
 //!
 //! A key is an `int` the engine gives each live object, widened to 64 bits: MPICH's handle
 //! itself (an `int`); for pointer handles (Open MPI, the MPI 5.0 ABI) the engine's own integer
-//! for the handle (`MPI_*_c2f`, or the ABI's `MPI_*_toint`), a bijection over live objects,
+//! for the handle (`MPI_*_c2f` with bit 31 set so that no key is 0, or the ABI's
+//! `MPI_*_toint`), a bijection over live objects,
 //! until the attribute store takes any 64-bit key (issue 15). The `int` then has its high half
 //! mixed into its low bits (`x ^ x >> 16`, its own inverse): MPICH's handles differ in their
 //! high bits first, and the attribute store spreads objects by their keys' low bits.
@@ -219,6 +220,16 @@ pub fn type_is_named(obj: ObjKey) -> bool {
     unsafe { mpicache_engine_type_is_named(bits_of(handle(ObjectKind::Datatype, obj))) != 0 }
 }
 
+/// Whether `h` names a live object of `kind`, asked of the engine (which raises its own error
+/// on its handler when not, as its own caching routine would): the engine's code otherwise.
+pub fn check(kind: ObjectKind, h: Handle) -> Result<(), i32> {
+    // SAFETY: the engine checks the handle.
+    match unsafe { mpicache_engine_check(code(kind), bits_of(h)) } {
+        0 => Ok(()),
+        rc => Err(rc),
+    }
+}
+
 /// Whether the engine has finalized.
 pub fn finalized() -> bool {
     let mut flag: c_int = 0;
@@ -232,6 +243,7 @@ extern "C" {
     fn mpicache_engine_class(ours: c_int) -> c_int;
     fn mpicache_engine_raise(kind: c_int, obj: u64, code: c_int, line: *const c_char) -> c_int;
     fn mpicache_engine_type_is_named(ty: u64) -> c_int;
+    fn mpicache_engine_check(kind: c_int, h: u64) -> c_int;
 
     pub fn PMPI_Finalized(flag: *mut c_int) -> c_int;
     pub fn PMPI_Finalize() -> c_int;
@@ -327,11 +339,30 @@ pub fn f2c(kind: FortranKind, f: MPI_Fint) -> Handle {
 /// The Fortran handle of an object (engines with Fortran).
 #[cfg(layer_fortran)]
 pub fn to_fortran(kind: ObjectKind, k: ObjKey) -> MPI_Fint {
-    c2f(kind.into(), handle(kind, k))
+    // Pointer handles with Fortran (Open MPI): the key's integer is the Fortran handle with
+    // bit 31 set (engine.c: no key is 0).
+    #[cfg(not(layer_int_handles))]
+    {
+        let _ = kind;
+        mix(k.int()) & i32::MAX
+    }
+    #[cfg(layer_int_handles)]
+    {
+        c2f(kind.into(), handle(kind, k))
+    }
 }
 
 /// The object of a Fortran handle (engines with Fortran).
 #[cfg(layer_fortran)]
+#[inline(always)]
 pub fn from_fortran(kind: ObjectKind, f: MPI_Fint) -> ObjKey {
-    key(kind, f2c(kind.into(), f))
+    #[cfg(not(layer_int_handles))]
+    {
+        let _ = kind;
+        ObjKey::from_int(mix(f | i32::MIN))
+    }
+    #[cfg(layer_int_handles)]
+    {
+        key(kind, f2c(kind.into(), f))
+    }
 }

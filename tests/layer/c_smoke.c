@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
+#include <unistd.h>
 
 static int rank;
 static int copies, deletes;
@@ -160,6 +161,21 @@ int main(int argc, char **argv)
         CHECK(cls == MPI_ERR_KEYVAL, "a communicator keyval on a datatype is MPI_ERR_KEYVAL");
     }
 
+#if defined(MPICH_VERSION) || defined(MPI_ABI_VERSION)
+    /* A freed communicator's handle (MPICH checks handles without touching freed memory):
+     * MPI_ERR_COMM, nothing attached (MPI 4.1 §9.3 error classes). */
+    {
+        int cls = -1, rc;
+        MPI_Comm stale;
+        MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+        stale = dup;
+        MPI_Comm_free(&dup);
+        rc = MPI_Comm_set_attr(stale, dupkey, (void *)1);
+        MPI_Error_class(rc, &cls);
+        CHECK(rc != MPI_SUCCESS && cls == MPI_ERR_COMM, "a set on a freed communicator is MPI_ERR_COMM");
+    }
+#endif
+
     /* Datatypes: copy on MPI_Type_dup, delete on MPI_Type_free. */
     {
         int tkey;
@@ -208,6 +224,21 @@ int main(int argc, char **argv)
                   (intptr_t)val == 31 + rank && copies == 1,
               "MPI_Comm_idup runs the copy callback");
         MPI_Comm_free(&dup);
+        CHECK(MPI_Comm_dup_with_info(MPI_COMM_WORLD, MPI_INFO_NULL, &dup) == MPI_SUCCESS &&
+                  MPI_Comm_get_attr(dup, ikey, &val, &flag) == MPI_SUCCESS && flag &&
+                  (intptr_t)val == 31 + rank && copies == 2,
+              "MPI_Comm_dup_with_info runs the copy callback");
+        {
+            /* MPI 4.1 §11.10.4: MPI_Comm_disconnect frees the communicator, so its
+             * attributes' delete callbacks run. */
+            int dkey;
+            deletes = 0;
+            MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, count_delete, &dkey, NULL);
+            MPI_Comm_set_attr(dup, dkey, (void *)1);
+            CHECK(MPI_Comm_disconnect(&dup) == MPI_SUCCESS && dup == MPI_COMM_NULL &&
+                      deletes == 1, "MPI_Comm_disconnect runs the delete callback");
+            MPI_Comm_free_keyval(&dkey);
+        }
         MPI_Comm_delete_attr(MPI_COMM_WORLD, ikey);
         MPI_Comm_free_keyval(&ikey);
     }
@@ -233,6 +264,21 @@ int main(int argc, char **argv)
         CHECK(MPI_Win_free(&win) == MPI_SUCCESS && win == MPI_WIN_NULL && deletes == 1,
               "MPI_Win_free runs the delete callback");
         MPI_Win_free_keyval(&wkey);
+    }
+
+    /* MPI-IO inside the engine (ROMIO) makes keyvals through PMPI_ and calls unprefixed
+     * caching routines on them: the layer hands them to the engine. */
+    {
+        MPI_File fh;
+        char name[96];
+        int back = -1;
+        snprintf(name, sizeof name, "/tmp/mpicache_layer_io_%d_%d.dat", (int)getpid(), rank);
+        CHECK(MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_CREATE | MPI_MODE_RDWR,
+                            MPI_INFO_NULL, &fh) == MPI_SUCCESS, "MPI_File_open over the layer");
+        MPI_File_write_at(fh, 0, &rank, 1, MPI_INT, MPI_STATUS_IGNORE);
+        MPI_File_read_at(fh, 0, &back, 1, MPI_INT, MPI_STATUS_IGNORE);
+        CHECK(back == rank && MPI_File_close(&fh) == MPI_SUCCESS, "MPI-IO write, read, close");
+        MPI_File_delete(name, MPI_INFO_NULL);
     }
 
     /* MPI_COMM_SELF's attributes at MPI_Finalize. */

@@ -37,7 +37,8 @@ program f_smoke
   implicit none
   integer :: ierr, rank, key, dupkey, oldkey, dup, tkey, t, t2
   integer(kind=mpi_address_kind) :: val, extra
-  integer :: ival, c_read
+  integer :: ival, c_read, key2, req, win, wkey
+  integer :: wbuf(4)
   logical :: flag
   external :: c_read
 
@@ -56,6 +57,8 @@ program f_smoke
   call check(flag .and. val == 111 + rank, 'the copy callback''s value on the dup')
   call mpi_comm_free(dup, ierr)
   call check(deletes == 1 .and. dup == mpi_comm_null, 'MPI_COMM_FREE runs the delete callback')
+  call mpi_comm_delete_attr(mpi_comm_world, key, ierr)
+  call check(deletes == 2, 'MPI_COMM_DELETE_ATTR runs the delete callback')
 
   ! MPI 4.1 §20.3.7: a Fortran-set value copied by MPI_COMM_DUP_FN, read from C after the
   ! original is freed, is the same integer (C gets a pointer to an MPI_Aint holding it).
@@ -96,6 +99,40 @@ program f_smoke
   call mpi_type_free(t2, ierr)
   call mpi_type_free(t, ierr)
   call check(deletes == 2, 'MPI_TYPE_FREE runs the delete callbacks')
+
+  ! MPI_COMM_IDUP / MPI_COMM_DUP_WITH_INFO run the copy callback, MPI_COMM_DISCONNECT and
+  ! MPI_WIN_FREE the delete callbacks, from Fortran (the engines' bindings skip the C routines).
+  copies = 0
+  deletes = 0
+  extra = 0
+  call mpi_comm_create_keyval(copy_plus_one, count_delete, key2, extra, ierr)
+  val = 50
+  call mpi_comm_set_attr(mpi_comm_world, key2, val, ierr)
+  call mpi_comm_idup(mpi_comm_world, dup, req, ierr)
+  call mpi_wait(req, mpi_status_ignore, ierr)
+  call mpi_comm_get_attr(dup, key2, val, flag, ierr)
+  call check(flag .and. val == 51 .and. copies == 1, 'MPI_COMM_IDUP runs the copy callback')
+  call mpi_comm_disconnect(dup, ierr)
+  call check(deletes == 1 .and. dup == mpi_comm_null, 'MPI_COMM_DISCONNECT runs the delete callback')
+  call mpi_comm_dup_with_info(mpi_comm_world, mpi_info_null, dup, ierr)
+  call mpi_comm_get_attr(dup, key2, val, flag, ierr)
+  call check(flag .and. val == 51 .and. copies == 2, 'MPI_COMM_DUP_WITH_INFO runs the copy callback')
+  call mpi_comm_free(dup, ierr)
+  call mpi_comm_delete_attr(mpi_comm_world, key2, ierr)
+  call check(deletes == 3, 'MPI_COMM_DELETE_ATTR runs the delete callback')
+  call mpi_comm_free_keyval(key2, ierr)
+  deletes = 0
+  call mpi_win_create(wbuf, 4_mpi_address_kind * 4, 4, mpi_info_null, mpi_comm_world, win, ierr)
+  call mpi_win_create_keyval(mpi_win_null_copy_fn, count_delete, wkey, extra, ierr)
+  val = 9
+  call mpi_win_set_attr(win, wkey, val, ierr)
+  call mpi_win_get_attr(win, wkey, val, flag, ierr)
+  call check(flag .and. val == 9, 'a window attribute from Fortran')
+  call mpi_win_get_attr(win, mpi_win_size, val, flag, ierr)
+  call check(flag .and. val == 16, 'the engine''s MPI_WIN_SIZE from Fortran')
+  call mpi_win_free(win, ierr)
+  call check(deletes == 1 .and. win == mpi_win_null, 'MPI_WIN_FREE runs the delete callback')
+  call mpi_win_free_keyval(wkey, ierr)
 
   ! MPI 4.1 §7.7.2: the freed keyval variable is MPI_KEYVAL_INVALID.
   call mpi_type_free_keyval(tkey, ierr)

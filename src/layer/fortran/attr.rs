@@ -6,6 +6,7 @@
 
 use crate::caching::convert::{fortran_integer_view, AttrWord};
 use crate::caching::keyval::is_own;
+use crate::caching::store::Fast;
 use crate::caching::ObjRef;
 use crate::error::{Error, Result};
 use crate::kinds::ObjectKind;
@@ -16,7 +17,7 @@ use crate::layer::fortran::callbacks::{
 };
 use crate::layer::fortran::{engine_routine, int};
 use crate::layer::world::cache;
-use crate::{layer_fentry, layer_nonnull, layer_spellings};
+use crate::{layer_fentry, layer_nonnull};
 use std::ffi::{c_void, CStr};
 use std::sync::OnceLock;
 
@@ -64,8 +65,51 @@ macro_rules! engine_fn {
     }};
 }
 
+/// The object of a Fortran handle, checked with the engine (which raises its own error on a
+/// dead one, as its own routine would).
 fn obj(kind: ObjectKind, h: *const MPI_Fint) -> Result<ObjRef> {
-    Ok(ObjRef::new(kind, from_fortran(kind, unsafe { int(h)? })))
+    let f = unsafe { int(h)? };
+    engine::check(kind, engine::f2c(kind.into(), f)).map_err(engine_code)?;
+    Ok(ObjRef::new(kind, from_fortran(kind, f)))
+}
+
+/// The routine's name for the error line: `what` is CREATE_KEYVAL, FREE_KEYVAL, SET_ATTR,
+/// GET_ATTR or DELETE_ATTR; `mpi1` names the MPI-1 form.
+fn name(kind: ObjectKind, what: usize, mpi1: bool) -> &'static str {
+    const COMM: [&str; 5] = [
+        "MPI_COMM_CREATE_KEYVAL",
+        "MPI_COMM_FREE_KEYVAL",
+        "MPI_COMM_SET_ATTR",
+        "MPI_COMM_GET_ATTR",
+        "MPI_COMM_DELETE_ATTR",
+    ];
+    const TYPE: [&str; 5] = [
+        "MPI_TYPE_CREATE_KEYVAL",
+        "MPI_TYPE_FREE_KEYVAL",
+        "MPI_TYPE_SET_ATTR",
+        "MPI_TYPE_GET_ATTR",
+        "MPI_TYPE_DELETE_ATTR",
+    ];
+    const WIN: [&str; 5] = [
+        "MPI_WIN_CREATE_KEYVAL",
+        "MPI_WIN_FREE_KEYVAL",
+        "MPI_WIN_SET_ATTR",
+        "MPI_WIN_GET_ATTR",
+        "MPI_WIN_DELETE_ATTR",
+    ];
+    const MPI1: [&str; 5] = [
+        "MPI_KEYVAL_CREATE",
+        "MPI_KEYVAL_FREE",
+        "MPI_ATTR_PUT",
+        "MPI_ATTR_GET",
+        "MPI_ATTR_DELETE",
+    ];
+    match (kind, mpi1) {
+        (_, true) => MPI1[what],
+        (ObjectKind::Comm, _) => COMM[what],
+        (ObjectKind::Datatype, _) => TYPE[what],
+        (ObjectKind::Win, _) => WIN[what],
+    }
 }
 
 fn scope(kind: ObjectKind, h: *const MPI_Fint) -> Scope {
@@ -88,7 +132,7 @@ unsafe fn create_keyval(
     extra_state: *const MPI_Aint,
     ierror: *mut MPI_Fint,
 ) {
-    layer_fentry!("MPI_CREATE_KEYVAL", Scope::NoObject, ierror, {
+    layer_fentry!(name(kind, 0, false), Scope::NoObject, ierror, {
         layer_nonnull!(keyval, extra_state);
         let k = cache().create_keyval(
             kind,
@@ -101,8 +145,8 @@ unsafe fn create_keyval(
     })
 }
 
-unsafe fn free_keyval(kind: ObjectKind, keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    layer_fentry!("MPI_FREE_KEYVAL", Scope::NoObject, ierror, {
+unsafe fn free_keyval(kind: ObjectKind, keyval: *mut MPI_Fint, mpi1: bool, ierror: *mut MPI_Fint) {
+    layer_fentry!(name(kind, 1, mpi1), Scope::NoObject, ierror, {
         let k = unsafe { int(keyval)? };
         if !is_own(k) {
             let (slot, name) = match kind {
@@ -126,7 +170,8 @@ unsafe fn set_attr(
     raw: *const c_void,
     ierror: *mut MPI_Fint,
 ) {
-    layer_fentry!("MPI_SET_ATTR", scope(kind, handle), ierror, {
+    let mpi1 = value.provenance == crate::caching::convert::Provenance::FortranInteger;
+    layer_fentry!(name(kind, 2, mpi1), scope(kind, handle), ierror, {
         let k = unsafe { int(keyval)? };
         if !is_own(k) {
             let (slot, name) = match (kind, value.provenance) {
@@ -143,6 +188,47 @@ unsafe fn set_attr(
     })
 }
 
+/// The hot Fortran get, answered by the store without the lock or the boundary (a layer
+/// keyval, every argument given, a plain hit or miss): true when answered.
+#[inline(always)]
+unsafe fn get_attr_fast(
+    kind: ObjectKind,
+    handle: *const MPI_Fint,
+    keyval: *const MPI_Fint,
+    value: *mut c_void,
+    flag: *mut MPI_Flogical,
+    integer: bool,
+    ierror: *mut MPI_Fint,
+) -> bool {
+    if handle.is_null() || keyval.is_null() || value.is_null() || flag.is_null() {
+        return false;
+    }
+    let k = unsafe { *keyval };
+    if !is_own(k) {
+        return false;
+    }
+    let Some(store) = cache().live_store() else {
+        return false;
+    };
+    let obj = ObjRef::new(kind, from_fortran(kind, unsafe { *handle }));
+    match store.get_word(obj, k) {
+        Fast::Hit(word) => unsafe {
+            if integer {
+                *value.cast::<MPI_Fint>() = fortran_integer_view(word);
+            } else {
+                *value.cast::<MPI_Aint>() = word as MPI_Aint;
+            }
+            *flag = 1;
+        },
+        Fast::Miss => unsafe { *flag = 0 },
+        Fast::Slow => return false,
+    }
+    if !ierror.is_null() {
+        unsafe { *ierror = 0 };
+    }
+    true
+}
+
 /// A Fortran reader: the ADDRESS_KIND view (`integer` false) or the INTEGER view of
 /// `MPI_ATTR_GET`.
 unsafe fn get_attr(
@@ -154,7 +240,7 @@ unsafe fn get_attr(
     integer: bool,
     ierror: *mut MPI_Fint,
 ) {
-    layer_fentry!("MPI_GET_ATTR", scope(kind, handle), ierror, {
+    layer_fentry!(name(kind, 3, integer), scope(kind, handle), ierror, {
         let k = unsafe { int(keyval)? };
         if !is_own(k) {
             let (slot, name) = match (kind, integer) {
@@ -188,7 +274,7 @@ unsafe fn delete_attr(
     mpi1: bool,
     ierror: *mut MPI_Fint,
 ) {
-    layer_fentry!("MPI_DELETE_ATTR", scope(kind, handle), ierror, {
+    layer_fentry!(name(kind, 4, mpi1), scope(kind, handle), ierror, {
         let k = unsafe { int(keyval)? };
         if !is_own(k) {
             let (slot, name) = match (kind, mpi1) {
@@ -217,7 +303,7 @@ macro_rules! kind_routines {
             unsafe { create_keyval($kind, copy_fn, delete_fn, keyval, extra_state, ierror) }
         }
         pub unsafe fn $free(keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-            unsafe { free_keyval($kind, keyval, ierror) }
+            unsafe { free_keyval($kind, keyval, false, ierror) }
         }
         pub unsafe fn $set(
             handle: *const MPI_Fint,
@@ -231,7 +317,7 @@ macro_rules! kind_routines {
                 AttrWord::from_fortran_address(unsafe { *attribute_val } as i64)
             };
             if attribute_val.is_null() {
-                layer_fentry!("MPI_SET_ATTR", Scope::NoObject, ierror, {
+                layer_fentry!(name($kind, 2, false), Scope::NoObject, ierror, {
                     layer_nonnull!(attribute_val);
                     Ok(())
                 });
@@ -246,17 +332,11 @@ macro_rules! kind_routines {
             flag: *mut MPI_Flogical,
             ierror: *mut MPI_Fint,
         ) {
-            unsafe {
-                get_attr(
-                    $kind,
-                    handle,
-                    keyval,
-                    attribute_val.cast(),
-                    flag,
-                    false,
-                    ierror,
-                )
+            let value = attribute_val.cast();
+            if unsafe { get_attr_fast($kind, handle, keyval, value, flag, false, ierror) } {
+                return;
             }
+            unsafe { get_attr($kind, handle, keyval, value, flag, false, ierror) }
         }
         pub unsafe fn $delete(
             handle: *const MPI_Fint,
@@ -315,7 +395,7 @@ pub unsafe fn keyval_create(
 }
 
 pub unsafe fn keyval_free(keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    unsafe { free_keyval(ObjectKind::Comm, keyval, ierror) }
+    unsafe { free_keyval(ObjectKind::Comm, keyval, true, ierror) }
 }
 
 /// `MPI_ATTR_PUT`: the INTEGER value, sign-extended (provenance `FortranInteger`).
@@ -352,72 +432,13 @@ pub unsafe fn attr_get(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
-    unsafe {
-        get_attr(
-            ObjectKind::Comm,
-            comm,
-            keyval,
-            attribute_val.cast(),
-            flag,
-            true,
-            ierror,
-        )
+    let value = attribute_val.cast();
+    if unsafe { get_attr_fast(ObjectKind::Comm, comm, keyval, value, flag, true, ierror) } {
+        return;
     }
+    unsafe { get_attr(ObjectKind::Comm, comm, keyval, value, flag, true, ierror) }
 }
 
 pub unsafe fn attr_delete(comm: *const MPI_Fint, keyval: *const MPI_Fint, ierror: *mut MPI_Fint) {
     unsafe { delete_attr(ObjectKind::Comm, comm, keyval, true, ierror) }
 }
-
-// ---- every spelling ------------------------------------------------------------------------
-
-macro_rules! create_spellings {
-    ($body:path => $($name:ident),+) => {
-        layer_spellings!($body, (copy_fn: *const c_void, delete_fn: *const c_void, keyval: *mut MPI_Fint, extra_state: *const MPI_Aint, ierror: *mut MPI_Fint) => $($name),+);
-    };
-}
-macro_rules! free_spellings {
-    ($body:path => $($name:ident),+) => {
-        layer_spellings!($body, (keyval: *mut MPI_Fint, ierror: *mut MPI_Fint) => $($name),+);
-    };
-}
-macro_rules! set_spellings {
-    ($body:path => $($name:ident),+) => {
-        layer_spellings!($body, (handle: *const MPI_Fint, keyval: *const MPI_Fint, attribute_val: *const MPI_Aint, ierror: *mut MPI_Fint) => $($name),+);
-    };
-}
-macro_rules! get_spellings {
-    ($body:path => $($name:ident),+) => {
-        layer_spellings!($body, (handle: *const MPI_Fint, keyval: *const MPI_Fint, attribute_val: *mut MPI_Aint, flag: *mut MPI_Flogical, ierror: *mut MPI_Fint) => $($name),+);
-    };
-}
-macro_rules! delete_spellings {
-    ($body:path => $($name:ident),+) => {
-        layer_spellings!($body, (handle: *const MPI_Fint, keyval: *const MPI_Fint, ierror: *mut MPI_Fint) => $($name),+);
-    };
-}
-
-create_spellings!(comm_create_keyval => mpi_comm_create_keyval_, mpi_comm_create_keyval__, mpi_comm_create_keyval, MPI_COMM_CREATE_KEYVAL, pmpi_comm_create_keyval_, pmpi_comm_create_keyval__, pmpi_comm_create_keyval, PMPI_COMM_CREATE_KEYVAL, mpi_comm_create_keyval_f08_, pmpi_comm_create_keyval_f08_, pmpir_comm_create_keyval_f08_);
-free_spellings!(comm_free_keyval => mpi_comm_free_keyval_, mpi_comm_free_keyval__, mpi_comm_free_keyval, MPI_COMM_FREE_KEYVAL, pmpi_comm_free_keyval_, pmpi_comm_free_keyval__, pmpi_comm_free_keyval, PMPI_COMM_FREE_KEYVAL, mpi_comm_free_keyval_f08_, pmpi_comm_free_keyval_f08_, pmpir_comm_free_keyval_f08_);
-set_spellings!(comm_set_attr => mpi_comm_set_attr_, mpi_comm_set_attr__, mpi_comm_set_attr, MPI_COMM_SET_ATTR, pmpi_comm_set_attr_, pmpi_comm_set_attr__, pmpi_comm_set_attr, PMPI_COMM_SET_ATTR, mpi_comm_set_attr_f08_, pmpi_comm_set_attr_f08_, pmpir_comm_set_attr_f08_);
-get_spellings!(comm_get_attr => mpi_comm_get_attr_, mpi_comm_get_attr__, mpi_comm_get_attr, MPI_COMM_GET_ATTR, pmpi_comm_get_attr_, pmpi_comm_get_attr__, pmpi_comm_get_attr, PMPI_COMM_GET_ATTR, mpi_comm_get_attr_f08_, pmpi_comm_get_attr_f08_, pmpir_comm_get_attr_f08_);
-delete_spellings!(comm_delete_attr => mpi_comm_delete_attr_, mpi_comm_delete_attr__, mpi_comm_delete_attr, MPI_COMM_DELETE_ATTR, pmpi_comm_delete_attr_, pmpi_comm_delete_attr__, pmpi_comm_delete_attr, PMPI_COMM_DELETE_ATTR, mpi_comm_delete_attr_f08_, pmpi_comm_delete_attr_f08_, pmpir_comm_delete_attr_f08_);
-
-create_spellings!(type_create_keyval => mpi_type_create_keyval_, mpi_type_create_keyval__, mpi_type_create_keyval, MPI_TYPE_CREATE_KEYVAL, pmpi_type_create_keyval_, pmpi_type_create_keyval__, pmpi_type_create_keyval, PMPI_TYPE_CREATE_KEYVAL, mpi_type_create_keyval_f08_, pmpi_type_create_keyval_f08_, pmpir_type_create_keyval_f08_);
-free_spellings!(type_free_keyval => mpi_type_free_keyval_, mpi_type_free_keyval__, mpi_type_free_keyval, MPI_TYPE_FREE_KEYVAL, pmpi_type_free_keyval_, pmpi_type_free_keyval__, pmpi_type_free_keyval, PMPI_TYPE_FREE_KEYVAL, mpi_type_free_keyval_f08_, pmpi_type_free_keyval_f08_, pmpir_type_free_keyval_f08_);
-set_spellings!(type_set_attr => mpi_type_set_attr_, mpi_type_set_attr__, mpi_type_set_attr, MPI_TYPE_SET_ATTR, pmpi_type_set_attr_, pmpi_type_set_attr__, pmpi_type_set_attr, PMPI_TYPE_SET_ATTR, mpi_type_set_attr_f08_, pmpi_type_set_attr_f08_, pmpir_type_set_attr_f08_);
-get_spellings!(type_get_attr => mpi_type_get_attr_, mpi_type_get_attr__, mpi_type_get_attr, MPI_TYPE_GET_ATTR, pmpi_type_get_attr_, pmpi_type_get_attr__, pmpi_type_get_attr, PMPI_TYPE_GET_ATTR, mpi_type_get_attr_f08_, pmpi_type_get_attr_f08_, pmpir_type_get_attr_f08_);
-delete_spellings!(type_delete_attr => mpi_type_delete_attr_, mpi_type_delete_attr__, mpi_type_delete_attr, MPI_TYPE_DELETE_ATTR, pmpi_type_delete_attr_, pmpi_type_delete_attr__, pmpi_type_delete_attr, PMPI_TYPE_DELETE_ATTR, mpi_type_delete_attr_f08_, pmpi_type_delete_attr_f08_, pmpir_type_delete_attr_f08_);
-
-create_spellings!(win_create_keyval => mpi_win_create_keyval_, mpi_win_create_keyval__, mpi_win_create_keyval, MPI_WIN_CREATE_KEYVAL, pmpi_win_create_keyval_, pmpi_win_create_keyval__, pmpi_win_create_keyval, PMPI_WIN_CREATE_KEYVAL, mpi_win_create_keyval_f08_, pmpi_win_create_keyval_f08_, pmpir_win_create_keyval_f08_);
-free_spellings!(win_free_keyval => mpi_win_free_keyval_, mpi_win_free_keyval__, mpi_win_free_keyval, MPI_WIN_FREE_KEYVAL, pmpi_win_free_keyval_, pmpi_win_free_keyval__, pmpi_win_free_keyval, PMPI_WIN_FREE_KEYVAL, mpi_win_free_keyval_f08_, pmpi_win_free_keyval_f08_, pmpir_win_free_keyval_f08_);
-set_spellings!(win_set_attr => mpi_win_set_attr_, mpi_win_set_attr__, mpi_win_set_attr, MPI_WIN_SET_ATTR, pmpi_win_set_attr_, pmpi_win_set_attr__, pmpi_win_set_attr, PMPI_WIN_SET_ATTR, mpi_win_set_attr_f08_, pmpi_win_set_attr_f08_, pmpir_win_set_attr_f08_);
-get_spellings!(win_get_attr => mpi_win_get_attr_, mpi_win_get_attr__, mpi_win_get_attr, MPI_WIN_GET_ATTR, pmpi_win_get_attr_, pmpi_win_get_attr__, pmpi_win_get_attr, PMPI_WIN_GET_ATTR, mpi_win_get_attr_f08_, pmpi_win_get_attr_f08_, pmpir_win_get_attr_f08_);
-delete_spellings!(win_delete_attr => mpi_win_delete_attr_, mpi_win_delete_attr__, mpi_win_delete_attr, MPI_WIN_DELETE_ATTR, pmpi_win_delete_attr_, pmpi_win_delete_attr__, pmpi_win_delete_attr, PMPI_WIN_DELETE_ATTR, mpi_win_delete_attr_f08_, pmpi_win_delete_attr_f08_, pmpir_win_delete_attr_f08_);
-
-// The MPI-1 forms have no mpi_f08 binding in either engine.
-layer_spellings!(keyval_create, (copy_fn: *const c_void, delete_fn: *const c_void, keyval: *mut MPI_Fint, extra_state: *const MPI_Fint, ierror: *mut MPI_Fint) => mpi_keyval_create_, mpi_keyval_create__, mpi_keyval_create, MPI_KEYVAL_CREATE, pmpi_keyval_create_, pmpi_keyval_create__, pmpi_keyval_create, PMPI_KEYVAL_CREATE);
-free_spellings!(keyval_free => mpi_keyval_free_, mpi_keyval_free__, mpi_keyval_free, MPI_KEYVAL_FREE, pmpi_keyval_free_, pmpi_keyval_free__, pmpi_keyval_free, PMPI_KEYVAL_FREE);
-layer_spellings!(attr_put, (comm: *const MPI_Fint, keyval: *const MPI_Fint, attribute_val: *const MPI_Fint, ierror: *mut MPI_Fint) => mpi_attr_put_, mpi_attr_put__, mpi_attr_put, MPI_ATTR_PUT, pmpi_attr_put_, pmpi_attr_put__, pmpi_attr_put, PMPI_ATTR_PUT);
-layer_spellings!(attr_get, (comm: *const MPI_Fint, keyval: *const MPI_Fint, attribute_val: *mut MPI_Fint, flag: *mut MPI_Flogical, ierror: *mut MPI_Fint) => mpi_attr_get_, mpi_attr_get__, mpi_attr_get, MPI_ATTR_GET, pmpi_attr_get_, pmpi_attr_get__, pmpi_attr_get, PMPI_ATTR_GET);
-delete_spellings!(attr_delete => mpi_attr_delete_, mpi_attr_delete__, mpi_attr_delete, MPI_ATTR_DELETE, pmpi_attr_delete_, pmpi_attr_delete__, pmpi_attr_delete, PMPI_ATTR_DELETE);

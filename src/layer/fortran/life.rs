@@ -6,19 +6,12 @@
 
 use crate::error::Result;
 use crate::kinds::ObjectKind;
-use crate::layer::boundary::{engine_code, Scope};
+use crate::layer::boundary::{engine_rc, Scope};
 use crate::layer::c_life::{copy_to_new, finalize as finalize_layer, free_with};
 use crate::layer::engine::{self, from_fortran, to_fortran, Handle, MPI_Fint};
 use crate::layer::fortran::int;
 use crate::{layer_fentry, layer_nonnull, layer_spellings};
 use std::ffi::c_int;
-
-fn engine_rc(rc: c_int) -> Result<()> {
-    match rc {
-        0 => Ok(()),
-        code => Err(engine_code(code)),
-    }
-}
 
 fn comm_scope(comm: *const MPI_Fint) -> Scope {
     if comm.is_null() {

@@ -13,6 +13,7 @@
 //! `RTLD_NEXT`).
 
 pub mod attr;
+pub mod attr_spellings;
 pub mod callbacks;
 pub mod life;
 
