@@ -49,13 +49,14 @@ fn main() {
     // interface, MPI 4.1 §15.2) reaches the library, not itself.
     println!("cargo:rustc-cdylib-link-arg=-Wl,-Bsymbolic-functions");
     // The attribute getters have hand-written entry points
-    // (src/caching/store/getters_x86_64.rs) where the target
+    // (src/caching/store/getters_x86_64.rs) with the feature `asm-getters` (default) where the target
     // is x86-64 with the System V calling convention and ELF sections.
     // The Fortran ones read 4-byte INTEGERs and LOGICALs, so not in the 8-byte INTEGER build.
     println!("cargo::rustc-check-cfg=cfg(mpicache_fast_get, mpicache_fast_get_fortran)");
     let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
-    if arch == "x86_64" && os == "linux" {
+    let asm = std::env::var_os("CARGO_FEATURE_ASM_GETTERS").is_some();
+    if asm && arch == "x86_64" && os == "linux" {
         println!("cargo::rustc-cfg=mpicache_fast_get");
         if std::env::var_os("CARGO_FEATURE_FORTRAN_INTEGER_8").is_none() {
             println!("cargo::rustc-cfg=mpicache_fast_get_fortran");

@@ -60,4 +60,7 @@ export MPICACHE_REQUIRE_VALGRIND=1
 export MPICACHE_REQUIRE_ENGINES=1
 # --no-fail-fast: run every test binary and report every failure, not only the first.
 cargo test --release --workspace --no-fail-fast
+# The getters both ways (issue 16): the tests above ran the hand-written x86-64 getters (feature
+# asm-getters, on by default); these run the portable Rust getters through the same checks.
+cargo test --release --no-default-features --features test-hooks --test fast_get --test get_path
 echo "ci/test.sh: all tests passed"

@@ -81,6 +81,8 @@ pub enum Error {
     Engine { code: i32 },
     #[error("too many live {kind} objects")]
     Exhausted { kind: &'static str },
+    #[error("out of memory for {what}")]
+    OutOfMemory { what: &'static str },
     #[error("internal error: a panic was caught ({0})")]
     Panic(String),
 }
@@ -113,7 +115,7 @@ impl Error {
             Error::Engine { .. } => MPI_ERR_OTHER,
             Error::NullArgument { .. } => MPI_ERR_ARG,
             Error::Invalid { class, .. } => *class,
-            Error::Exhausted { .. } => MPI_ERR_NO_MEM,
+            Error::Exhausted { .. } | Error::OutOfMemory { .. } => MPI_ERR_NO_MEM,
             Error::Panic(_) => MPI_ERR_INTERN,
         }
     }

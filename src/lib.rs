@@ -16,7 +16,7 @@
 //!   numeric constant (the single source of truth for C, Fortran and Rust).
 
 // The single-process faces use the hand-written getters; the layer build leaves them out.
-#![cfg_attr(feature = "layer", allow(unused_macros, unused_imports))]
+#![cfg_attr(feature = "layer", allow(unused_macros, unused_imports, dead_code))]
 
 pub mod caching;
 // The layer exports only what it owns: the single-process world's faces are left out of it.

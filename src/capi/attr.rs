@@ -12,6 +12,13 @@ use crate::world::{ObjRef, ObjectKind, Result, Runtime};
 use crate::{entry, entry_fast, nonnull};
 use std::ffi::{c_int, c_void};
 
+/// A marker the library exports only when its getters are the hand-written ones
+/// (`caching/store/getters_x86_64.rs`, feature `asm-getters`): tests/fast_get.rs looks it up
+/// in the installed library with `dlsym`, and compares it with the getters' code.
+#[cfg(mpicache_fast_get)]
+#[no_mangle]
+pub static mpicache_asm_getters: u8 = 1;
+
 fn rt() -> &'static Runtime {
     Runtime::global()
 }
@@ -213,7 +220,7 @@ pub unsafe extern "C" fn MPI_Comm_get_attr(
 ) -> c_int {
     c_get_attr!(ObjectKind::Comm, comm_get_attr_slow, {
         if unsafe { get_attr_fast(ObjRef::comm(comm), comm_keyval, attribute_val, flag) } {
-            MPI_SUCCESS
+            crate::consts::MPI_SUCCESS
         } else {
             unsafe { comm_get_attr_slow(comm, comm_keyval, attribute_val, flag) }
         }
@@ -308,7 +315,7 @@ pub unsafe extern "C" fn MPI_Type_get_attr(
 ) -> c_int {
     c_get_attr!(ObjectKind::Datatype, type_get_attr_slow, {
         if unsafe { get_attr_fast(ObjRef::datatype(datatype), type_keyval, attribute_val, flag) } {
-            MPI_SUCCESS
+            crate::consts::MPI_SUCCESS
         } else {
             unsafe { type_get_attr_slow(datatype, type_keyval, attribute_val, flag) }
         }
@@ -403,7 +410,7 @@ pub unsafe extern "C" fn MPI_Win_get_attr(
 ) -> c_int {
     c_get_attr!(ObjectKind::Win, win_get_attr_slow, {
         if unsafe { get_attr_fast(ObjRef::win(win), win_keyval, attribute_val, flag) } {
-            MPI_SUCCESS
+            crate::consts::MPI_SUCCESS
         } else {
             unsafe { win_get_attr_slow(win, win_keyval, attribute_val, flag) }
         }
@@ -482,7 +489,7 @@ pub unsafe extern "C" fn MPI_Attr_get(
 ) -> c_int {
     c_get_attr!(ObjectKind::Comm, attr_get_slow, {
         if unsafe { get_attr_fast(ObjRef::comm(comm), keyval, attribute_val, flag) } {
-            MPI_SUCCESS
+            crate::consts::MPI_SUCCESS
         } else {
             unsafe { attr_get_slow(comm, keyval, attribute_val, flag) }
         }

@@ -1,5 +1,6 @@
 //! The low-level pieces that need `unsafe`, each with its SAFETY argument, so that nothing above
 //! them does: the caching engine denies `unsafe_code`.
 
+pub mod arena;
 pub mod once_ptr;
 pub mod zeroed;

@@ -43,8 +43,8 @@ const GEN_MASK: u32 = 0xff;
 /// The bits of a handle that are its slot index.
 pub const INDEX_MASK: u32 = (1 << GEN_SHIFT) - 1;
 // The engine's store keeps an object by its key's low bits: one place per live object of a
-// kind, as the slot index is (the promise of `caching::World::check`).
-const _: () = assert!(INDEX_MASK == KEY_INDEX_MASK);
+// kind, as the slot index is (the promise of `caching::World::DENSE_KEYS`).
+const _: () = assert!(INDEX_MASK <= KEY_INDEX_MASK);
 /// The first slot index a dynamic handle gets: every predefined handle value is below it, so
 /// `value & INDEX_MASK` names one place per object whether its handle is predefined or not
 /// (see [`store_index`]).

@@ -75,6 +75,9 @@ impl State {
 const FINALIZE_FIRST: [ObjRef; 2] = [ObjRef::comm(MPI_COMM_SELF), ObjRef::comm(MPI_COMM_WORLD)];
 
 impl World for State {
+    // Handles carry a slot index in their low bits (world/handle.rs asserts it fits).
+    const DENSE_KEYS: bool = true;
+
     fn check_active(&self) -> Result<()> {
         match self.phase {
             Phase::Initialized | Phase::Finalizing => Ok(()),
