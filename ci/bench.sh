@@ -34,11 +34,20 @@
 # other processes keep the CPUs busy: the mt_ cases then repeat the disturbed repetitions (up to
 # three times as many; see bench/attr_bench.c), and the table's mt_floor_2v1 well below 2 says
 # that the machine did not give two threads two CPUs.
+#
+# With --over ENGINE: the same benchmark binary with and without the layer over that engine
+# (issue 17; ci/bench_over.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+for arg in "$@"; do
+    case $arg in
+        --over|--over=*) exec bash "$(dirname "$0")/bench_over.sh" "$@" ;;
+    esac
+done
+
 usage() {
-    echo "usage: $0 [--peers] [--quick] [--out DIR] [--rounds N]" >&2
+    echo "usage: $0 [--peers] [--quick] [--out DIR] [--rounds N] | --over ENGINE [...]" >&2
     exit 2
 }
 
