@@ -31,6 +31,30 @@ struct Skip {
 
 const SKIP: &[Skip] = &[
     Skip {
+        name: "c/client_routines",
+        procs: 1,
+        engines: &[],
+        why: "mpicache's single-process routines (issue 14): MPI 4.1 constants the engines' headers lack, self-messaging on one process",
+    },
+    Skip {
+        name: "c/client_routines_41",
+        procs: 1,
+        engines: &[],
+        why: "mpicache's single-process routines (issue 14): MPI 4.1 constants the engines' headers lack, self-messaging on one process",
+    },
+    Skip {
+        name: "c/p2p_self",
+        procs: 1,
+        engines: &[],
+        why: "mpicache's single-process routines (issue 14): MPI 4.1 constants the engines' headers lack, self-messaging on one process",
+    },
+    Skip {
+        name: "c/coll_vector_pack",
+        procs: 1,
+        engines: &[],
+        why: "mpicache's single-process routines (issue 14): MPI 4.1 constants the engines' headers lack, self-messaging on one process",
+    },
+    Skip {
         name: "c/fatal_keyval",
         procs: 1,
         engines: &[],
