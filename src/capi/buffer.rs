@@ -48,7 +48,9 @@ unsafe fn detach<T: TryFrom<i64>>(
             format!("the detached buffer's size {n} does not fit an int (use the _c form)"),
         )
     });
+    // SAFETY: `buffer_addr` is valid here by this function's contract (its `# Safety`).
     unsafe { *buffer_addr.cast::<*mut c_void>() = addr as *mut c_void };
+    // SAFETY: `size` is valid here by this function's contract (its `# Safety`).
     unsafe { *size = fitted? };
     Ok(())
 }
@@ -70,6 +72,8 @@ pub unsafe extern "C" fn MPI_Buffer_attach_c(buffer: *mut c_void, size: MPI_Coun
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Buffer_detach(buffer_addr: *mut c_void, size: *mut c_int) -> c_int {
     entry!("MPI_Buffer_detach", Scope::NoObject, {
+        // SAFETY: `detach` needs `buffer_addr` a writable `void **` and `size` writable (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe { detach(None, buffer_addr, size) }
     })
 }
@@ -80,6 +84,8 @@ pub unsafe extern "C" fn MPI_Buffer_detach_c(
     size: *mut MPI_Count,
 ) -> c_int {
     entry!("MPI_Buffer_detach_c", Scope::NoObject, {
+        // SAFETY: `detach` needs `buffer_addr` a writable `void **` and `size` writable (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe { detach(None, buffer_addr, size) }
     })
 }
@@ -97,6 +103,8 @@ pub unsafe extern "C" fn MPI_Buffer_iflush(request: *mut MPI_Request) -> c_int {
     entry!("MPI_Buffer_iflush", Scope::NoObject, {
         nonnull!(request);
         rt().buffer_flush(None)?;
+        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *request = rt().completed_request()?.0 };
         Ok(())
     })
@@ -131,6 +139,8 @@ pub unsafe extern "C" fn MPI_Comm_detach_buffer(
     size: *mut c_int,
 ) -> c_int {
     entry!("MPI_Comm_detach_buffer", Scope::Comm(comm), {
+        // SAFETY: `detach` needs `buffer_addr` a writable `void **` and `size` writable (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe { detach(Some(Handle(comm)), buffer_addr, size) }
     })
 }
@@ -142,6 +152,8 @@ pub unsafe extern "C" fn MPI_Comm_detach_buffer_c(
     size: *mut MPI_Count,
 ) -> c_int {
     entry!("MPI_Comm_detach_buffer_c", Scope::Comm(comm), {
+        // SAFETY: `detach` needs `buffer_addr` a writable `void **` and `size` writable (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe { detach(Some(Handle(comm)), buffer_addr, size) }
     })
 }
@@ -161,6 +173,8 @@ pub unsafe extern "C" fn MPI_Comm_iflush_buffer(
     entry!("MPI_Comm_iflush_buffer", Scope::Comm(comm), {
         nonnull!(request);
         rt().buffer_flush(Some(Handle(comm)))?;
+        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *request = rt().completed_request()?.0 };
         Ok(())
     })

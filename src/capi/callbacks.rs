@@ -143,6 +143,8 @@ unsafe fn null_copy(flag: *mut c_int) -> c_int {
 
 unsafe fn dup_copy(value_in: *mut c_void, value_out: *mut c_void, flag: *mut c_int) -> c_int {
     if !value_out.is_null() {
+        // SAFETY: a C `*_DUP_FN` is called with `attribute_val_out` pointing to a `void *` (MPI 4.1
+        // §7.7.2), not NULL by the guard above.
         unsafe { *value_out.cast::<*mut c_void>() = value_in };
     }
     if !flag.is_null() {
@@ -169,6 +171,8 @@ pub unsafe extern "C" fn MPI_COMM_NULL_COPY_FN(
         attribute_val_in,
         attribute_val_out,
     );
+    // SAFETY: `null_copy` needs the callback's FLAG (and IERROR) writable (MPI's contract for this
+    // routine, capi/mod.rs).
     unsafe { null_copy(flag) }
 }
 
@@ -183,6 +187,8 @@ pub unsafe extern "C" fn MPI_COMM_DUP_FN(
     flag: *mut c_int,
 ) -> c_int {
     let _ = (oldcomm, comm_keyval, extra_state);
+    // SAFETY: `dup_copy` needs the callback's value and flag arguments valid (MPI's contract for
+    // this routine, capi/mod.rs).
     unsafe { dup_copy(attribute_val_in, attribute_val_out, flag) }
 }
 
@@ -215,6 +221,8 @@ pub unsafe extern "C" fn MPI_TYPE_NULL_COPY_FN(
         attribute_val_in,
         attribute_val_out,
     );
+    // SAFETY: `null_copy` needs the callback's FLAG (and IERROR) writable (MPI's contract for this
+    // routine, capi/mod.rs).
     unsafe { null_copy(flag) }
 }
 
@@ -229,6 +237,8 @@ pub unsafe extern "C" fn MPI_TYPE_DUP_FN(
     flag: *mut c_int,
 ) -> c_int {
     let _ = (oldtype, type_keyval, extra_state);
+    // SAFETY: `dup_copy` needs the callback's value and flag arguments valid (MPI's contract for
+    // this routine, capi/mod.rs).
     unsafe { dup_copy(attribute_val_in, attribute_val_out, flag) }
 }
 
@@ -261,6 +271,8 @@ pub unsafe extern "C" fn MPI_WIN_NULL_COPY_FN(
         attribute_val_in,
         attribute_val_out,
     );
+    // SAFETY: `null_copy` needs the callback's FLAG (and IERROR) writable (MPI's contract for this
+    // routine, capi/mod.rs).
     unsafe { null_copy(flag) }
 }
 
@@ -275,6 +287,8 @@ pub unsafe extern "C" fn MPI_WIN_DUP_FN(
     flag: *mut c_int,
 ) -> c_int {
     let _ = (oldwin, win_keyval, extra_state);
+    // SAFETY: `dup_copy` needs the callback's value and flag arguments valid (MPI's contract for
+    // this routine, capi/mod.rs).
     unsafe { dup_copy(attribute_val_in, attribute_val_out, flag) }
 }
 
@@ -307,6 +321,8 @@ pub unsafe extern "C" fn MPI_NULL_COPY_FN(
         attribute_val_in,
         attribute_val_out,
     );
+    // SAFETY: `null_copy` needs the callback's FLAG (and IERROR) writable (MPI's contract for this
+    // routine, capi/mod.rs).
     unsafe { null_copy(flag) }
 }
 
@@ -321,6 +337,8 @@ pub unsafe extern "C" fn MPI_DUP_FN(
     flag: *mut c_int,
 ) -> c_int {
     let _ = (oldcomm, keyval, extra_state);
+    // SAFETY: `dup_copy` needs the callback's value and flag arguments valid (MPI's contract for
+    // this routine, capi/mod.rs).
     unsafe { dup_copy(attribute_val_in, attribute_val_out, flag) }
 }
 

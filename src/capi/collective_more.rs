@@ -22,6 +22,7 @@ unsafe fn own<T: Copy>(p: *const T, name: &'static str) -> Result<T> {
     if p.is_null() {
         return Err(Error::NullArgument { name });
     }
+    // SAFETY: `p` is valid here by this function's contract (its `# Safety`).
     Ok(unsafe { *p })
 }
 
@@ -46,6 +47,7 @@ unsafe fn done(request: *mut MPI_Request) -> Result<()> {
         return Err(Error::NullArgument { name: "request" });
     }
     let h = rt().completed_request()?;
+    // SAFETY: `request` is valid here by this function's contract (its `# Safety`).
     unsafe { *request = h.0 };
     Ok(())
 }
@@ -74,9 +76,15 @@ unsafe fn gatherv(
     comm: MPI_Comm,
 ) -> Result<()> {
     rt().comm_size(Handle(comm))?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let count = unsafe { own(r.1, "recvcounts") }?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let disp = unsafe { own(r.2, "displs") }?;
     let rbuf = at(r.0, disp, r.3)? as *mut c_void;
+    // SAFETY: the buffers and arrays are as the MPI routine describes, this function's contract
+    // (its `# Safety`), which is what `transfer` asks.
     unsafe { transfer(comm, root, s, (rbuf, count, r.3)) }
 }
 
@@ -88,9 +96,15 @@ unsafe fn scatterv(
     comm: MPI_Comm,
 ) -> Result<()> {
     rt().comm_size(Handle(comm))?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let count = unsafe { own(s.1, "sendcounts") }?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let disp = unsafe { own(s.2, "displs") }?;
     let sbuf = at(s.0, disp, s.3)?;
+    // SAFETY: the buffers and arrays are as the MPI routine describes, this function's contract
+    // (its `# Safety`), which is what `transfer` asks.
     unsafe { transfer(comm, Some(root), (sbuf, count, s.3), r) }
 }
 
@@ -101,15 +115,27 @@ unsafe fn alltoallv(
     comm: MPI_Comm,
 ) -> Result<()> {
     rt().comm_size(Handle(comm))?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let rcount = unsafe { own(r.1, "recvcounts") }?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let rdisp = unsafe { own(r.2, "rdispls") }?;
     let rbuf = at(r.0, rdisp, r.3)? as *mut c_void;
     if crate::capi::collective::is_in_place(s.0) {
+        // SAFETY: the buffers and arrays are as the MPI routine describes, this function's contract
+        // (its `# Safety`), which is what `transfer` asks.
         return unsafe { transfer(comm, None, (s.0, rcount, r.3), (rbuf, rcount, r.3)) };
     }
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let scount = unsafe { own(s.1, "sendcounts") }?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let sdisp = unsafe { own(s.2, "sdispls") }?;
     let sbuf = at(s.0, sdisp, s.3)?;
+    // SAFETY: the buffers and arrays are as the MPI routine describes, this function's contract
+    // (its `# Safety`), which is what `transfer` asks.
     unsafe { transfer(comm, None, (sbuf, scount, s.3), (rbuf, rcount, r.3)) }
 }
 
@@ -125,23 +151,39 @@ unsafe fn alltoallw(
     comm: MPI_Comm,
 ) -> Result<()> {
     rt().comm_size(Handle(comm))?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let rcount = unsafe { own(r.1, "recvcounts") }?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let rdisp = unsafe { own(r.2, "rdispls") }?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let rtype = unsafe { own(r.3, "recvtypes") }?;
     let rbuf =
         r.0.cast::<u8>()
             .wrapping_offset(rdisp as isize)
             .cast::<c_void>();
     if crate::capi::collective::is_in_place(s.0) {
+        // SAFETY: the buffers and arrays are as the MPI routine describes, this function's contract
+        // (its `# Safety`), which is what `transfer` asks.
         return unsafe { transfer(comm, None, (s.0, rcount, rtype), (rbuf, rcount, rtype)) };
     }
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let scount = unsafe { own(s.1, "sendcounts") }?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let sdisp = unsafe { own(s.2, "sdispls") }?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let stype = unsafe { own(s.3, "sendtypes") }?;
     let sbuf =
         s.0.cast::<u8>()
             .wrapping_offset(sdisp as isize)
             .cast::<c_void>();
+    // SAFETY: the buffers and arrays are as the MPI routine describes, this function's contract
+    // (its `# Safety`), which is what `transfer` asks.
     unsafe { transfer(comm, None, (sbuf, scount, stype), (rbuf, rcount, rtype)) }
 }
 
@@ -154,6 +196,8 @@ unsafe fn reduce_scatter(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: the buffers hold count x datatype, this function's callers' contract
+    // (MPI_Reduce_scatter's buffers), which is what `reduce_local` asks.
     unsafe {
         reduce_local(
             sendbuf,
@@ -176,6 +220,8 @@ pub unsafe extern "C" fn MPI_Gatherv(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Gatherv", Scope::Comm(comm), {
+        // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             gatherv(
                 (sendbuf, sendcount, sendtype),
@@ -199,6 +245,8 @@ pub unsafe extern "C" fn MPI_Allgatherv(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Allgatherv", Scope::Comm(comm), {
+        // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             gatherv(
                 (sendbuf, sendcount, sendtype),
@@ -223,6 +271,8 @@ pub unsafe extern "C" fn MPI_Scatterv(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Scatterv", Scope::Comm(comm), {
+        // SAFETY: `scatterv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             scatterv(
                 (sendbuf, sendcounts, displs, sendtype),
@@ -247,6 +297,8 @@ pub unsafe extern "C" fn MPI_Alltoallv(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Alltoallv", Scope::Comm(comm), {
+        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             alltoallv(
                 (sendbuf, sendcounts, sdispls, sendtype),
@@ -270,6 +322,8 @@ pub unsafe extern "C" fn MPI_Alltoallw(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Alltoallw", Scope::Comm(comm), {
+        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             alltoallw(
                 (sendbuf, sendcounts, sdispls, sendtypes),
@@ -290,7 +344,11 @@ pub unsafe extern "C" fn MPI_Reduce_scatter(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Reduce_scatter", Scope::Comm(comm), {
+        // SAFETY: `own` needs an array with an entry per process (one here) (MPI's contract for
+        // this routine, capi/mod.rs).
         let count = unsafe { own(recvcounts, "recvcounts") }?;
+        // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe { reduce_scatter(sendbuf, recvbuf, count, datatype, op, comm) }
     })
 }
@@ -305,6 +363,8 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_block(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Reduce_scatter_block", Scope::Comm(comm), {
+        // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe { reduce_scatter(sendbuf, recvbuf, recvcount, datatype, op, comm) }
     })
 }
@@ -313,6 +373,7 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_block(
 pub unsafe extern "C" fn MPI_Ibarrier(comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
     entry!("MPI_Ibarrier", Scope::Comm(comm), {
         rt().barrier(Handle(comm))?;
+        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { done(request) }
     })
 }
@@ -329,6 +390,7 @@ pub unsafe extern "C" fn MPI_Ibcast(
     entry!("MPI_Ibcast", Scope::Comm(comm), {
         let blocks = rt().collective_blocks(args(comm, count, datatype, None, Some(root)))?;
         crate::capi::collective::check_buffer(buffer, &blocks, "buffer")?;
+        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { done(request) }
     })
 }
@@ -346,6 +408,8 @@ pub unsafe extern "C" fn MPI_Ireduce(
 ) -> c_int {
     entry!("MPI_Ireduce", Scope::Comm(comm), {
         let r: Result<()> = {
+            // SAFETY: `reduce_local` needs both buffers to hold count x datatype (MPI's contract
+            // for this routine, capi/mod.rs).
             unsafe {
                 reduce_local(
                     sendbuf,
@@ -355,6 +419,7 @@ pub unsafe extern "C" fn MPI_Ireduce(
             }
         };
         r?;
+        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { done(request) }
     })
 }
@@ -371,6 +436,8 @@ pub unsafe extern "C" fn MPI_Iallreduce(
 ) -> c_int {
     entry!("MPI_Iallreduce", Scope::Comm(comm), {
         let r: Result<()> = {
+            // SAFETY: `reduce_local` needs both buffers to hold count x datatype (MPI's contract
+            // for this routine, capi/mod.rs).
             unsafe {
                 reduce_local(
                     sendbuf,
@@ -380,6 +447,7 @@ pub unsafe extern "C" fn MPI_Iallreduce(
             }
         };
         r?;
+        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { done(request) }
     })
 }
@@ -396,6 +464,8 @@ pub unsafe extern "C" fn MPI_Iscan(
 ) -> c_int {
     entry!("MPI_Iscan", Scope::Comm(comm), {
         let r: Result<()> = {
+            // SAFETY: `reduce_local` needs both buffers to hold count x datatype (MPI's contract
+            // for this routine, capi/mod.rs).
             unsafe {
                 reduce_local(
                     sendbuf,
@@ -405,6 +475,7 @@ pub unsafe extern "C" fn MPI_Iscan(
             }
         };
         r?;
+        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { done(request) }
     })
 }
@@ -423,6 +494,7 @@ pub unsafe extern "C" fn MPI_Iexscan(
     entry!("MPI_Iexscan", Scope::Comm(comm), {
         let _ = (sendbuf, recvbuf);
         rt().collective_blocks(args(comm, count, datatype, Some(op), None))?;
+        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { done(request) }
     })
 }
@@ -441,6 +513,8 @@ pub unsafe extern "C" fn MPI_Igather(
 ) -> c_int {
     entry!("MPI_Igather", Scope::Comm(comm), {
         let r: Result<()> = {
+            // SAFETY: `transfer` needs both buffers to hold their count x datatype (MPI's contract
+            // for this routine, capi/mod.rs).
             unsafe {
                 transfer(
                     comm,
@@ -451,6 +525,7 @@ pub unsafe extern "C" fn MPI_Igather(
             }
         };
         r?;
+        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { done(request) }
     })
 }
@@ -469,6 +544,8 @@ pub unsafe extern "C" fn MPI_Iscatter(
 ) -> c_int {
     entry!("MPI_Iscatter", Scope::Comm(comm), {
         let r: Result<()> = {
+            // SAFETY: `transfer` needs both buffers to hold their count x datatype (MPI's contract
+            // for this routine, capi/mod.rs).
             unsafe {
                 transfer(
                     comm,
@@ -479,6 +556,7 @@ pub unsafe extern "C" fn MPI_Iscatter(
             }
         };
         r?;
+        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { done(request) }
     })
 }
@@ -496,6 +574,8 @@ pub unsafe extern "C" fn MPI_Iallgather(
 ) -> c_int {
     entry!("MPI_Iallgather", Scope::Comm(comm), {
         let r: Result<()> = {
+            // SAFETY: `transfer` needs both buffers to hold their count x datatype (MPI's contract
+            // for this routine, capi/mod.rs).
             unsafe {
                 transfer(
                     comm,
@@ -506,6 +586,7 @@ pub unsafe extern "C" fn MPI_Iallgather(
             }
         };
         r?;
+        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { done(request) }
     })
 }
@@ -523,6 +604,8 @@ pub unsafe extern "C" fn MPI_Ialltoall(
 ) -> c_int {
     entry!("MPI_Ialltoall", Scope::Comm(comm), {
         let r: Result<()> = {
+            // SAFETY: `transfer` needs both buffers to hold their count x datatype (MPI's contract
+            // for this routine, capi/mod.rs).
             unsafe {
                 transfer(
                     comm,
@@ -533,6 +616,7 @@ pub unsafe extern "C" fn MPI_Ialltoall(
             }
         };
         r?;
+        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { done(request) }
     })
 }
@@ -552,6 +636,8 @@ pub unsafe extern "C" fn MPI_Igatherv(
 ) -> c_int {
     entry!("MPI_Igatherv", Scope::Comm(comm), {
         let r: Result<()> = {
+            // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 gatherv(
                     (sendbuf, sendcount, sendtype),
@@ -562,6 +648,7 @@ pub unsafe extern "C" fn MPI_Igatherv(
             }
         };
         r?;
+        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { done(request) }
     })
 }
@@ -580,6 +667,8 @@ pub unsafe extern "C" fn MPI_Iallgatherv(
 ) -> c_int {
     entry!("MPI_Iallgatherv", Scope::Comm(comm), {
         let r: Result<()> = {
+            // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 gatherv(
                     (sendbuf, sendcount, sendtype),
@@ -590,6 +679,7 @@ pub unsafe extern "C" fn MPI_Iallgatherv(
             }
         };
         r?;
+        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { done(request) }
     })
 }
@@ -609,6 +699,8 @@ pub unsafe extern "C" fn MPI_Iscatterv(
 ) -> c_int {
     entry!("MPI_Iscatterv", Scope::Comm(comm), {
         let r: Result<()> = {
+            // SAFETY: `scatterv` needs the buffers and per-process arrays to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 scatterv(
                     (sendbuf, sendcounts, displs, sendtype),
@@ -619,6 +711,7 @@ pub unsafe extern "C" fn MPI_Iscatterv(
             }
         };
         r?;
+        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { done(request) }
     })
 }
@@ -638,6 +731,8 @@ pub unsafe extern "C" fn MPI_Ialltoallv(
 ) -> c_int {
     entry!("MPI_Ialltoallv", Scope::Comm(comm), {
         let r: Result<()> = {
+            // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 alltoallv(
                     (sendbuf, sendcounts, sdispls, sendtype),
@@ -647,6 +742,7 @@ pub unsafe extern "C" fn MPI_Ialltoallv(
             }
         };
         r?;
+        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { done(request) }
     })
 }
@@ -666,6 +762,8 @@ pub unsafe extern "C" fn MPI_Ialltoallw(
 ) -> c_int {
     entry!("MPI_Ialltoallw", Scope::Comm(comm), {
         let r: Result<()> = {
+            // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 alltoallw(
                     (sendbuf, sendcounts, sdispls, sendtypes),
@@ -675,6 +773,7 @@ pub unsafe extern "C" fn MPI_Ialltoallw(
             }
         };
         r?;
+        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { done(request) }
     })
 }
@@ -691,10 +790,15 @@ pub unsafe extern "C" fn MPI_Ireduce_scatter(
 ) -> c_int {
     entry!("MPI_Ireduce_scatter", Scope::Comm(comm), {
         let r: Result<()> = {
+            // SAFETY: `own` needs an array with an entry per process (one here) (MPI's contract for
+            // this routine, capi/mod.rs).
             let count = unsafe { own(recvcounts, "recvcounts") }?;
+            // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe { reduce_scatter(sendbuf, recvbuf, count, datatype, op, comm) }
         };
         r?;
+        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { done(request) }
     })
 }
@@ -711,8 +815,11 @@ pub unsafe extern "C" fn MPI_Ireduce_scatter_block(
 ) -> c_int {
     entry!("MPI_Ireduce_scatter_block", Scope::Comm(comm), {
         let r: Result<()> =
+            // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             { unsafe { reduce_scatter(sendbuf, recvbuf, recvcount, datatype, op, comm) } };
         r?;
+        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { done(request) }
     })
 }

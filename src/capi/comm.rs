@@ -12,6 +12,8 @@ use std::ffi::{c_char, c_int};
 /// `MPI_COMM_NULL` (MPI 4.1 §7.4.2).
 unsafe fn dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> crate::error::Result<()> {
     let h = rt().comm_dup(Handle(comm));
+    // SAFETY: `newcomm` is the entry point's output argument, checked non-NULL by both callers
+    // (`MPI_Comm_dup`, `MPI_Comm_dup_with_info`).
     unsafe { *newcomm = h.as_ref().map_or(MPI_COMM_NULL, |h| h.0) };
     h.map(drop)
 }
@@ -23,6 +25,8 @@ unsafe fn idup(
     request: *mut MPI_Request,
 ) -> crate::error::Result<()> {
     let r = rt().comm_idup(Handle(comm));
+    // SAFETY: `newcomm` and `request` are the output arguments of `MPI_Comm_idup` /
+    // `MPI_Comm_idup_with_info`, which check them non-NULL before calling.
     unsafe {
         *newcomm = r.as_ref().map_or(MPI_COMM_NULL, |(c, _)| c.0);
         *request = r.as_ref().map_or(MPI_REQUEST_NULL, |(_, q)| q.0);
@@ -34,6 +38,7 @@ unsafe fn idup(
 pub unsafe extern "C" fn MPI_Comm_dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> c_int {
     entry!("MPI_Comm_dup", Scope::Comm(comm), {
         nonnull!(newcomm);
+        // SAFETY: `dup` needs `newcomm` writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { dup(comm, newcomm) }
     })
 }
@@ -47,6 +52,7 @@ pub unsafe extern "C" fn MPI_Comm_dup_with_info(
     entry!("MPI_Comm_dup_with_info", Scope::Comm(comm), {
         nonnull!(newcomm);
         rt().check_handle(HandleKind::Info, Handle(info))?;
+        // SAFETY: `dup` needs `newcomm` writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { dup(comm, newcomm) }
     })
 }
@@ -59,6 +65,8 @@ pub unsafe extern "C" fn MPI_Comm_idup(
 ) -> c_int {
     entry!("MPI_Comm_idup", Scope::Comm(comm), {
         nonnull!(newcomm, request);
+        // SAFETY: `idup` needs `newcomm` and `request` writable (MPI's contract for this routine,
+        // capi/mod.rs).
         unsafe { idup(comm, newcomm, request) }
     })
 }
@@ -73,6 +81,8 @@ pub unsafe extern "C" fn MPI_Comm_idup_with_info(
     entry!("MPI_Comm_idup_with_info", Scope::Comm(comm), {
         nonnull!(newcomm, request);
         rt().check_handle(HandleKind::Info, Handle(info))?;
+        // SAFETY: `idup` needs `newcomm` and `request` writable (MPI's contract for this routine,
+        // capi/mod.rs).
         unsafe { idup(comm, newcomm, request) }
     })
 }
@@ -87,6 +97,8 @@ pub unsafe extern "C" fn MPI_Comm_split(
     entry!("MPI_Comm_split", Scope::Comm(comm), {
         nonnull!(newcomm);
         let h = rt().comm_split(Handle(comm), color, key)?;
+        // SAFETY: `newcomm`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *newcomm = h.0 };
         Ok(())
     })
@@ -104,6 +116,8 @@ pub unsafe extern "C" fn MPI_Comm_split_type(
     entry!("MPI_Comm_split_type", Scope::Comm(comm), {
         nonnull!(newcomm);
         let h = rt().comm_split_type(Handle(comm), split_type, Handle(info))?;
+        // SAFETY: `newcomm`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *newcomm = h.0 };
         Ok(())
     })
@@ -118,6 +132,8 @@ pub unsafe extern "C" fn MPI_Comm_create(
     entry!("MPI_Comm_create", Scope::Comm(comm), {
         nonnull!(newcomm);
         let h = rt().comm_create(Handle(comm), Handle(group))?;
+        // SAFETY: `newcomm`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *newcomm = h.0 };
         Ok(())
     })
@@ -139,6 +155,8 @@ pub unsafe extern "C" fn MPI_Comm_create_group(
             ));
         }
         let h = rt().comm_create(Handle(comm), Handle(group))?;
+        // SAFETY: `newcomm`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *newcomm = h.0 };
         Ok(())
     })
@@ -149,11 +167,17 @@ pub unsafe extern "C" fn MPI_Comm_free(comm: *mut MPI_Comm) -> c_int {
     let scope = if comm.is_null() {
         Scope::NoObject
     } else {
+        // SAFETY: `comm`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         Scope::Comm(unsafe { *comm })
     };
     entry!("MPI_Comm_free", scope, {
         nonnull!(comm);
+        // SAFETY: `comm`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         rt().comm_free(Handle(unsafe { *comm }))?;
+        // SAFETY: `comm`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *comm = MPI_COMM_NULL };
         Ok(())
     })
@@ -164,6 +188,8 @@ pub unsafe extern "C" fn MPI_Comm_size(comm: MPI_Comm, size: *mut c_int) -> c_in
     entry!("MPI_Comm_size", Scope::Comm(comm), {
         nonnull!(size);
         let n = rt().comm_size(Handle(comm))?;
+        // SAFETY: `size`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *size = n };
         Ok(())
     })
@@ -174,6 +200,8 @@ pub unsafe extern "C" fn MPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_in
     entry!("MPI_Comm_rank", Scope::Comm(comm), {
         nonnull!(rank);
         let r = rt().comm_rank(Handle(comm))?;
+        // SAFETY: `rank`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *rank = r };
         Ok(())
     })
@@ -184,6 +212,8 @@ pub unsafe extern "C" fn MPI_Comm_test_inter(comm: MPI_Comm, flag: *mut c_int) -
     entry!("MPI_Comm_test_inter", Scope::Comm(comm), {
         nonnull!(flag);
         rt().comm_size(Handle(comm))?;
+        // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *flag = 0 };
         Ok(())
     })
@@ -198,6 +228,8 @@ pub unsafe extern "C" fn MPI_Comm_compare(
     entry!("MPI_Comm_compare", Scope::Comm(comm1), {
         nonnull!(result);
         let r = rt().comm_compare(Handle(comm1), Handle(comm2))?;
+        // SAFETY: `result`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *result = r };
         Ok(())
     })
@@ -207,6 +239,8 @@ pub unsafe extern "C" fn MPI_Comm_compare(
 pub unsafe extern "C" fn MPI_Comm_set_name(comm: MPI_Comm, comm_name: *const c_char) -> c_int {
     entry!("MPI_Comm_set_name", Scope::Comm(comm), {
         nonnull!(comm_name);
+        // SAFETY: `read_c_string` needs a NUL-terminated string (MPI's contract for this routine,
+        // capi/mod.rs).
         rt().comm_set_name(Handle(comm), &unsafe { read_c_string(comm_name) })
     })
 }
@@ -220,7 +254,11 @@ pub unsafe extern "C" fn MPI_Comm_get_name(
     entry!("MPI_Comm_get_name", Scope::Comm(comm), {
         nonnull!(comm_name, resultlen);
         let name = rt().comm_get_name(Handle(comm))?;
+        // SAFETY: `write_c_string` needs a buffer of at least `max` bytes (MPI's contract for this
+        // routine, capi/mod.rs).
         let n = unsafe { write_c_string(comm_name, MPI_MAX_OBJECT_NAME as usize, &name) };
+        // SAFETY: `resultlen`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *resultlen = n };
         Ok(())
     })
@@ -231,6 +269,8 @@ pub unsafe extern "C" fn MPI_Comm_group(comm: MPI_Comm, group: *mut MPI_Group) -
     entry!("MPI_Comm_group", Scope::Comm(comm), {
         nonnull!(group);
         let g = rt().comm_group(Handle(comm))?;
+        // SAFETY: `group`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *group = g.0 };
         Ok(())
     })
@@ -240,7 +280,11 @@ pub unsafe extern "C" fn MPI_Comm_group(comm: MPI_Comm, group: *mut MPI_Group) -
 pub unsafe extern "C" fn MPI_Group_free(group: *mut MPI_Group) -> c_int {
     entry!("MPI_Group_free", Scope::NoObject, {
         nonnull!(group);
+        // SAFETY: `group`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         rt().group_free(Handle(unsafe { *group }))?;
+        // SAFETY: `group`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *group = MPI_GROUP_NULL };
         Ok(())
     })
@@ -251,6 +295,8 @@ pub unsafe extern "C" fn MPI_Group_size(group: MPI_Group, size: *mut c_int) -> c
     entry!("MPI_Group_size", Scope::NoObject, {
         nonnull!(size);
         let n = rt().group_size(Handle(group))?;
+        // SAFETY: `size`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *size = n };
         Ok(())
     })
@@ -261,6 +307,8 @@ pub unsafe extern "C" fn MPI_Group_rank(group: MPI_Group, rank: *mut c_int) -> c
     entry!("MPI_Group_rank", Scope::NoObject, {
         nonnull!(rank);
         let r = rt().group_rank(Handle(group))?;
+        // SAFETY: `rank`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *rank = r };
         Ok(())
     })
@@ -275,6 +323,8 @@ pub unsafe extern "C" fn MPI_Group_compare(
     entry!("MPI_Group_compare", Scope::NoObject, {
         nonnull!(result);
         let r = rt().group_compare(Handle(group1), Handle(group2))?;
+        // SAFETY: `result`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *result = r };
         Ok(())
     })
@@ -289,7 +339,11 @@ pub unsafe extern "C" fn MPI_Group_incl(
 ) -> c_int {
     entry!("MPI_Group_incl", Scope::NoObject, {
         nonnull!(newgroup);
+        // SAFETY: `array` needs the array to hold `n` entries when `n > 0` (MPI's contract for this
+        // routine, capi/mod.rs).
         let g = rt().group_incl(Handle(group), unsafe { array(ranks, n, "ranks") }?)?;
+        // SAFETY: `newgroup`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *newgroup = g.0 };
         Ok(())
     })
@@ -304,9 +358,13 @@ pub unsafe extern "C" fn MPI_Group_range_incl(
 ) -> c_int {
     entry!("MPI_Group_range_incl", Scope::NoObject, {
         nonnull!(newgroup);
+        // SAFETY: `array` needs the array to hold `n` entries when `n > 0` (MPI's contract for this
+        // routine, capi/mod.rs).
         let g = rt().group_range_incl(Handle(group), unsafe {
             array(ranges.cast_const(), n, "ranges")
         }?)?;
+        // SAFETY: `newgroup`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *newgroup = g.0 };
         Ok(())
     })
@@ -322,6 +380,8 @@ unsafe fn array<'a, T>(p: *const T, n: c_int, name: &'static str) -> crate::erro
     if p.is_null() {
         return Err(Error::NullArgument { name });
     }
+    // SAFETY: `p` is not NULL here (checked above for `n > 0`) and the entry points pass their
+    // array argument of `n` entries (MPI's contract for them).
     Ok(unsafe { std::slice::from_raw_parts(p, n) })
 }
 
@@ -334,7 +394,11 @@ pub unsafe extern "C" fn MPI_Group_excl(
 ) -> c_int {
     entry!("MPI_Group_excl", Scope::NoObject, {
         nonnull!(newgroup);
+        // SAFETY: `array` needs the array to hold `n` entries when `n > 0` (MPI's contract for this
+        // routine, capi/mod.rs).
         let g = rt().group_excl(Handle(group), unsafe { array(ranks, n, "ranks") }?)?;
+        // SAFETY: `newgroup`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *newgroup = g.0 };
         Ok(())
     })
@@ -349,9 +413,13 @@ pub unsafe extern "C" fn MPI_Group_range_excl(
 ) -> c_int {
     entry!("MPI_Group_range_excl", Scope::NoObject, {
         nonnull!(newgroup);
+        // SAFETY: `array` needs the array to hold `n` entries when `n > 0` (MPI's contract for this
+        // routine, capi/mod.rs).
         let g = rt().group_range_excl(Handle(group), unsafe {
             array(ranges.cast_const(), n, "ranges")
         }?)?;
+        // SAFETY: `newgroup`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *newgroup = g.0 };
         Ok(())
     })
@@ -366,12 +434,16 @@ pub unsafe extern "C" fn MPI_Group_translate_ranks(
     ranks2: *mut c_int,
 ) -> c_int {
     entry!("MPI_Group_translate_ranks", Scope::NoObject, {
+        // SAFETY: `array` needs the array to hold `n` entries when `n > 0` (MPI's contract for this
+        // routine, capi/mod.rs).
         let from = unsafe { array(ranks1, n, "ranks1") }?;
         if !from.is_empty() {
             nonnull!(ranks2);
         }
         let out = rt().group_translate_ranks(Handle(group1), from, Handle(group2))?;
         for (i, r) in out.into_iter().enumerate() {
+            // SAFETY: `ranks2`: an argument of this call, checked non-NULL above, valid for its
+            // type during the call (MPI's contract for this routine, capi/mod.rs).
             unsafe { *ranks2.add(i) = r };
         }
         Ok(())
@@ -387,6 +459,8 @@ pub unsafe extern "C" fn MPI_Group_union(
     entry!("MPI_Group_union", Scope::NoObject, {
         nonnull!(newgroup);
         let g = rt().group_set_op(Handle(group1), Handle(group2), GroupOp::Union)?;
+        // SAFETY: `newgroup`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *newgroup = g.0 };
         Ok(())
     })
@@ -401,6 +475,8 @@ pub unsafe extern "C" fn MPI_Group_intersection(
     entry!("MPI_Group_intersection", Scope::NoObject, {
         nonnull!(newgroup);
         let g = rt().group_set_op(Handle(group1), Handle(group2), GroupOp::Intersection)?;
+        // SAFETY: `newgroup`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *newgroup = g.0 };
         Ok(())
     })
@@ -415,6 +491,8 @@ pub unsafe extern "C" fn MPI_Group_difference(
     entry!("MPI_Group_difference", Scope::NoObject, {
         nonnull!(newgroup);
         let g = rt().group_set_op(Handle(group1), Handle(group2), GroupOp::Difference)?;
+        // SAFETY: `newgroup`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *newgroup = g.0 };
         Ok(())
     })
@@ -432,8 +510,12 @@ pub unsafe extern "C" fn MPI_Comm_create_from_group(
     entry!("MPI_Comm_create_from_group", Scope::NoObject, {
         nonnull!(stringtag, newcomm);
         rt().check_handle(HandleKind::Info, Handle(info))?;
+        // SAFETY: `read_c_string` needs a NUL-terminated string (MPI's contract for this routine,
+        // capi/mod.rs).
         let tag = unsafe { read_c_string(stringtag) };
         let h = rt().comm_from_group(Handle(group), &tag, Handle(errhandler))?;
+        // SAFETY: `newcomm`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *newcomm = h.0 };
         Ok(())
     })

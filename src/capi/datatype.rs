@@ -28,6 +28,7 @@ unsafe fn array_arg<T: Copy + Into<i64>>(
     if p.is_null() {
         return Err(Error::NullArgument { name });
     }
+    // SAFETY: `p` is valid here by this function's contract (its `# Safety`).
     Ok(unsafe { std::slice::from_raw_parts(p, n) }
         .iter()
         .map(|&v| v.into())
@@ -45,6 +46,7 @@ unsafe fn aint_array_arg(p: *const MPI_Aint, n: usize, name: &'static str) -> Re
     if p.is_null() {
         return Err(Error::NullArgument { name });
     }
+    // SAFETY: `p` is valid here by this function's contract (its `# Safety`).
     Ok(unsafe { std::slice::from_raw_parts(p, n) }
         .iter()
         .map(|&v| v as i64)
@@ -56,6 +58,7 @@ unsafe fn aint_array_arg(p: *const MPI_Aint, n: usize, name: &'static str) -> Re
 /// # Safety
 /// `newtype` must be valid for writing (checked non-NULL by the caller).
 unsafe fn out(newtype: *mut MPI_Datatype, h: Handle) -> Result<()> {
+    // SAFETY: `newtype` is valid here by this function's contract (its `# Safety`).
     unsafe { *newtype = h.0 };
     Ok(())
 }
@@ -127,7 +130,11 @@ pub unsafe extern "C" fn MPI_Type_indexed(
     entry!("MPI_Type_indexed", Scope::NoObject, {
         nonnull!(newtype);
         let n = count_arg(count)?;
+        // SAFETY: `array_arg` needs the array to hold `n` elements when `n > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let bls = unsafe { array_arg(array_of_blocklengths, n, "array_of_blocklengths") }?;
+        // SAFETY: `array_arg` needs the array to hold `n` elements when `n > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let disps = unsafe { array_arg(array_of_displacements, n, "array_of_displacements") }?;
         let h = rt().type_indexed(&bls, &disps, Handle(oldtype))?;
         // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
@@ -146,7 +153,11 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed(
     entry!("MPI_Type_create_hindexed", Scope::NoObject, {
         nonnull!(newtype);
         let n = count_arg(count)?;
+        // SAFETY: `array_arg` needs the array to hold `n` elements when `n > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let bls = unsafe { array_arg(array_of_blocklengths, n, "array_of_blocklengths") }?;
+        // SAFETY: `aint_array_arg` needs the array to hold `n` elements when `n > 0` (MPI's
+        // contract for this routine, capi/mod.rs).
         let disps = unsafe { aint_array_arg(array_of_displacements, n, "array_of_displacements") }?;
         let h = rt().type_create_hindexed(&bls, &disps, Handle(oldtype))?;
         // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
@@ -165,6 +176,8 @@ pub unsafe extern "C" fn MPI_Type_create_indexed_block(
     entry!("MPI_Type_create_indexed_block", Scope::NoObject, {
         nonnull!(newtype);
         let n = count_arg(count)?;
+        // SAFETY: `array_arg` needs the array to hold `n` elements when `n > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let disps = unsafe { array_arg(array_of_displacements, n, "array_of_displacements") }?;
         let h = rt().type_create_indexed_block(blocklength.into(), &disps, Handle(oldtype))?;
         // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
@@ -183,6 +196,8 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_block(
     entry!("MPI_Type_create_hindexed_block", Scope::NoObject, {
         nonnull!(newtype);
         let n = count_arg(count)?;
+        // SAFETY: `aint_array_arg` needs the array to hold `n` elements when `n > 0` (MPI's
+        // contract for this routine, capi/mod.rs).
         let disps = unsafe { aint_array_arg(array_of_displacements, n, "array_of_displacements") }?;
         let h = rt().type_create_hindexed_block(blocklength.into(), &disps, Handle(oldtype))?;
         // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
@@ -201,8 +216,14 @@ pub unsafe extern "C" fn MPI_Type_create_struct(
     entry!("MPI_Type_create_struct", Scope::NoObject, {
         nonnull!(newtype);
         let n = count_arg(count)?;
+        // SAFETY: `array_arg` needs the array to hold `n` elements when `n > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let bls = unsafe { array_arg(array_of_blocklengths, n, "array_of_blocklengths") }?;
+        // SAFETY: `aint_array_arg` needs the array to hold `n` elements when `n > 0` (MPI's
+        // contract for this routine, capi/mod.rs).
         let disps = unsafe { aint_array_arg(array_of_displacements, n, "array_of_displacements") }?;
+        // SAFETY: `array_arg` needs the array to hold `n` elements when `n > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let types: Vec<Handle> = unsafe { array_arg(array_of_types, n, "array_of_types") }?
             .into_iter()
             .map(|t| Handle(t as i32))
@@ -227,8 +248,14 @@ pub unsafe extern "C" fn MPI_Type_create_subarray(
         nonnull!(newtype);
         // MPI 4.1 §5.1.3: ndims must be positive; the core says so with MPI_ERR_ARG.
         let n = usize::try_from(ndims).unwrap_or(0);
+        // SAFETY: `array_arg` needs the array to hold `n` elements when `n > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let sizes = unsafe { array_arg(array_of_sizes, n, "array_of_sizes") }?;
+        // SAFETY: `array_arg` needs the array to hold `n` elements when `n > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let subsizes = unsafe { array_arg(array_of_subsizes, n, "array_of_subsizes") }?;
+        // SAFETY: `array_arg` needs the array to hold `n` elements when `n > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let starts = unsafe { array_arg(array_of_starts, n, "array_of_starts") }?;
         let h = rt().type_create_subarray(&sizes, &subsizes, &starts, order, Handle(oldtype))?;
         // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
@@ -316,6 +343,8 @@ pub unsafe extern "C" fn MPI_Type_get_extent(
     entry!("MPI_Type_get_extent", Scope::NoObject, {
         nonnull!(lb, extent);
         let (l, e) = rt().type_get_extent(Handle(datatype))?;
+        // SAFETY: `lb`, `extent`: arguments of this call, checked non-NULL above, valid for their
+        // types during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             *lb = l as MPI_Aint;
             *extent = e as MPI_Aint;
@@ -333,6 +362,8 @@ pub unsafe extern "C" fn MPI_Type_get_extent_x(
     entry!("MPI_Type_get_extent_x", Scope::NoObject, {
         nonnull!(lb, extent);
         let (l, e) = rt().type_get_extent(Handle(datatype))?;
+        // SAFETY: `lb`, `extent`: arguments of this call, checked non-NULL above, valid for their
+        // types during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             *lb = l;
             *extent = e;
@@ -350,6 +381,8 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent(
     entry!("MPI_Type_get_true_extent", Scope::NoObject, {
         nonnull!(true_lb, true_extent);
         let (l, e) = rt().type_get_true_extent(Handle(datatype))?;
+        // SAFETY: `true_lb`, `true_extent`: arguments of this call, checked non-NULL above, valid
+        // for their types during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             *true_lb = l as MPI_Aint;
             *true_extent = e as MPI_Aint;
@@ -367,6 +400,8 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent_x(
     entry!("MPI_Type_get_true_extent_x", Scope::NoObject, {
         nonnull!(true_lb, true_extent);
         let (l, e) = rt().type_get_true_extent(Handle(datatype))?;
+        // SAFETY: `true_lb`, `true_extent`: arguments of this call, checked non-NULL above, valid
+        // for their types during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             *true_lb = l;
             *true_extent = e;

@@ -48,6 +48,7 @@ unsafe fn fill<T, U: Copy>(
         .map(|&v| conv(v))
         .collect::<crate::error::Result<Vec<T>>>()?;
     for (i, v) in vals.into_iter().enumerate() {
+        // SAFETY: `dst` is valid here by this function's contract (its `# Safety`).
         unsafe { dst.add(i).write(v) };
     }
     Ok(())
@@ -92,6 +93,9 @@ pub unsafe extern "C" fn MPI_Type_get_envelope(
         let ni = narrow_int(e.num_integers, "num_integers")?;
         let na = narrow_int(e.num_addresses, "num_addresses")?;
         let nd = narrow_int(e.num_datatypes, "num_datatypes")?;
+        // SAFETY: `num_integers`, `num_addresses`, `num_datatypes`, `combiner`: arguments of this
+        // call, checked non-NULL above, valid for their types during the call (MPI's contract for
+        // this routine, capi/mod.rs).
         unsafe {
             *num_integers = ni;
             *num_addresses = na;
@@ -120,6 +124,9 @@ pub unsafe extern "C" fn MPI_Type_get_envelope_c(
             combiner
         );
         let e = rt().type_envelope(Handle(datatype))?;
+        // SAFETY: `num_integers`, `num_addresses`, `num_large_counts`, `num_datatypes`, `combiner`:
+        // arguments of this call, checked non-NULL above, valid for their types during the call
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             *num_integers = e.num_integers;
             *num_addresses = e.num_addresses;
@@ -158,6 +165,8 @@ pub unsafe extern "C" fn MPI_Type_get_contents(
             }
         }
         let d = rt().type_contents(Handle(datatype))?;
+        // SAFETY: `fill` needs each output array to have room for the count it is given (MPI's
+        // contract for this routine, capi/mod.rs).
         let done = unsafe {
             fill(
                 array_of_integers,
@@ -224,6 +233,8 @@ pub unsafe extern "C" fn MPI_Type_get_contents_c(
             }
         }
         let d = rt().type_contents(Handle(datatype))?;
+        // SAFETY: `fill` needs each output array to have room for the count it is given (MPI's
+        // contract for this routine, capi/mod.rs).
         let done = unsafe {
             fill(
                 array_of_integers,

@@ -42,6 +42,8 @@ pub unsafe extern "C" fn MPI_Comm_create_errhandler(
     errhandler: *mut MPI_Errhandler,
 ) -> c_int {
     entry!("MPI_Comm_create_errhandler", Scope::NoObject, {
+        // SAFETY: `create` needs the errhandler output writable (MPI's contract for this routine,
+        // capi/mod.rs).
         unsafe { create(ObjectKind::Comm, comm_errhandler_fn, errhandler) }
     })
 }
@@ -52,6 +54,8 @@ pub unsafe extern "C" fn MPI_Win_create_errhandler(
     errhandler: *mut MPI_Errhandler,
 ) -> c_int {
     entry!("MPI_Win_create_errhandler", Scope::NoObject, {
+        // SAFETY: `create` needs the errhandler output writable (MPI's contract for this routine,
+        // capi/mod.rs).
         unsafe { create(ObjectKind::Win, win_errhandler_fn, errhandler) }
     })
 }

@@ -26,6 +26,8 @@ pub unsafe extern "C" fn MPI_Info_set(
 ) -> c_int {
     entry!("MPI_Info_set", Scope::NoObject, {
         nonnull!(key, value);
+        // SAFETY: `read_c_string` needs a NUL-terminated string (MPI's contract for this routine,
+        // capi/mod.rs).
         rt().info_set(Handle(info), &unsafe { read_c_string(key) }, &unsafe {
             read_c_string(value)
         })
@@ -47,6 +49,9 @@ pub unsafe extern "C" fn MPI_Info_get(
             .map_err(|_| Error::invalid(MPI_ERR_ARG, format!("valuelen {valuelen} is negative")))?;
         // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
         match rt().info_get(Handle(info), &unsafe { read_c_string(key) })? {
+            // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its type
+            // during the call; `write_c_string` needs a buffer of at least `max` bytes (MPI's
+            // contract for this routine, capi/mod.rs).
             Some(v) => unsafe {
                 write_c_string(value, room + 1, &v);
                 *flag = 1;
@@ -73,6 +78,9 @@ pub unsafe extern "C" fn MPI_Info_get_string(
         let room = usize::try_from(unsafe { *buflen }).unwrap_or(0);
         // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
         match rt().info_get(Handle(info), &unsafe { read_c_string(key) })? {
+            // SAFETY: `buflen`, `flag`: arguments of this call, checked non-NULL above, valid for
+            // their types during the call; `write_c_string` needs a buffer of at least `max` bytes
+            // (MPI's contract for this routine, capi/mod.rs).
             Some(v) => unsafe {
                 if room > 0 {
                     nonnull!(value);
@@ -99,6 +107,8 @@ pub unsafe extern "C" fn MPI_Info_get_valuelen(
         nonnull!(key, valuelen, flag);
         // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
         match rt().info_get(Handle(info), &unsafe { read_c_string(key) })? {
+            // SAFETY: `valuelen`, `flag`: arguments of this call, checked non-NULL above, valid for
+            // their types during the call (MPI's contract for this routine, capi/mod.rs).
             Some(v) => unsafe {
                 *valuelen = v.len() as c_int;
                 *flag = 1;
@@ -201,10 +211,14 @@ pub unsafe extern "C" fn MPI_Info_create_env(
         let mut args = Vec::new();
         if !argv.is_null() {
             for i in 0..argc.max(0) as usize {
+                // SAFETY: `argv`: an argument of this call, checked non-NULL above, valid for its
+                // type during the call (MPI's contract for this routine, capi/mod.rs).
                 let a = unsafe { *argv.add(i) };
                 if a.is_null() {
                     break;
                 }
+                // SAFETY: `read_c_string` needs a NUL-terminated string (MPI's contract for this
+                // routine, capi/mod.rs).
                 args.push(unsafe { read_c_string(a) });
             }
         }
@@ -235,6 +249,8 @@ pub unsafe extern "C" fn MPI_Info_create_env(
                 return Err(e);
             }
         }
+        // SAFETY: `info`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *info = h.0 };
         Ok(())
     })

@@ -120,6 +120,8 @@ pub extern "C" fn MPI_Wtick() -> f64 {
 pub unsafe extern "C" fn MPI_Get_version(version: *mut c_int, subversion: *mut c_int) -> c_int {
     entry!("MPI_Get_version", Scope::NoObject, {
         nonnull!(version, subversion);
+        // SAFETY: `version`, `subversion`: arguments of this call, checked non-NULL above, valid
+        // for their types during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             *version = MPI_VERSION;
             *subversion = MPI_SUBVERSION;
@@ -135,6 +137,8 @@ pub unsafe extern "C" fn MPI_Get_library_version(
 ) -> c_int {
     entry!("MPI_Get_library_version", Scope::NoObject, {
         nonnull!(version, resultlen);
+        // SAFETY: `write_c_string` needs a buffer of at least `max` bytes (MPI's contract for this
+        // routine, capi/mod.rs).
         let n = unsafe {
             write_c_string(
                 version,

@@ -15,6 +15,8 @@ use std::ffi::c_int;
 pub unsafe extern "C" fn MPI_Op_free(op: *mut MPI_Op) -> c_int {
     entry!("MPI_Op_free", Scope::NoObject, {
         nonnull!(op);
+        // SAFETY: `op`: an argument of this call, checked non-NULL above, valid for its type during
+        // the call (MPI's contract for this routine, capi/mod.rs).
         let h = unsafe { *op };
         check_op(Handle(h))?;
         Err(Error::invalid(
@@ -30,6 +32,8 @@ pub unsafe extern "C" fn MPI_Op_commutative(op: MPI_Op, commute: *mut c_int) -> 
     entry!("MPI_Op_commutative", Scope::NoObject, {
         nonnull!(commute);
         check_op(Handle(op))?;
+        // SAFETY: `commute`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *commute = 1 };
         Ok(())
     })

@@ -33,6 +33,8 @@ pub unsafe fn pack(buf: *const c_void, count: i64, datatype: MPI_Datatype) -> Re
     })?;
     for &(off, len) in &blocks {
         let p = buf.cast::<u8>().wrapping_offset(off as isize);
+        // SAFETY: `buf` holds every run of count x datatype (this function's `# Safety`), and `p`
+        // is the start of one of them.
         data.extend_from_slice(unsafe { std::slice::from_raw_parts(p, len as usize) });
     }
     Ok(data)
@@ -50,6 +52,8 @@ pub unsafe fn unpack(buf: usize, blocks: &[(i64, i64)], data: &[u8]) {
         }
         let n = (len as usize).min(data.len() - at);
         let d = (buf as *mut u8).wrapping_offset(off as isize);
+        // SAFETY: `buf` holds every run (this function's `# Safety`), `d` starts one and `n` is at
+        // most its length; `at + n` is within `data`.
         unsafe { std::ptr::copy(data.as_ptr().add(at), d, n) };
         at += n;
     }
@@ -60,6 +64,8 @@ pub unsafe fn unpack(buf: usize, blocks: &[(i64, i64)], data: &[u8]) {
 /// # Safety
 /// The receive buffer must still be valid, as the MPI caller promises until completion.
 pub unsafe fn deliver(d: Delivery) -> Result<()> {
+    // SAFETY: the receive buffer is still valid (this function's `# Safety`), which is what
+    // `unpack` asks.
     unsafe { unpack(d.target.buf, &d.target.blocks, &d.data) };
     rt().delivered(d.req, d.status)
 }
@@ -85,10 +91,14 @@ unsafe fn start_send(
         rt().p2p_blocks(Handle(datatype), count)?;
         Vec::new()
     } else {
+        // SAFETY: `buf` holds count x datatype, this function's contract (its `# Safety`), which is
+        // what `pack` asks.
         unsafe { pack(buf, count, datatype) }?
     };
     let (h, d) = rt().send(Handle(comm), dest, tag, data, mode, req)?;
     if let Some(d) = d {
+        // SAFETY: the receive buffer of `d` is a pending receive's, valid until it completes (MPI's
+        // contract for receive buffers, which `deliver` asks).
         unsafe { deliver(d) }?;
     }
     Ok(h)
@@ -117,6 +127,8 @@ unsafe fn start_recv(
     };
     let (h, d) = rt().recv(target, req)?;
     if let Some(d) = d {
+        // SAFETY: the receive buffer of `d` is a pending receive's, valid until it completes (MPI's
+        // contract for receive buffers, which `deliver` asks).
         unsafe { deliver(d) }?;
     }
     Ok(h)
@@ -169,6 +181,8 @@ unsafe fn send_blocking(
     mode: SendMode,
     what: &str,
 ) -> Result<()> {
+    // SAFETY: `buf` holds count x datatype, this function's contract (its `# Safety`), which is
+    // what `start_send` asks.
     let h = unsafe { start_send(buf, count, datatype, dest, tag, comm, mode, None) }?;
     finish_blocking(h, what).map(drop)
 }
@@ -186,8 +200,10 @@ unsafe fn recv_blocking(
     comm: MPI_Comm,
     status: *mut MPI_Status,
 ) -> Result<()> {
+    // SAFETY: `buf` is valid here by this function's contract (its `# Safety`).
     let h = unsafe { start_recv(buf, count, datatype, source, tag, comm, None) }?;
     let s = finish_blocking(h, "MPI_Recv with no matching message")?;
+    // SAFETY: `status` is valid here by this function's contract (its `# Safety`).
     unsafe { status::write(status, &s) };
     received(&s)
 }
@@ -202,6 +218,8 @@ pub unsafe extern "C" fn MPI_Send(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Send", Scope::Comm(comm), {
+        // SAFETY: `send_blocking` needs the send buffer to hold count x datatype (MPI's contract
+        // for this routine, capi/mod.rs).
         unsafe {
             send_blocking(
                 buf,
@@ -227,6 +245,8 @@ pub unsafe extern "C" fn MPI_Send_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Send_c", Scope::Comm(comm), {
+        // SAFETY: `send_blocking` needs the send buffer to hold count x datatype (MPI's contract
+        // for this routine, capi/mod.rs).
         unsafe {
             send_blocking(
                 buf,
@@ -252,6 +272,8 @@ pub unsafe extern "C" fn MPI_Bsend(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Bsend", Scope::Comm(comm), {
+        // SAFETY: `send_blocking` needs the send buffer to hold count x datatype (MPI's contract
+        // for this routine, capi/mod.rs).
         unsafe {
             send_blocking(
                 buf,
@@ -277,6 +299,8 @@ pub unsafe extern "C" fn MPI_Ssend(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Ssend", Scope::Comm(comm), {
+        // SAFETY: `send_blocking` needs the send buffer to hold count x datatype (MPI's contract
+        // for this routine, capi/mod.rs).
         unsafe {
             send_blocking(
                 buf,
@@ -302,6 +326,8 @@ pub unsafe extern "C" fn MPI_Rsend(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Rsend", Scope::Comm(comm), {
+        // SAFETY: `send_blocking` needs the send buffer to hold count x datatype (MPI's contract
+        // for this routine, capi/mod.rs).
         unsafe {
             send_blocking(
                 buf,
@@ -334,7 +360,11 @@ unsafe fn isend(
     request: *mut MPI_Request,
 ) -> Result<()> {
     nonnull!(request);
+    // SAFETY: `buf` holds count x datatype, this function's contract (its `# Safety`), which is
+    // what `start_send` asks.
     let h = unsafe { start_send(buf, count, datatype, dest, tag, comm, mode, None) }?;
+    // SAFETY: `request` is the output argument of the MPI_I*send entry points, which check it
+    // non-NULL (this function's `# Safety`).
     unsafe { *request = h.0 };
     Ok(())
 }
@@ -350,6 +380,8 @@ pub unsafe extern "C" fn MPI_Isend(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Isend", Scope::Comm(comm), {
+        // SAFETY: `isend` needs the send buffer to hold count x datatype and `request` writable
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             isend(
                 buf,
@@ -376,6 +408,8 @@ pub unsafe extern "C" fn MPI_Isend_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Isend_c", Scope::Comm(comm), {
+        // SAFETY: `isend` needs the send buffer to hold count x datatype and `request` writable
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             isend(
                 buf,
@@ -402,6 +436,8 @@ pub unsafe extern "C" fn MPI_Ibsend(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ibsend", Scope::Comm(comm), {
+        // SAFETY: `isend` needs the send buffer to hold count x datatype and `request` writable
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             isend(
                 buf,
@@ -428,6 +464,8 @@ pub unsafe extern "C" fn MPI_Issend(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Issend", Scope::Comm(comm), {
+        // SAFETY: `isend` needs the send buffer to hold count x datatype and `request` writable
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             isend(
                 buf,
@@ -454,6 +492,8 @@ pub unsafe extern "C" fn MPI_Irsend(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Irsend", Scope::Comm(comm), {
+        // SAFETY: `isend` needs the send buffer to hold count x datatype and `request` writable
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             isend(
                 buf,
@@ -480,6 +520,8 @@ pub unsafe extern "C" fn MPI_Recv(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Recv", Scope::Comm(comm), {
+        // SAFETY: `recv_blocking` needs the receive buffer to hold count x datatype and `status`
+        // NULL or writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { recv_blocking(buf, count.into(), datatype, source, tag, comm, status) }
     })
 }
@@ -495,6 +537,8 @@ pub unsafe extern "C" fn MPI_Recv_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Recv_c", Scope::Comm(comm), {
+        // SAFETY: `recv_blocking` needs the receive buffer to hold count x datatype and `status`
+        // NULL or writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { recv_blocking(buf, count, datatype, source, tag, comm, status) }
     })
 }
@@ -511,7 +555,11 @@ pub unsafe extern "C" fn MPI_Irecv(
 ) -> c_int {
     entry!("MPI_Irecv", Scope::Comm(comm), {
         nonnull!(request);
+        // SAFETY: `start_recv` needs the receive buffer to hold count x datatype until the receive
+        // completes (MPI's contract for this routine, capi/mod.rs).
         let h = unsafe { start_recv(buf, count.into(), datatype, source, tag, comm, None) }?;
+        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *request = h.0 };
         Ok(())
     })
@@ -529,7 +577,11 @@ pub unsafe extern "C" fn MPI_Irecv_c(
 ) -> c_int {
     entry!("MPI_Irecv_c", Scope::Comm(comm), {
         nonnull!(request);
+        // SAFETY: `start_recv` needs the receive buffer to hold count x datatype until the receive
+        // completes (MPI's contract for this routine, capi/mod.rs).
         let h = unsafe { start_recv(buf, count, datatype, source, tag, comm, None) }?;
+        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *request = h.0 };
         Ok(())
     })
@@ -552,6 +604,8 @@ pub unsafe extern "C" fn MPI_Sendrecv(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Sendrecv", Scope::Comm(comm), {
+        // SAFETY: `start_recv` needs the receive buffer to hold count x datatype until the receive
+        // completes (MPI's contract for this routine, capi/mod.rs).
         let r = unsafe {
             start_recv(
                 recvbuf,
@@ -563,6 +617,8 @@ pub unsafe extern "C" fn MPI_Sendrecv(
                 None,
             )
         }?;
+        // SAFETY: `start_send` needs the send buffer to hold count x datatype (MPI's contract for
+        // this routine, capi/mod.rs).
         let sent = unsafe {
             start_send(
                 sendbuf,
@@ -584,6 +640,8 @@ pub unsafe extern "C" fn MPI_Sendrecv(
         };
         let _ = s;
         let s = finish_blocking(r, "MPI_Sendrecv with no matching message")?;
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         unsafe { status::write(status, &s) };
         received(&s)
     })
@@ -606,12 +664,18 @@ pub unsafe extern "C" fn MPI_Sendrecv_replace(
         let data = if dest == MPI_PROC_NULL {
             Vec::new()
         } else {
+            // SAFETY: `pack` needs the buffers to hold what count x datatype covers (MPI's contract
+            // for this routine, capi/mod.rs).
             unsafe { pack(buf, count.into(), datatype) }?
         };
+        // SAFETY: `start_recv` needs the receive buffer to hold count x datatype until the receive
+        // completes (MPI's contract for this routine, capi/mod.rs).
         let r = unsafe { start_recv(buf, count.into(), datatype, source, recvtag, comm, None) }?;
         match rt().send(Handle(comm), dest, sendtag, data, SendMode::Standard, None) {
             Ok((h, d)) => {
                 if let Some(d) = d {
+                    // SAFETY: `deliver` needs the receive buffer still valid (MPI's contract for
+                    // this routine, capi/mod.rs).
                     unsafe { deliver(d) }?;
                 }
                 finish_blocking(h, "MPI_Sendrecv_replace's send")?;
@@ -622,6 +686,8 @@ pub unsafe extern "C" fn MPI_Sendrecv_replace(
             }
         }
         let s = finish_blocking(r, "MPI_Sendrecv_replace with no matching message")?;
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         unsafe { status::write(status, &s) };
         received(&s)
     })
@@ -638,6 +704,9 @@ pub unsafe extern "C" fn MPI_Iprobe(
     entry!("MPI_Iprobe", Scope::Comm(comm), {
         nonnull!(flag);
         let s = rt().probe(Handle(comm), source, tag)?;
+        // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe {
             *flag = s.is_some() as c_int;
             if let Some(s) = s {
@@ -658,6 +727,8 @@ pub unsafe extern "C" fn MPI_Probe(
     entry!("MPI_Probe", Scope::Comm(comm), {
         loop {
             if let Some(s) = rt().probe(Handle(comm), source, tag)? {
+                // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's
+                // contract for this routine, capi/mod.rs).
                 unsafe { status::write(status, &s) };
                 return Ok(());
             }
@@ -676,6 +747,7 @@ pub unsafe extern "C" fn MPI_Probe(
 unsafe fn init(op: PersistentOp, request: *mut MPI_Request) -> Result<()> {
     nonnull!(request);
     let h = rt().persistent_init(op)?;
+    // SAFETY: `request` is valid here by this function's contract (its `# Safety`).
     unsafe { *request = h.0 };
     Ok(())
 }
@@ -691,6 +763,8 @@ pub unsafe extern "C" fn MPI_Send_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Send_init", Scope::Comm(comm), {
+        // SAFETY: `init` needs `request` writable and the buffer valid until the request is freed
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             init(
                 send_op(SendMode::Standard, buf, count, datatype, dest, tag, comm),
@@ -711,6 +785,8 @@ pub unsafe extern "C" fn MPI_Bsend_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Bsend_init", Scope::Comm(comm), {
+        // SAFETY: `init` needs `request` writable and the buffer valid until the request is freed
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             init(
                 send_op(SendMode::Buffered, buf, count, datatype, dest, tag, comm),
@@ -731,6 +807,8 @@ pub unsafe extern "C" fn MPI_Ssend_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ssend_init", Scope::Comm(comm), {
+        // SAFETY: `init` needs `request` writable and the buffer valid until the request is freed
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             init(
                 send_op(SendMode::Synchronous, buf, count, datatype, dest, tag, comm),
@@ -751,6 +829,8 @@ pub unsafe extern "C" fn MPI_Rsend_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Rsend_init", Scope::Comm(comm), {
+        // SAFETY: `init` needs `request` writable and the buffer valid until the request is freed
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             init(
                 send_op(SendMode::Ready, buf, count, datatype, dest, tag, comm),
@@ -799,6 +879,8 @@ pub unsafe extern "C" fn MPI_Recv_init(
             tag,
             comm: Handle(comm),
         };
+        // SAFETY: `init` needs `request` writable and the buffer valid until the request is freed
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { init(op, request) }
     })
 }
@@ -817,6 +899,8 @@ unsafe fn start(req: Handle) -> Result<()> {
             dest,
             tag,
             comm,
+            // SAFETY: the buffers given at init are still valid (this function's `# Safety`: MPI's
+            // contract for persistent requests until they are freed).
         } => unsafe {
             start_send(
                 buf as *const c_void,
@@ -837,6 +921,8 @@ unsafe fn start(req: Handle) -> Result<()> {
             source,
             tag,
             comm,
+            // SAFETY: the buffers given at init are still valid (this function's `# Safety`: MPI's
+            // contract for persistent requests until they are freed).
         } => unsafe {
             start_recv(
                 buf as *mut c_void,
@@ -856,6 +942,9 @@ unsafe fn start(req: Handle) -> Result<()> {
 pub unsafe extern "C" fn MPI_Start(request: *mut MPI_Request) -> c_int {
     entry!("MPI_Start", Scope::NoObject, {
         nonnull!(request);
+        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call; `start` needs the buffers given at init still valid (MPI's contract for
+        // this routine, capi/mod.rs).
         unsafe { start(Handle(*request)) }
     })
 }
@@ -863,8 +952,12 @@ pub unsafe extern "C" fn MPI_Start(request: *mut MPI_Request) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Startall(count: c_int, array_of_requests: *mut MPI_Request) -> c_int {
     entry!("MPI_Startall", Scope::NoObject, {
+        // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let reqs = unsafe { crate::capi::request::requests(array_of_requests, count) }?;
         for &r in reqs.iter() {
+            // SAFETY: `start` needs the buffers given at init still valid (MPI's contract for this
+            // routine, capi/mod.rs).
             unsafe { start(Handle(r)) }?;
         }
         Ok(())

@@ -29,7 +29,9 @@ unsafe fn pack(
     comm: MPI_Comm,
 ) -> Result<()> {
     rt().comm_size(Handle(comm))?;
+    // SAFETY: `position` is valid here by this function's contract (its `# Safety`).
     let pos = unsafe { *position };
+    // SAFETY: `inbuf` is valid here by this function's contract (its `# Safety`).
     let data = unsafe { crate::capi::p2p::pack(inbuf, incount, datatype) }?;
     if pos < 0 || pos + data.len() as i64 > outsize {
         return Err(Error::invalid(
@@ -43,8 +45,11 @@ unsafe fn pack(
     if !data.is_empty() {
         nonnull!(outbuf);
         let d = outbuf.cast::<u8>().wrapping_offset(pos as isize);
+        // SAFETY: `outbuf` has `outsize` bytes (this function's `# Safety`) and `d + data.len()` is
+        // within them (checked above).
         unsafe { std::ptr::copy(data.as_ptr(), d, data.len()) };
     }
+    // SAFETY: `position` is valid here by this function's contract (its `# Safety`).
     unsafe { *position = pos + data.len() as i64 };
     Ok(())
 }
@@ -63,6 +68,7 @@ unsafe fn unpack_from(
     comm: MPI_Comm,
 ) -> Result<()> {
     rt().comm_size(Handle(comm))?;
+    // SAFETY: `position` is valid here by this function's contract (its `# Safety`).
     let pos = unsafe { *position };
     let blocks = rt().p2p_blocks(Handle(datatype), outcount)?;
     let need: i64 = blocks.iter().map(|b| b.1).sum();
@@ -74,6 +80,7 @@ unsafe fn unpack_from(
     }
     if need > 0 {
         nonnull!(inbuf);
+        // SAFETY: `inbuf` is valid here by this function's contract (its `# Safety`).
         let src = unsafe {
             std::slice::from_raw_parts(
                 inbuf.cast::<u8>().wrapping_offset(pos as isize),
@@ -81,8 +88,10 @@ unsafe fn unpack_from(
             )
         }
         .to_vec();
+        // SAFETY: `outbuf` is valid here by this function's contract (its `# Safety`).
         unsafe { unpack(outbuf as usize, &blocks, &src) };
     }
+    // SAFETY: `position` is valid here by this function's contract (its `# Safety`).
     unsafe { *position = pos + need };
     Ok(())
 }
@@ -99,7 +108,11 @@ pub unsafe extern "C" fn MPI_Pack(
 ) -> c_int {
     entry!("MPI_Pack", Scope::Comm(comm), {
         nonnull!(position);
+        // SAFETY: `position`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         let mut pos = unsafe { *position } as i64;
+        // SAFETY: `pack` needs the buffers to hold what count x datatype covers (MPI's contract for
+        // this routine, capi/mod.rs).
         unsafe {
             pack(
                 inbuf,
@@ -111,6 +124,8 @@ pub unsafe extern "C" fn MPI_Pack(
                 comm,
             )
         }?;
+        // SAFETY: `position`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *position = pos as c_int };
         Ok(())
     })
@@ -128,6 +143,8 @@ pub unsafe extern "C" fn MPI_Pack_c(
 ) -> c_int {
     entry!("MPI_Pack_c", Scope::Comm(comm), {
         nonnull!(position);
+        // SAFETY: `pack` needs the buffers to hold what count x datatype covers (MPI's contract for
+        // this routine, capi/mod.rs).
         unsafe { pack(inbuf, incount, datatype, outbuf, outsize, position, comm) }
     })
 }
@@ -144,7 +161,11 @@ pub unsafe extern "C" fn MPI_Unpack(
 ) -> c_int {
     entry!("MPI_Unpack", Scope::Comm(comm), {
         nonnull!(position);
+        // SAFETY: `position`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         let mut pos = unsafe { *position } as i64;
+        // SAFETY: `unpack_from` needs the buffers to hold what count x datatype covers (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe {
             unpack_from(
                 inbuf,
@@ -156,6 +177,8 @@ pub unsafe extern "C" fn MPI_Unpack(
                 comm,
             )
         }?;
+        // SAFETY: `position`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *position = pos as c_int };
         Ok(())
     })
@@ -173,6 +196,8 @@ pub unsafe extern "C" fn MPI_Unpack_c(
 ) -> c_int {
     entry!("MPI_Unpack_c", Scope::Comm(comm), {
         nonnull!(position);
+        // SAFETY: `unpack_from` needs the buffers to hold what count x datatype covers (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe { unpack_from(inbuf, insize, position, outbuf, outcount, datatype, comm) }
     })
 }
@@ -208,6 +233,8 @@ pub unsafe extern "C" fn MPI_Pack_size(
                 format!("{n} bytes do not fit an int (use MPI_Pack_size_c)"),
             )
         })?;
+        // SAFETY: `size`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *size = n };
         Ok(())
     })
@@ -223,6 +250,8 @@ pub unsafe extern "C" fn MPI_Pack_size_c(
     entry!("MPI_Pack_size_c", Scope::Comm(comm), {
         nonnull!(size);
         let n = pack_size(incount, datatype, comm)?;
+        // SAFETY: `size`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *size = n };
         Ok(())
     })
@@ -245,6 +274,8 @@ pub unsafe extern "C" fn MPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI_
     entry!("MPI_Type_size_c", Scope::NoObject, {
         nonnull!(size);
         let n = rt().type_size(Handle(datatype))?;
+        // SAFETY: `size`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *size = n };
         Ok(())
     })
@@ -259,6 +290,8 @@ pub unsafe extern "C" fn MPI_Type_get_extent_c(
     entry!("MPI_Type_get_extent_c", Scope::NoObject, {
         nonnull!(lb, extent);
         let (l, e) = rt().type_get_extent(Handle(datatype))?;
+        // SAFETY: `lb`, `extent`: arguments of this call, checked non-NULL above, valid for their
+        // types during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             *lb = l;
             *extent = e;
@@ -276,6 +309,8 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent_c(
     entry!("MPI_Type_get_true_extent_c", Scope::NoObject, {
         nonnull!(true_lb, true_extent);
         let (l, e) = rt().type_get_true_extent(Handle(datatype))?;
+        // SAFETY: `true_lb`, `true_extent`: arguments of this call, checked non-NULL above, valid
+        // for their types during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             *true_lb = l;
             *true_extent = e;

@@ -30,6 +30,7 @@ pub unsafe fn requests<'a>(p: *mut MPI_Request, count: c_int) -> Result<&'a mut 
             name: "array_of_requests",
         });
     }
+    // SAFETY: `p` is valid here by this function's contract (its `# Safety`).
     Ok(unsafe { std::slice::from_raw_parts_mut(p, n) })
 }
 
@@ -56,6 +57,9 @@ pub unsafe extern "C" fn MPI_Request_get_status(
     entry!("MPI_Request_get_status", Scope::NoObject, {
         nonnull!(flag);
         let s = rt().request_status(Handle(request))?;
+        // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe {
             *flag = s.is_some() as c_int;
             if let Some(s) = s {
@@ -78,9 +82,14 @@ pub unsafe extern "C" fn MPI_Request_get_status_any(
 ) -> c_int {
     entry!("MPI_Request_get_status_any", Scope::NoObject, {
         nonnull!(index, flag);
+        // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, count) }?;
         let all = statuses(reqs)?;
         if all.iter().all(Option::is_none) {
+            // SAFETY: `flag`, `index`: arguments of this call, checked non-NULL above, valid for
+            // their types during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE) or
+            // writable (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 *flag = 1;
                 *index = MPI_UNDEFINED;
@@ -93,11 +102,16 @@ pub unsafe extern "C" fn MPI_Request_get_status_any(
             .enumerate()
             .find_map(|(i, s)| s.flatten().map(|s| (i, s)))
         {
+            // SAFETY: `flag`, `index`: arguments of this call, checked non-NULL above, valid for
+            // their types during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE) or
+            // writable (MPI's contract for this routine, capi/mod.rs).
             Some((i, s)) => unsafe {
                 *flag = 1;
                 *index = i as c_int;
                 status::write(status, &s);
             },
+            // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its type
+            // during the call (MPI's contract for this routine, capi/mod.rs).
             None => unsafe { *flag = 0 },
         }
         Ok(())
@@ -115,13 +129,19 @@ pub unsafe extern "C" fn MPI_Request_get_status_all(
 ) -> c_int {
     entry!("MPI_Request_get_status_all", Scope::NoObject, {
         nonnull!(flag);
+        // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, count) }?;
         let all = statuses(reqs)?;
         let done = all.iter().all(|s| !matches!(s, Some(None)));
+        // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *flag = done as c_int };
         if done && !array_of_statuses.is_null() {
             for (i, s) in all.iter().enumerate() {
                 let s = s.flatten().unwrap_or(Status::EMPTY);
+                // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's
+                // contract for this routine, capi/mod.rs).
                 unsafe { status::write(array_of_statuses.add(i), &s) };
             }
         }
@@ -141,9 +161,13 @@ pub unsafe extern "C" fn MPI_Request_get_status_some(
 ) -> c_int {
     entry!("MPI_Request_get_status_some", Scope::NoObject, {
         nonnull!(outcount);
+        // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, incount) }?;
         let all = statuses(reqs)?;
         if all.iter().all(Option::is_none) {
+            // SAFETY: `outcount`: an argument of this call, checked non-NULL above, valid for its
+            // type during the call (MPI's contract for this routine, capi/mod.rs).
             unsafe { *outcount = MPI_UNDEFINED };
             return Ok(());
         }
@@ -156,6 +180,12 @@ pub unsafe extern "C" fn MPI_Request_get_status_some(
             nonnull!(array_of_indices);
         }
         for (k, (i, s)) in done.iter().enumerate() {
+            // SAFETY: `array_of_indices`: an argument of this call, checked non-NULL above, valid
+            // for its type during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE) or
+            // writable (MPI's contract for this routine, capi/mod.rs).
+            // SAFETY: `indices` is not NULL (checked above) and has room for `incount` entries,
+            // `statuses` is NULL or has as many (MPI's contract for MPI_Testsome / MPI_Waitsome);
+            // `k` < number done <= `incount`.
             unsafe {
                 *array_of_indices.add(k) = *i as c_int;
                 if !array_of_statuses.is_null() {
@@ -163,6 +193,8 @@ pub unsafe extern "C" fn MPI_Request_get_status_some(
                 }
             }
         }
+        // SAFETY: `outcount`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *outcount = done.len() as c_int };
         Ok(())
     })
@@ -174,6 +206,7 @@ pub unsafe extern "C" fn MPI_Request_get_status_some(
 /// `statuses` is NULL or has room for `i + 1` statuses.
 unsafe fn write_nth(statuses: *mut MPI_Status, i: usize, s: &Status) {
     if !statuses.is_null() {
+        // SAFETY: `statuses` is valid here by this function's contract (its `# Safety`).
         unsafe { status::write(statuses.add(i), s) };
     }
 }
@@ -209,7 +242,12 @@ fn outcome_all<'a>(done: impl IntoIterator<Item = &'a Status>) -> Result<()> {
 pub unsafe extern "C" fn MPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int {
     entry!("MPI_Wait", Scope::NoObject, {
         nonnull!(request);
+        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         let (s, r) = rt().request_wait(Handle(unsafe { *request }))?;
+        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe {
             *request = r.0;
             status::write(status, &s);
@@ -226,8 +264,13 @@ pub unsafe extern "C" fn MPI_Test(
 ) -> c_int {
     entry!("MPI_Test", Scope::NoObject, {
         nonnull!(request, flag);
+        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         match rt().request_test(Handle(unsafe { *request }))? {
             Tested::Done(s, r) => {
+                // SAFETY: `request`, `flag`: arguments of this call, checked non-NULL above, valid
+                // for their types during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE)
+                // or writable (MPI's contract for this routine, capi/mod.rs).
                 unsafe {
                     *request = r.0;
                     *flag = 1;
@@ -236,6 +279,8 @@ pub unsafe extern "C" fn MPI_Test(
                 outcome(&s)
             }
             Tested::Pending => {
+                // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its
+                // type during the call (MPI's contract for this routine, capi/mod.rs).
                 unsafe { *flag = 0 };
                 Ok(())
             }
@@ -290,6 +335,8 @@ unsafe fn testall(reqs: &mut [MPI_Request], statuses: *mut MPI_Status) -> Result
         } else {
             Status::EMPTY
         };
+        // SAFETY: `statuses` is NULL or has room for every request, this function's callers'
+        // contract (MPI_Testall's), which is what `write_nth` asks.
         unsafe { write_nth(statuses, i, &s) };
         done.push(s);
     }
@@ -304,8 +351,12 @@ pub unsafe extern "C" fn MPI_Waitall(
     array_of_statuses: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Waitall", Scope::NoObject, {
+        // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, count) }?;
         loop {
+            // SAFETY: `testall` needs `statuses` NULL or with room for every request (MPI's
+            // contract for this routine, capi/mod.rs).
             if unsafe { testall(reqs, array_of_statuses) }? {
                 return Ok(());
             }
@@ -324,8 +375,14 @@ pub unsafe extern "C" fn MPI_Testall(
 ) -> c_int {
     entry!("MPI_Testall", Scope::NoObject, {
         nonnull!(flag);
+        // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, count) }?;
+        // SAFETY: `testall` needs `statuses` NULL or with room for every request (MPI's contract
+        // for this routine, capi/mod.rs).
         let done = unsafe { testall(reqs, array_of_statuses) };
+        // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *flag = matches!(done, Ok(true)) as c_int };
         done.map(drop)
     })
@@ -356,10 +413,15 @@ pub unsafe extern "C" fn MPI_Waitany(
 ) -> c_int {
     entry!("MPI_Waitany", Scope::NoObject, {
         nonnull!(index);
+        // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, count) }?;
         loop {
             match testany(reqs)? {
                 Some(Some((i, s))) => {
+                    // SAFETY: `index`: an argument of this call, checked non-NULL above, valid for
+                    // its type during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE) or
+                    // writable (MPI's contract for this routine, capi/mod.rs).
                     unsafe {
                         *index = i as c_int;
                         status::write(status, &s);
@@ -367,6 +429,9 @@ pub unsafe extern "C" fn MPI_Waitany(
                     return outcome(&s);
                 }
                 Some(None) => {
+                    // SAFETY: `index`: an argument of this call, checked non-NULL above, valid for
+                    // its type during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE) or
+                    // writable (MPI's contract for this routine, capi/mod.rs).
                     unsafe {
                         *index = MPI_UNDEFINED;
                         status::write(status, &Status::EMPTY);
@@ -392,9 +457,14 @@ pub unsafe extern "C" fn MPI_Testany(
 ) -> c_int {
     entry!("MPI_Testany", Scope::NoObject, {
         nonnull!(index, flag);
+        // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, count) }?;
         match testany(reqs)? {
             Some(Some((i, s))) => {
+                // SAFETY: `flag`, `index`: arguments of this call, checked non-NULL above, valid
+                // for their types during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE)
+                // or writable (MPI's contract for this routine, capi/mod.rs).
                 unsafe {
                     *flag = 1;
                     *index = i as c_int;
@@ -403,6 +473,9 @@ pub unsafe extern "C" fn MPI_Testany(
                 outcome(&s)
             }
             Some(None) => {
+                // SAFETY: `flag`, `index`: arguments of this call, checked non-NULL above, valid
+                // for their types during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE)
+                // or writable (MPI's contract for this routine, capi/mod.rs).
                 unsafe {
                     *flag = 1;
                     *index = MPI_UNDEFINED;
@@ -411,6 +484,8 @@ pub unsafe extern "C" fn MPI_Testany(
                 Ok(())
             }
             None => {
+                // SAFETY: `flag`, `index`: arguments of this call, checked non-NULL above, valid
+                // for their types during the call (MPI's contract for this routine, capi/mod.rs).
                 unsafe {
                     *flag = 0;
                     *index = MPI_UNDEFINED;
@@ -443,6 +518,9 @@ unsafe fn testsome(
         nonnull!(indices);
     }
     for (k, (i, s)) in done.iter().enumerate() {
+        // SAFETY: `indices` is not NULL (checked above) and has room for one entry per request,
+        // `statuses` is NULL or has as many (MPI's contract for MPI_Testsome, whose arguments
+        // these are); `k` < the number done <= the number of requests.
         unsafe {
             *indices.add(k) = *i as c_int;
             write_nth(statuses, k, s);
@@ -462,10 +540,16 @@ pub unsafe extern "C" fn MPI_Waitsome(
 ) -> c_int {
     entry!("MPI_Waitsome", Scope::NoObject, {
         nonnull!(outcount);
+        // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, incount) }?;
         loop {
+            // SAFETY: `testsome` needs the index and status arrays with room for every request
+            // (MPI's contract for this routine, capi/mod.rs).
             match unsafe { testsome(reqs, array_of_indices, array_of_statuses) } {
                 Ok(None) => {
+                    // SAFETY: `outcount`: an argument of this call, checked non-NULL above, valid
+                    // for its type during the call (MPI's contract for this routine, capi/mod.rs).
                     unsafe { *outcount = MPI_UNDEFINED };
                     return Ok(());
                 }
@@ -474,6 +558,8 @@ pub unsafe extern "C" fn MPI_Waitsome(
                     rt().wait_turn(&hs)?;
                 }
                 Ok(Some(n)) => {
+                    // SAFETY: `outcount`: an argument of this call, checked non-NULL above, valid
+                    // for its type during the call (MPI's contract for this routine, capi/mod.rs).
                     unsafe { *outcount = n as c_int };
                     return Ok(());
                 }
@@ -493,8 +579,14 @@ pub unsafe extern "C" fn MPI_Testsome(
 ) -> c_int {
     entry!("MPI_Testsome", Scope::NoObject, {
         nonnull!(outcount);
+        // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, incount) }?;
+        // SAFETY: `testsome` needs the index and status arrays with room for every request (MPI's
+        // contract for this routine, capi/mod.rs).
         let n = unsafe { testsome(reqs, array_of_indices, array_of_statuses) }?;
+        // SAFETY: `outcount`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *outcount = n.map_or(MPI_UNDEFINED, |n| n as c_int) };
         Ok(())
     })
@@ -504,7 +596,11 @@ pub unsafe extern "C" fn MPI_Testsome(
 pub unsafe extern "C" fn MPI_Request_free(request: *mut MPI_Request) -> c_int {
     entry!("MPI_Request_free", Scope::NoObject, {
         nonnull!(request);
+        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         rt().request_free(Handle(unsafe { *request }))?;
+        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *request = MPI_REQUEST_NULL };
         Ok(())
     })
@@ -514,6 +610,8 @@ pub unsafe extern "C" fn MPI_Request_free(request: *mut MPI_Request) -> c_int {
 pub unsafe extern "C" fn MPI_Cancel(request: *mut MPI_Request) -> c_int {
     entry!("MPI_Cancel", Scope::NoObject, {
         nonnull!(request);
+        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         rt().cancel(Handle(unsafe { *request }))
     })
 }

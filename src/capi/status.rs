@@ -54,6 +54,7 @@ pub fn from_c(s: &MPI_Status) -> Status {
 /// `p` is NULL or valid for writing.
 pub unsafe fn write(p: *mut MPI_Status, st: &Status) {
     if !p.is_null() {
+        // SAFETY: `p` is valid here by this function's contract (its `# Safety`).
         unsafe { *p = to_c(st) };
     }
 }
@@ -71,7 +72,11 @@ pub unsafe extern "C" fn MPI_Get_count(
 ) -> c_int {
     entry!("MPI_Get_count", Scope::NoObject, {
         nonnull!(status, count);
+        // SAFETY: `status`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         let n = rt().status_count(status_bytes(unsafe { &*status }), Handle(datatype))?;
+        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *count = as_int(n) };
         Ok(())
     })
@@ -85,7 +90,11 @@ pub unsafe extern "C" fn MPI_Get_count_c(
 ) -> c_int {
     entry!("MPI_Get_count_c", Scope::NoObject, {
         nonnull!(status, count);
+        // SAFETY: `status`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         let n = rt().status_count(status_bytes(unsafe { &*status }), Handle(datatype))?;
+        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *count = n };
         Ok(())
     })
@@ -93,6 +102,8 @@ pub unsafe extern "C" fn MPI_Get_count_c(
 
 /// The elements of `datatype` a status records (MPI 4.1 §5.1.11).
 unsafe fn elements(status: *const MPI_Status, datatype: MPI_Datatype) -> crate::error::Result<i64> {
+    // SAFETY: `status` is not NULL (checked above) and points to a status (MPI's contract for this
+    // routine, capi/mod.rs).
     rt().type_elements(Handle(datatype), status_bytes(unsafe { &*status }))
 }
 
@@ -104,7 +115,11 @@ pub unsafe extern "C" fn MPI_Get_elements(
 ) -> c_int {
     entry!("MPI_Get_elements", Scope::NoObject, {
         nonnull!(status, count);
+        // SAFETY: `elements` needs `status` readable (MPI's contract for this routine,
+        // capi/mod.rs).
         let n = unsafe { elements(status, datatype) }?;
+        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *count = as_int(n) };
         Ok(())
     })
@@ -118,7 +133,11 @@ pub unsafe extern "C" fn MPI_Get_elements_c(
 ) -> c_int {
     entry!("MPI_Get_elements_c", Scope::NoObject, {
         nonnull!(status, count);
+        // SAFETY: `elements` needs `status` readable (MPI's contract for this routine,
+        // capi/mod.rs).
         let n = unsafe { elements(status, datatype) }?;
+        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *count = n };
         Ok(())
     })
@@ -132,7 +151,11 @@ pub unsafe extern "C" fn MPI_Get_elements_x(
 ) -> c_int {
     entry!("MPI_Get_elements_x", Scope::NoObject, {
         nonnull!(status, count);
+        // SAFETY: `elements` needs `status` readable (MPI's contract for this routine,
+        // capi/mod.rs).
         let n = unsafe { elements(status, datatype) }?;
+        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *count = n };
         Ok(())
     })
@@ -146,6 +169,8 @@ unsafe fn set_elements(
 ) -> crate::error::Result<()> {
     nonnull!(status);
     let bytes = rt().status_bytes_for(count, Handle(datatype))?;
+    // SAFETY: `status` is not NULL (checked above) and points to a writable status (MPI's contract
+    // for the routines that call this).
     set_status_bytes(unsafe { &mut *status }, bytes);
     Ok(())
 }
@@ -157,6 +182,8 @@ pub unsafe extern "C" fn MPI_Status_set_elements(
     count: c_int,
 ) -> c_int {
     entry!("MPI_Status_set_elements", Scope::NoObject, {
+        // SAFETY: `set_elements` needs `status` writable (MPI's contract for this routine,
+        // capi/mod.rs).
         unsafe { set_elements(status, datatype, count.into()) }
     })
 }
@@ -168,6 +195,8 @@ pub unsafe extern "C" fn MPI_Status_set_elements_c(
     count: MPI_Count,
 ) -> c_int {
     entry!("MPI_Status_set_elements_c", Scope::NoObject, {
+        // SAFETY: `set_elements` needs `status` writable (MPI's contract for this routine,
+        // capi/mod.rs).
         unsafe { set_elements(status, datatype, count) }
     })
 }
@@ -179,6 +208,8 @@ pub unsafe extern "C" fn MPI_Status_set_elements_x(
     count: MPI_Count,
 ) -> c_int {
     entry!("MPI_Status_set_elements_x", Scope::NoObject, {
+        // SAFETY: `set_elements` needs `status` writable (MPI's contract for this routine,
+        // capi/mod.rs).
         unsafe { set_elements(status, datatype, count) }
     })
 }
@@ -187,6 +218,8 @@ pub unsafe extern "C" fn MPI_Status_set_elements_x(
 pub unsafe extern "C" fn MPI_Status_set_cancelled(status: *mut MPI_Status, flag: c_int) -> c_int {
     entry!("MPI_Status_set_cancelled", Scope::NoObject, {
         nonnull!(status);
+        // SAFETY: `status`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { (*status).MPI_internal[2] = (flag != 0) as c_int };
         Ok(())
     })
@@ -196,6 +229,8 @@ pub unsafe extern "C" fn MPI_Status_set_cancelled(status: *mut MPI_Status, flag:
 pub unsafe extern "C" fn MPI_Test_cancelled(status: *const MPI_Status, flag: *mut c_int) -> c_int {
     entry!("MPI_Test_cancelled", Scope::NoObject, {
         nonnull!(status, flag);
+        // SAFETY: `flag`, `status`: arguments of this call, checked non-NULL above, valid for their
+        // types during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *flag = ((*status).MPI_internal[2] != 0) as c_int };
         Ok(())
     })
@@ -208,6 +243,8 @@ pub unsafe extern "C" fn MPI_Status_get_source(
 ) -> c_int {
     entry!("MPI_Status_get_source", Scope::NoObject, {
         nonnull!(status, source);
+        // SAFETY: `source`, `status`: arguments of this call, checked non-NULL above, valid for
+        // their types during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *source = (*status).MPI_SOURCE };
         Ok(())
     })
@@ -217,6 +254,8 @@ pub unsafe extern "C" fn MPI_Status_get_source(
 pub unsafe extern "C" fn MPI_Status_get_tag(status: *mut MPI_Status, tag: *mut c_int) -> c_int {
     entry!("MPI_Status_get_tag", Scope::NoObject, {
         nonnull!(status, tag);
+        // SAFETY: `tag`, `status`: arguments of this call, checked non-NULL above, valid for their
+        // types during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *tag = (*status).MPI_TAG };
         Ok(())
     })
@@ -226,6 +265,8 @@ pub unsafe extern "C" fn MPI_Status_get_tag(status: *mut MPI_Status, tag: *mut c
 pub unsafe extern "C" fn MPI_Status_get_error(status: *mut MPI_Status, err: *mut c_int) -> c_int {
     entry!("MPI_Status_get_error", Scope::NoObject, {
         nonnull!(status, err);
+        // SAFETY: `err`, `status`: arguments of this call, checked non-NULL above, valid for their
+        // types during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *err = (*status).MPI_ERROR };
         Ok(())
     })
@@ -235,6 +276,8 @@ pub unsafe extern "C" fn MPI_Status_get_error(status: *mut MPI_Status, err: *mut
 pub unsafe extern "C" fn MPI_Status_set_source(status: *mut MPI_Status, source: c_int) -> c_int {
     entry!("MPI_Status_set_source", Scope::NoObject, {
         nonnull!(status);
+        // SAFETY: `status`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { (*status).MPI_SOURCE = source };
         Ok(())
     })
@@ -244,6 +287,8 @@ pub unsafe extern "C" fn MPI_Status_set_source(status: *mut MPI_Status, source: 
 pub unsafe extern "C" fn MPI_Status_set_tag(status: *mut MPI_Status, tag: c_int) -> c_int {
     entry!("MPI_Status_set_tag", Scope::NoObject, {
         nonnull!(status);
+        // SAFETY: `status`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { (*status).MPI_TAG = tag };
         Ok(())
     })
@@ -253,6 +298,8 @@ pub unsafe extern "C" fn MPI_Status_set_tag(status: *mut MPI_Status, tag: c_int)
 pub unsafe extern "C" fn MPI_Status_set_error(status: *mut MPI_Status, err: c_int) -> c_int {
     entry!("MPI_Status_set_error", Scope::NoObject, {
         nonnull!(status);
+        // SAFETY: `status`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { (*status).MPI_ERROR = err };
         Ok(())
     })
@@ -270,6 +317,9 @@ pub unsafe extern "C" fn MPI_Status_c2f(
         if c_status.cast::<MPI_Fint>() == f_status.cast_const() {
             return Ok(());
         }
+        // SAFETY: both are not NULL (checked above), point to a status of `MPI_F_STATUS_SIZE`
+        // integers (MPI's contract for this routine) and may overlap only fully, which `copy`
+        // allows.
         unsafe {
             std::ptr::copy(
                 c_status.cast::<MPI_Fint>(),
@@ -288,6 +338,8 @@ pub unsafe extern "C" fn MPI_Status_f2c(
 ) -> c_int {
     entry!("MPI_Status_f2c", Scope::NoObject, {
         nonnull!(c_status, f_status);
+        // SAFETY: both are not NULL (checked above) and point to a status of `MPI_F_STATUS_SIZE`
+        // integers (MPI's contract for this routine); `copy` allows them to overlap.
         unsafe {
             std::ptr::copy(
                 f_status,

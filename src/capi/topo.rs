@@ -13,6 +13,8 @@ pub unsafe extern "C" fn MPI_Topo_test(comm: MPI_Comm, status: *mut c_int) -> c_
     entry!("MPI_Topo_test", Scope::Comm(comm), {
         nonnull!(status);
         let t = Runtime::global().comm_topology(Handle(comm))?;
+        // SAFETY: `status`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *status = t.unwrap_or(MPI_UNDEFINED) };
         Ok(())
     })

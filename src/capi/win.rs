@@ -41,6 +41,8 @@ pub unsafe extern "C" fn MPI_Win_allocate(
         rt().check_handle(HandleKind::Info, Handle(info))?;
         let r = rt().win_allocate(size as i64, disp_unit, Handle(comm));
         // `baseptr` is really a `void **` (MPI 4.1 §12.2.2).
+        // SAFETY: `win`, `baseptr`: arguments of this call, checked non-NULL above, valid for their
+        // types during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             *win = r.as_ref().map_or(MPI_WIN_NULL, |(h, _)| h.0);
             if let Ok((_, base)) = &r {

@@ -23,6 +23,8 @@ pub unsafe extern "C" fn MPI_Win_shared_query(
     entry!("MPI_Win_shared_query", Scope::Win(win), {
         nonnull!(size, disp_unit, baseptr);
         let (base, n, unit) = rt().win_shared_query(Handle(win), rank)?;
+        // SAFETY: `size`, `disp_unit`, `baseptr`: arguments of this call, checked non-NULL above,
+        // valid for their types during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             *size = n as MPI_Aint;
             *disp_unit = unit;
@@ -44,6 +46,8 @@ pub unsafe extern "C" fn MPI_Win_shared_query_c(
     entry!("MPI_Win_shared_query_c", Scope::Win(win), {
         nonnull!(size, disp_unit, baseptr);
         let (base, n, unit) = rt().win_shared_query(Handle(win), rank)?;
+        // SAFETY: `size`, `disp_unit`, `baseptr`: arguments of this call, checked non-NULL above,
+        // valid for their types during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             *size = n as MPI_Aint;
             *disp_unit = unit as MPI_Aint;
@@ -90,6 +94,8 @@ pub unsafe extern "C" fn MPI_Type_match_size(
             }
         };
         rt().check_handle(crate::world::HandleKind::Datatype, Handle(t))?;
+        // SAFETY: `datatype`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *datatype = t };
         Ok(())
     })
@@ -110,6 +116,8 @@ pub unsafe extern "C" fn MPI_Get_hw_resource_info(hw_info: *mut MPI_Info) -> c_i
             let _ = rt().info_free(h);
             return Err(e);
         }
+        // SAFETY: `hw_info`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *hw_info = h.0 };
         Ok(())
     })

@@ -292,6 +292,8 @@ unsafe fn set(p: *mut MPI_Fint, v: MPI_Fint) {
 
 /// `*_NULL_COPY_FN`: FLAG = .FALSE., IERROR = MPI_SUCCESS.
 unsafe fn null_copy(flag: *mut MPI_Flogical, ierror: *mut MPI_Fint) {
+    // SAFETY: FLAG and IERROR are a copy callback's by-reference arguments (or NULL from C), which
+    // is what `set` asks.
     unsafe {
         set(flag, FORTRAN_FALSE);
         set(ierror, fint(MPI_SUCCESS));
@@ -306,6 +308,8 @@ unsafe fn dup_copy<T: Copy>(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: the values are a copy callback's by-reference arguments of type `T` (checked non-NULL
+    // here), FLAG and IERROR NULL or writable, which is what `set` asks.
     unsafe {
         if !value_in.is_null() && !value_out.is_null() {
             *value_out = *value_in;
@@ -317,6 +321,8 @@ unsafe fn dup_copy<T: Copy>(
 
 /// `*_NULL_DELETE_FN`: IERROR = MPI_SUCCESS.
 unsafe fn null_delete(ierror: *mut MPI_Fint) {
+    // SAFETY: IERROR is a delete callback's by-reference argument (or NULL from C), which is what
+    // `set` asks.
     unsafe { set(ierror, fint(MPI_SUCCESS)) };
 }
 
@@ -338,6 +344,8 @@ pub unsafe extern "C" fn mpi_comm_null_copy_fn_(
         attribute_val_in,
         attribute_val_out,
     );
+    // SAFETY: `null_copy` needs the callback's FLAG (and IERROR) writable (the by-reference
+    // contract of this entry point, fortran/mod.rs).
     unsafe { null_copy(flag, ierror) }
 }
 
@@ -353,6 +361,8 @@ pub unsafe extern "C" fn mpi_comm_dup_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (oldcomm, comm_keyval, extra_state);
+    // SAFETY: `dup_copy` needs the callback's value and flag arguments valid (the by-reference
+    // contract of this entry point, fortran/mod.rs).
     unsafe { dup_copy(attribute_val_in, attribute_val_out, flag, ierror) }
 }
 
@@ -366,6 +376,8 @@ pub unsafe extern "C" fn mpi_comm_null_delete_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (comm, comm_keyval, attribute_val, extra_state);
+    // SAFETY: `null_delete` needs the callback's IERROR writable (the by-reference contract of this
+    // entry point, fortran/mod.rs).
     unsafe { null_delete(ierror) };
 }
 
@@ -380,6 +392,8 @@ pub unsafe extern "C" fn mpi_type_null_copy_fn_(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: the same arguments the communicator's form takes, passed on unchanged: the caller's
+    // contract is the same.
     unsafe {
         mpi_comm_null_copy_fn_(
             oldtype,
@@ -404,6 +418,8 @@ pub unsafe extern "C" fn mpi_type_dup_fn_(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: the same arguments the communicator's form takes, passed on unchanged: the caller's
+    // contract is the same.
     unsafe {
         mpi_comm_dup_fn_(
             oldtype,
@@ -427,6 +443,8 @@ pub unsafe extern "C" fn mpi_type_null_delete_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (datatype, type_keyval, attribute_val, extra_state);
+    // SAFETY: `null_delete` needs the callback's IERROR writable (the by-reference contract of this
+    // entry point, fortran/mod.rs).
     unsafe { null_delete(ierror) };
 }
 
@@ -448,6 +466,8 @@ pub unsafe extern "C" fn mpi_win_null_copy_fn_(
         attribute_val_in,
         attribute_val_out,
     );
+    // SAFETY: `null_copy` needs the callback's FLAG (and IERROR) writable (the by-reference
+    // contract of this entry point, fortran/mod.rs).
     unsafe { null_copy(flag, ierror) }
 }
 
@@ -463,6 +483,8 @@ pub unsafe extern "C" fn mpi_win_dup_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (oldwin, win_keyval, extra_state);
+    // SAFETY: `dup_copy` needs the callback's value and flag arguments valid (the by-reference
+    // contract of this entry point, fortran/mod.rs).
     unsafe { dup_copy(attribute_val_in, attribute_val_out, flag, ierror) }
 }
 
@@ -476,6 +498,8 @@ pub unsafe extern "C" fn mpi_win_null_delete_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (win, win_keyval, attribute_val, extra_state);
+    // SAFETY: `null_delete` needs the callback's IERROR writable (the by-reference contract of this
+    // entry point, fortran/mod.rs).
     unsafe { null_delete(ierror) };
 }
 
@@ -497,6 +521,8 @@ pub unsafe extern "C" fn mpi_null_copy_fn_(
         attribute_val_in,
         attribute_val_out,
     );
+    // SAFETY: `null_copy` needs the callback's FLAG (and IERROR) writable (the by-reference
+    // contract of this entry point, fortran/mod.rs).
     unsafe { null_copy(flag, ierror) }
 }
 
@@ -512,6 +538,8 @@ pub unsafe extern "C" fn mpi_dup_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (oldcomm, keyval, extra_state);
+    // SAFETY: `dup_copy` needs the callback's value and flag arguments valid (the by-reference
+    // contract of this entry point, fortran/mod.rs).
     unsafe { dup_copy(attribute_val_in, attribute_val_out, flag, ierror) }
 }
 
@@ -525,5 +553,7 @@ pub unsafe extern "C" fn mpi_null_delete_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (comm, keyval, attribute_val, extra_state);
+    // SAFETY: `null_delete` needs the callback's IERROR writable (the by-reference contract of this
+    // entry point, fortran/mod.rs).
     unsafe { null_delete(ierror) };
 }

@@ -63,6 +63,8 @@ pub unsafe extern "C" fn mpi_bcast_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             nonnull!(count, datatype, root);
+            // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract
+            // of this entry point, fortran/mod.rs).
             args = Some(unsafe {
                 (
                     read_narrow(count, MPI_ERR_COUNT, "count")?,
@@ -77,6 +79,8 @@ pub unsafe extern "C" fn mpi_bcast_(
     let Some((count, datatype, root, c)) = args else {
         return;
     };
+    // SAFETY: the choice buffers and the other arguments are the Fortran caller's, valid as the MPI
+    // routine says (fortran/mod.rs), which is the C entry point's contract.
     let rc = unsafe { MPI_Bcast(choice_mut(buffer), count, datatype, root, c) };
     // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(rc)) };
@@ -104,6 +108,8 @@ pub unsafe extern "C" fn mpi_reduce_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             nonnull!(count, datatype, op, root);
+            // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract
+            // of this entry point, fortran/mod.rs).
             args = Some(unsafe {
                 (
                     read_narrow(count, MPI_ERR_COUNT, "count")?,
@@ -119,6 +125,8 @@ pub unsafe extern "C" fn mpi_reduce_(
     let Some((count, datatype, op, root, c)) = args else {
         return;
     };
+    // SAFETY: the choice buffers and the other arguments are the Fortran caller's, valid as the MPI
+    // routine says (fortran/mod.rs), which is the C entry point's contract.
     let rc = unsafe {
         MPI_Reduce(
             choice(sendbuf),
@@ -155,6 +163,8 @@ pub unsafe extern "C" fn mpi_allreduce_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             nonnull!(count, datatype, op);
+            // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract
+            // of this entry point, fortran/mod.rs).
             args = Some(unsafe {
                 (
                     read_narrow(count, MPI_ERR_COUNT, "count")?,
@@ -169,6 +179,8 @@ pub unsafe extern "C" fn mpi_allreduce_(
     let Some((count, datatype, op, c)) = args else {
         return;
     };
+    // SAFETY: the choice buffers and the other arguments are the Fortran caller's, valid as the MPI
+    // routine says (fortran/mod.rs), which is the C entry point's contract.
     let rc = unsafe { MPI_Allreduce(choice(sendbuf), choice_mut(recvbuf), count, datatype, op, c) };
     // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(rc)) };
@@ -203,6 +215,8 @@ unsafe fn transfer_args(
             }
             None => 0,
         };
+        // SAFETY: `sendcount`, `sendtype`, `recvcount`, `recvtype`, `comm` are valid here by this
+        // function's contract (its `# Safety`).
         args = Some(unsafe {
             (
                 read_narrow(sendcount, MPI_ERR_COUNT, "sendcount")?,
@@ -235,6 +249,8 @@ pub unsafe extern "C" fn mpi_gather_(
     comm: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `transfer_args` needs its INTEGER arguments readable (the by-reference contract of
+    // this entry point, fortran/mod.rs).
     let Some((sc, st, rc, rt, root, c)) = (unsafe {
         transfer_args(
             "MPI_GATHER",
@@ -249,6 +265,8 @@ pub unsafe extern "C" fn mpi_gather_(
     }) else {
         return;
     };
+    // SAFETY: the choice buffers and the other arguments are the Fortran caller's, valid as the MPI
+    // routine says (fortran/mod.rs), which is the C entry point's contract.
     let code = unsafe {
         MPI_Gather(
             choice(sendbuf),
@@ -278,6 +296,8 @@ pub unsafe extern "C" fn mpi_scatter_(
     comm: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `transfer_args` needs its INTEGER arguments readable (the by-reference contract of
+    // this entry point, fortran/mod.rs).
     let Some((sc, st, rc, rt, root, c)) = (unsafe {
         transfer_args(
             "MPI_SCATTER",
@@ -292,6 +312,8 @@ pub unsafe extern "C" fn mpi_scatter_(
     }) else {
         return;
     };
+    // SAFETY: the choice buffers and the other arguments are the Fortran caller's, valid as the MPI
+    // routine says (fortran/mod.rs), which is the C entry point's contract.
     let code = unsafe {
         MPI_Scatter(
             choice(sendbuf),
@@ -320,6 +342,8 @@ pub unsafe extern "C" fn mpi_allgather_(
     comm: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `transfer_args` needs its INTEGER arguments readable (the by-reference contract of
+    // this entry point, fortran/mod.rs).
     let Some((sc, st, rc, rt, _, c)) = (unsafe {
         transfer_args(
             "MPI_ALLGATHER",
@@ -334,6 +358,8 @@ pub unsafe extern "C" fn mpi_allgather_(
     }) else {
         return;
     };
+    // SAFETY: the choice buffers and the other arguments are the Fortran caller's, valid as the MPI
+    // routine says (fortran/mod.rs), which is the C entry point's contract.
     let code = unsafe { MPI_Allgather(choice(sendbuf), sc, st, choice_mut(recvbuf), rc, rt, c) };
     // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(code)) };
@@ -351,6 +377,8 @@ pub unsafe extern "C" fn mpi_alltoall_(
     comm: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `transfer_args` needs its INTEGER arguments readable (the by-reference contract of
+    // this entry point, fortran/mod.rs).
     let Some((sc, st, rc, rt, _, c)) = (unsafe {
         transfer_args(
             "MPI_ALLTOALL",
@@ -365,6 +393,8 @@ pub unsafe extern "C" fn mpi_alltoall_(
     }) else {
         return;
     };
+    // SAFETY: the choice buffers and the other arguments are the Fortran caller's, valid as the MPI
+    // routine says (fortran/mod.rs), which is the C entry point's contract.
     let code = unsafe { MPI_Alltoall(choice(sendbuf), sc, st, choice_mut(recvbuf), rc, rt, c) };
     // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(code)) };

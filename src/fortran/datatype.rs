@@ -21,8 +21,13 @@ unsafe fn type_ref(p: *const MPI_Fint) -> Result<i32> {
     narrow(unsafe { by_ref(p, 0) }, MPI_ERR_TYPE, "datatype")
 }
 
-/// The handle of a datatype argument (checked non-NULL by the caller).
+/// The handle of a datatype argument.
+///
+/// # Safety
+/// `p` points to the caller's INTEGER (its callers check it non-NULL).
 unsafe fn type_arg(p: *const MPI_Fint, what: &'static str) -> Result<Handle> {
+    // SAFETY: `p` is the caller's INTEGER, checked non-NULL by the caller (this function's `#
+    // Safety`), which is what `read_narrow` asks.
     Ok(Handle(unsafe { read_narrow(p, MPI_ERR_TYPE, what) }?))
 }
 
@@ -43,6 +48,7 @@ unsafe fn int_array(p: *const MPI_Farray, n: usize, name: &'static str) -> Resul
     if p.is_null() {
         return Err(Error::NullArgument { name });
     }
+    // SAFETY: `p` is valid here by this function's contract (its `# Safety`).
     Ok(unsafe { std::slice::from_raw_parts(p, n) }
         .iter()
         .map(|&v| wide(v))
@@ -60,6 +66,7 @@ unsafe fn aint_array(p: *const MPI_Faint_array, n: usize, name: &'static str) ->
     if p.is_null() {
         return Err(Error::NullArgument { name });
     }
+    // SAFETY: `p` is valid here by this function's contract (its `# Safety`).
     Ok(unsafe { std::slice::from_raw_parts(p, n) }
         .iter()
         .map(|&v| v as i64)
@@ -71,6 +78,7 @@ unsafe fn aint_array(p: *const MPI_Faint_array, n: usize, name: &'static str) ->
 /// # Safety
 /// `newtype` must be writable (checked non-NULL by the caller).
 unsafe fn out(newtype: *mut MPI_Fint, h: Handle) -> Result<()> {
+    // SAFETY: `newtype` is valid here by this function's contract (its `# Safety`).
     unsafe { *newtype = fint(h.0) };
     Ok(())
 }
@@ -85,6 +93,9 @@ pub unsafe extern "C" fn mpi_type_contiguous_(
 ) {
     fentry!(ierror, "MPI_TYPE_CONTIGUOUS", Scope::NoObject, {
         nonnull!(count, oldtype, newtype);
+        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call; `type_arg` needs the datatype argument readable (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let h = rt().type_contiguous(wide(unsafe { *count }), unsafe {
             type_arg(oldtype, "oldtype")
         }?)?;
@@ -112,7 +123,11 @@ pub unsafe extern "C" fn mpi_type_vector_(
             // SAFETY: `blocklength`, `stride`, `oldtype` checked non-NULL above (fortran/mod.rs
             // contract).
             wide(unsafe { *blocklength }),
+            // SAFETY: `stride`: an argument of this call, checked non-NULL above, valid for its
+            // type during the call (the by-reference contract of this entry point, fortran/mod.rs).
             wide(unsafe { *stride }),
+            // SAFETY: `type_arg` needs the datatype argument readable (the by-reference contract of
+            // this entry point, fortran/mod.rs).
             unsafe { type_arg(oldtype, "oldtype") }?,
         )?;
         // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
@@ -140,7 +155,11 @@ pub unsafe extern "C" fn mpi_type_create_hvector_(
             // SAFETY: `blocklength`, `stride`, `oldtype` checked non-NULL above (fortran/mod.rs
             // contract).
             wide(unsafe { *blocklength }),
+            // SAFETY: `stride`: an argument of this call, checked non-NULL above, valid for its
+            // type during the call (the by-reference contract of this entry point, fortran/mod.rs).
             unsafe { *stride } as i64,
+            // SAFETY: `type_arg` needs the datatype argument readable (the by-reference contract of
+            // this entry point, fortran/mod.rs).
             unsafe { type_arg(oldtype, "oldtype") }?,
         )?;
         // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
@@ -163,10 +182,16 @@ pub unsafe extern "C" fn mpi_type_indexed_(
         nonnull!(count, oldtype, newtype);
         // SAFETY: `count` checked non-NULL above (fortran/mod.rs contract).
         let n = count_arg(unsafe { *count })?;
+        // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let bls = unsafe { int_array(array_of_blocklengths, n, "array_of_blocklengths") }?;
+        // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let disps = unsafe { int_array(array_of_displacements, n, "array_of_displacements") }?;
         // SAFETY: `oldtype`, `newtype` checked non-NULL above (fortran/mod.rs contract).
         let h = rt().type_indexed(&bls, &disps, unsafe { type_arg(oldtype, "oldtype") }?)?;
+        // SAFETY: `out` needs the output handle writable (the by-reference contract of this entry
+        // point, fortran/mod.rs).
         unsafe { out(newtype, h) }
     })
 }
@@ -186,11 +211,17 @@ pub unsafe extern "C" fn mpi_type_create_hindexed_(
         nonnull!(count, oldtype, newtype);
         // SAFETY: `count` checked non-NULL above (fortran/mod.rs contract).
         let n = count_arg(unsafe { *count })?;
+        // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let bls = unsafe { int_array(array_of_blocklengths, n, "array_of_blocklengths") }?;
+        // SAFETY: `aint_array` needs the array to hold `n` elements when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let disps = unsafe { aint_array(array_of_displacements, n, "array_of_displacements") }?;
         let h =
             // SAFETY: `oldtype`, `newtype` checked non-NULL above (fortran/mod.rs contract).
             rt().type_create_hindexed(&bls, &disps, unsafe { type_arg(oldtype, "oldtype") }?)?;
+        // SAFETY: `out` needs the output handle writable (the by-reference contract of this entry
+        // point, fortran/mod.rs).
         unsafe { out(newtype, h) }
     })
 }
@@ -210,7 +241,12 @@ pub unsafe extern "C" fn mpi_type_create_indexed_block_(
         nonnull!(count, blocklength, oldtype, newtype);
         // SAFETY: `count` checked non-NULL above (fortran/mod.rs contract).
         let n = count_arg(unsafe { *count })?;
+        // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let disps = unsafe { int_array(array_of_displacements, n, "array_of_displacements") }?;
+        // SAFETY: `blocklength`: an argument of this call, checked non-NULL above, valid for its
+        // type during the call; `type_arg` needs the datatype argument readable (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let h = rt().type_create_indexed_block(wide(unsafe { *blocklength }), &disps, unsafe {
             type_arg(oldtype, "oldtype")
         }?)?;
@@ -234,7 +270,12 @@ pub unsafe extern "C" fn mpi_type_create_hindexed_block_(
         nonnull!(count, blocklength, oldtype, newtype);
         // SAFETY: `count` checked non-NULL above (fortran/mod.rs contract).
         let n = count_arg(unsafe { *count })?;
+        // SAFETY: `aint_array` needs the array to hold `n` elements when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let disps = unsafe { aint_array(array_of_displacements, n, "array_of_displacements") }?;
+        // SAFETY: `blocklength`: an argument of this call, checked non-NULL above, valid for its
+        // type during the call; `type_arg` needs the datatype argument readable (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let h = rt().type_create_hindexed_block(wide(unsafe { *blocklength }), &disps, unsafe {
             type_arg(oldtype, "oldtype")
         }?)?;
@@ -258,8 +299,14 @@ pub unsafe extern "C" fn mpi_type_create_struct_(
         nonnull!(count, newtype);
         // SAFETY: `count` checked non-NULL above (fortran/mod.rs contract).
         let n = count_arg(unsafe { *count })?;
+        // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let bls = unsafe { int_array(array_of_blocklengths, n, "array_of_blocklengths") }?;
+        // SAFETY: `aint_array` needs the array to hold `n` elements when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let disps = unsafe { aint_array(array_of_displacements, n, "array_of_displacements") }?;
+        // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let types: Vec<Handle> = unsafe { int_array(array_of_types, n, "array_of_types") }?
             .into_iter()
             .map(|t| {
@@ -297,9 +344,17 @@ pub unsafe extern "C" fn mpi_type_create_subarray_(
         let n = usize::try_from(unsafe { *ndims }).unwrap_or(0);
         // SAFETY: `order` checked non-NULL above (fortran/mod.rs contract).
         let order = unsafe { read_narrow(order, MPI_ERR_ARG, "order") }?;
+        // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let sizes = unsafe { int_array(array_of_sizes, n, "array_of_sizes") }?;
+        // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let subsizes = unsafe { int_array(array_of_subsizes, n, "array_of_subsizes") }?;
+        // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let starts = unsafe { int_array(array_of_starts, n, "array_of_starts") }?;
+        // SAFETY: `type_arg` needs the datatype argument readable (the by-reference contract of
+        // this entry point, fortran/mod.rs).
         let h = rt().type_create_subarray(&sizes, &subsizes, &starts, order, unsafe {
             type_arg(oldtype, "oldtype")
         }?)?;
@@ -427,6 +482,8 @@ pub unsafe extern "C" fn mpi_type_get_extent_(
         let t = unsafe { type_ref(datatype) }?;
         nonnull!(lb, extent);
         let (l, e) = rt().type_get_extent(Handle(t))?;
+        // SAFETY: `lb`, `extent`: arguments of this call, checked non-NULL above, valid for their
+        // types during the call (the by-reference contract of this entry point, fortran/mod.rs).
         unsafe {
             *lb = l as MPI_Aint;
             *extent = e as MPI_Aint;
@@ -449,6 +506,8 @@ pub unsafe extern "C" fn mpi_type_get_extent_x_(
         let t = unsafe { type_ref(datatype) }?;
         nonnull!(lb, extent);
         let (l, e) = rt().type_get_extent(Handle(t))?;
+        // SAFETY: `lb`, `extent`: arguments of this call, checked non-NULL above, valid for their
+        // types during the call (the by-reference contract of this entry point, fortran/mod.rs).
         unsafe {
             *lb = l;
             *extent = e;
@@ -471,6 +530,9 @@ pub unsafe extern "C" fn mpi_type_get_true_extent_(
         let t = unsafe { type_ref(datatype) }?;
         nonnull!(true_lb, true_extent);
         let (l, e) = rt().type_get_true_extent(Handle(t))?;
+        // SAFETY: `true_lb`, `true_extent`: arguments of this call, checked non-NULL above, valid
+        // for their types during the call (the by-reference contract of this entry point,
+        // fortran/mod.rs).
         unsafe {
             *true_lb = l as MPI_Aint;
             *true_extent = e as MPI_Aint;
@@ -493,6 +555,9 @@ pub unsafe extern "C" fn mpi_type_get_true_extent_x_(
         let t = unsafe { type_ref(datatype) }?;
         nonnull!(true_lb, true_extent);
         let (l, e) = rt().type_get_true_extent(Handle(t))?;
+        // SAFETY: `true_lb`, `true_extent`: arguments of this call, checked non-NULL above, valid
+        // for their types during the call (the by-reference contract of this entry point,
+        // fortran/mod.rs).
         unsafe {
             *true_lb = l;
             *true_extent = e;
@@ -533,6 +598,8 @@ pub unsafe extern "C" fn mpi_type_get_name_(
         let t = unsafe { type_ref(datatype) }?;
         nonnull!(type_name, resultlen);
         let name = rt().type_get_name(Handle(t))?;
+        // SAFETY: `write_fortran_string` needs the CHARACTER argument to have its hidden length in
+        // writable bytes (the by-reference contract of this entry point, fortran/mod.rs).
         let n = unsafe {
             write_fortran_string(
                 type_name,

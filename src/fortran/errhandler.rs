@@ -26,8 +26,13 @@ impl UserErrhandler for FortranErrhandler {
     }
 }
 
-/// The handle of an ERRHANDLER argument (checked non-NULL by the caller).
+/// The handle of an ERRHANDLER argument.
+///
+/// # Safety
+/// `p` points to the caller's INTEGER (its callers check it non-NULL).
 unsafe fn errhandler_arg(p: *const MPI_Fint) -> crate::error::Result<Handle> {
+    // SAFETY: `p` is the caller's INTEGER, checked non-NULL by the caller (this function's `#
+    // Safety`), which is what `read_narrow` asks.
     Ok(Handle(unsafe {
         read_narrow(p, MPI_ERR_ERRHANDLER, "errhandler")
     }?))
@@ -56,6 +61,8 @@ pub unsafe extern "C" fn mpi_comm_create_errhandler_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_COMM_CREATE_ERRHANDLER", Scope::NoObject, {
+        // SAFETY: `create` needs the errhandler output writable (the by-reference contract of this
+        // entry point, fortran/mod.rs).
         unsafe { create(ObjectKind::Comm, comm_errhandler_fn, errhandler) }
     })
 }
@@ -68,6 +75,8 @@ pub unsafe extern "C" fn mpi_win_create_errhandler_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_WIN_CREATE_ERRHANDLER", Scope::NoObject, {
+        // SAFETY: `create` needs the errhandler output writable (the by-reference contract of this
+        // entry point, fortran/mod.rs).
         unsafe { create(ObjectKind::Win, win_errhandler_fn, errhandler) }
     })
 }
@@ -88,6 +97,8 @@ pub unsafe extern "C" fn mpi_comm_set_errhandler_(
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
             nonnull!(errhandler);
+            // SAFETY: `errhandler_arg` needs the ERRHANDLER argument readable (the by-reference
+            // contract of this entry point, fortran/mod.rs).
             rt().set_errhandler(ObjectKind::Comm, Handle(c), unsafe {
                 errhandler_arg(errhandler)
             }?)
@@ -111,6 +122,8 @@ pub unsafe extern "C" fn mpi_win_set_errhandler_(
         {
             let w = narrow(w, MPI_ERR_WIN, "win")?;
             nonnull!(errhandler);
+            // SAFETY: `errhandler_arg` needs the ERRHANDLER argument readable (the by-reference
+            // contract of this entry point, fortran/mod.rs).
             rt().set_errhandler(ObjectKind::Win, Handle(w), unsafe {
                 errhandler_arg(errhandler)
             }?)
@@ -204,6 +217,7 @@ pub unsafe extern "C" fn mpi_comm_call_errhandler_(
         }
     );
     let Some((c, code)) = args else { return };
+    // SAFETY: integer arguments only: the C entry point reads no pointer.
     let rc = unsafe { crate::capi::errhandler::MPI_Comm_call_errhandler(c, code) };
     if !ierror.is_null() {
         // SAFETY: `ierror` checked non-NULL above (fortran/mod.rs contract).
@@ -236,6 +250,7 @@ pub unsafe extern "C" fn mpi_win_call_errhandler_(
         }
     );
     let Some((w, code)) = args else { return };
+    // SAFETY: integer arguments only: the C entry point reads no pointer.
     let rc = unsafe { crate::capi::errhandler::MPI_Win_call_errhandler(w, code) };
     if !ierror.is_null() {
         // SAFETY: `ierror` checked non-NULL above (fortran/mod.rs contract).

@@ -10,7 +10,10 @@ use crate::nonnull;
 use crate::world::{Error, Handle};
 use std::ffi::c_char;
 
-/// An info handle argument, checked to fit the library's handles.
+/// An info handle argument, checked non-NULL and to fit the library's handles.
+///
+/// # Safety
+/// `p` is NULL or points to the caller's INTEGER.
 unsafe fn info_arg(p: *const MPI_Fint) -> crate::error::Result<Handle> {
     nonnull!(p);
     // SAFETY: `p` checked non-NULL above (fortran/mod.rs contract).
@@ -41,9 +44,13 @@ pub unsafe extern "C" fn mpi_info_set_(
 ) {
     fentry!(ierror, "MPI_INFO_SET", Scope::NoObject, {
         nonnull!(key, value);
+        // SAFETY: `info_arg` needs the INFO argument readable (the by-reference contract of this
+        // entry point, fortran/mod.rs).
         let h = unsafe { info_arg(info) }?;
         // SAFETY: `key`, `value` checked non-NULL above (fortran/mod.rs contract).
         let k = unsafe { read_fortran_string(key, key_len) };
+        // SAFETY: `read_fortran_string` needs the CHARACTER argument to have its hidden length in
+        // readable bytes (the by-reference contract of this entry point, fortran/mod.rs).
         let v = unsafe { read_fortran_string(value, value_len) };
         rt().info_set(h, &k, &v)
     })
@@ -63,6 +70,8 @@ pub unsafe extern "C" fn mpi_info_get_(
 ) {
     fentry!(ierror, "MPI_INFO_GET", Scope::NoObject, {
         nonnull!(key, valuelen, value, flag);
+        // SAFETY: `info_arg` needs the INFO argument readable (the by-reference contract of this
+        // entry point, fortran/mod.rs).
         let h = unsafe { info_arg(info) }?;
         // SAFETY: `valuelen` checked non-NULL above (fortran/mod.rs contract).
         let room = usize::try_from(unsafe { *valuelen })
@@ -70,6 +79,10 @@ pub unsafe extern "C" fn mpi_info_get_(
         // SAFETY: `key` checked non-NULL above (fortran/mod.rs contract).
         let k = unsafe { read_fortran_string(key, key_len) };
         match rt().info_get(h, &k)? {
+            // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its type
+            // during the call; `write_fortran_string` needs the CHARACTER argument to have its
+            // hidden length in writable bytes (the by-reference contract of this entry point,
+            // fortran/mod.rs).
             Some(v) => unsafe {
                 write_fortran_string(value, value_len, room, &v);
                 *flag = logical(true);
@@ -93,10 +106,15 @@ pub unsafe extern "C" fn mpi_info_get_valuelen_(
 ) {
     fentry!(ierror, "MPI_INFO_GET_VALUELEN", Scope::NoObject, {
         nonnull!(key, valuelen, flag);
+        // SAFETY: `info_arg` needs the INFO argument readable (the by-reference contract of this
+        // entry point, fortran/mod.rs).
         let h = unsafe { info_arg(info) }?;
         // SAFETY: `key` checked non-NULL above (fortran/mod.rs contract).
         let k = unsafe { read_fortran_string(key, key_len) };
         match rt().info_get(h, &k)? {
+            // SAFETY: `valuelen`, `flag`: arguments of this call, checked non-NULL above, valid for
+            // their types during the call (the by-reference contract of this entry point,
+            // fortran/mod.rs).
             Some(v) => unsafe {
                 *valuelen = fint(v.len() as i32);
                 *flag = logical(true);
@@ -118,6 +136,8 @@ pub unsafe extern "C" fn mpi_info_delete_(
 ) {
     fentry!(ierror, "MPI_INFO_DELETE", Scope::NoObject, {
         nonnull!(key);
+        // SAFETY: `info_arg` needs the INFO argument readable (the by-reference contract of this
+        // entry point, fortran/mod.rs).
         let h = unsafe { info_arg(info) }?;
         // SAFETY: `key` checked non-NULL above (fortran/mod.rs contract).
         rt().info_delete(h, &unsafe { read_fortran_string(key, key_len) })
@@ -133,6 +153,8 @@ pub unsafe extern "C" fn mpi_info_dup_(
 ) {
     fentry!(ierror, "MPI_INFO_DUP", Scope::NoObject, {
         nonnull!(newinfo);
+        // SAFETY: `info_arg` needs the INFO argument readable (the by-reference contract of this
+        // entry point, fortran/mod.rs).
         let h = rt().info_dup(unsafe { info_arg(info) }?)?;
         // SAFETY: `newinfo` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *newinfo = fint(h.0) };
@@ -144,7 +166,11 @@ pub unsafe extern "C" fn mpi_info_dup_(
 #[no_mangle]
 pub unsafe extern "C" fn mpi_info_free_(info: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_INFO_FREE", Scope::NoObject, {
+        // SAFETY: `info_arg` needs the INFO argument readable (the by-reference contract of this
+        // entry point, fortran/mod.rs).
         rt().info_free(unsafe { info_arg(info) }?)?;
+        // SAFETY: `info` is not NULL (`info_arg` fails the call otherwise) and the caller's INTEGER
+        // (fortran/mod.rs).
         unsafe { *info = fint(MPI_INFO_NULL) };
         Ok(())
     })
@@ -159,6 +185,8 @@ pub unsafe extern "C" fn mpi_info_get_nkeys_(
 ) {
     fentry!(ierror, "MPI_INFO_GET_NKEYS", Scope::NoObject, {
         nonnull!(nkeys);
+        // SAFETY: `info_arg` needs the INFO argument readable (the by-reference contract of this
+        // entry point, fortran/mod.rs).
         let n = rt().info_nkeys(unsafe { info_arg(info) }?)?;
         // SAFETY: `nkeys` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *nkeys = fint(n) };
@@ -177,6 +205,8 @@ pub unsafe extern "C" fn mpi_info_get_nthkey_(
 ) {
     fentry!(ierror, "MPI_INFO_GET_NTHKEY", Scope::NoObject, {
         nonnull!(n, key);
+        // SAFETY: `info_arg` needs the INFO argument readable (the by-reference contract of this
+        // entry point, fortran/mod.rs).
         let h = unsafe { info_arg(info) }?;
         // SAFETY: `n` checked non-NULL above (fortran/mod.rs contract).
         let n = narrow(unsafe { *n }, MPI_ERR_ARG, "n")?;

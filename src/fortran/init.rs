@@ -88,6 +88,7 @@ pub unsafe extern "C" fn mpi_abort_(
         // SAFETY: `errorcode` checked non-NULL above (fortran/mod.rs contract).
         crate::fortran::callback_code(unsafe { *errorcode })
     };
+    // SAFETY: integer arguments only: the C entry point reads no pointer.
     unsafe { crate::capi::init::MPI_Abort(comm, code) };
 }
 
@@ -136,6 +137,9 @@ pub unsafe extern "C" fn mpi_get_version_(
 ) {
     fentry!(ierror, "MPI_GET_VERSION", Scope::NoObject, {
         crate::nonnull!(version, subversion);
+        // SAFETY: `version`, `subversion`: arguments of this call, checked non-NULL above, valid
+        // for their types during the call (the by-reference contract of this entry point,
+        // fortran/mod.rs).
         unsafe {
             *version = fint(MPI_VERSION);
             *subversion = fint(MPI_SUBVERSION);
@@ -155,6 +159,8 @@ pub unsafe extern "C" fn mpi_get_library_version_(
     fentry!(ierror, "MPI_GET_LIBRARY_VERSION", Scope::NoObject, {
         crate::nonnull!(version, resultlen);
         let text = crate::capi::init::library_version();
+        // SAFETY: `write_fortran_string` needs the CHARACTER argument to have its hidden length in
+        // writable bytes (the by-reference contract of this entry point, fortran/mod.rs).
         let n = unsafe {
             write_fortran_string(
                 version,

@@ -22,6 +22,7 @@ pub unsafe fn write(status: *mut MPI_Fstatus, st: &Status) {
     if crate::fortran::sentinels::status_ignored(status) {
         return;
     }
+    // SAFETY: `status` is valid here by this function's contract (its `# Safety`).
     let s = unsafe { std::slice::from_raw_parts_mut(status, MPI_STATUS_SIZE as usize) };
     s.fill(0);
     s[MPI_F_SOURCE as usize] = fint(st.source);
@@ -37,6 +38,7 @@ pub unsafe fn write(status: *mut MPI_Fstatus, st: &Status) {
 /// # Safety
 /// `status` is `MPI_STATUS_SIZE` readable INTEGERs.
 pub unsafe fn read(status: *const MPI_Fstatus) -> Status {
+    // SAFETY: `status` is valid here by this function's contract (its `# Safety`).
     let s = unsafe { std::slice::from_raw_parts(status, MPI_STATUS_SIZE as usize) };
     Status {
         source: s[MPI_F_SOURCE as usize] as i32,
@@ -62,8 +64,14 @@ pub unsafe extern "C" fn mpi_get_count_(
 ) {
     fentry!(ierror, "MPI_GET_COUNT", Scope::NoObject, {
         nonnull!(status, datatype, count);
+        // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract of
+        // this entry point, fortran/mod.rs).
         let dt = unsafe { read_narrow(datatype, MPI_ERR_TYPE, "datatype") }?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let n = rt().status_count(unsafe { read(status) }.bytes, Handle(dt))?;
+        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (the by-reference contract of this entry point, fortran/mod.rs).
         unsafe { *count = as_fint(n) };
         Ok(())
     })
@@ -79,8 +87,14 @@ pub unsafe extern "C" fn mpi_get_elements_(
 ) {
     fentry!(ierror, "MPI_GET_ELEMENTS", Scope::NoObject, {
         nonnull!(status, datatype, count);
+        // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract of
+        // this entry point, fortran/mod.rs).
         let dt = unsafe { read_narrow(datatype, MPI_ERR_TYPE, "datatype") }?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let n = rt().type_elements(Handle(dt), unsafe { read(status) }.bytes)?;
+        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (the by-reference contract of this entry point, fortran/mod.rs).
         unsafe { *count = as_fint(n) };
         Ok(())
     })
@@ -96,8 +110,14 @@ pub unsafe extern "C" fn mpi_get_elements_x_(
 ) {
     fentry!(ierror, "MPI_GET_ELEMENTS_X", Scope::NoObject, {
         nonnull!(status, datatype, count);
+        // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract of
+        // this entry point, fortran/mod.rs).
         let dt = unsafe { read_narrow(datatype, MPI_ERR_TYPE, "datatype") }?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let n = rt().type_elements(Handle(dt), unsafe { read(status) }.bytes)?;
+        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (the by-reference contract of this entry point, fortran/mod.rs).
         unsafe { *count = n };
         Ok(())
     })
@@ -113,10 +133,18 @@ pub unsafe extern "C" fn mpi_status_set_elements_(
 ) {
     fentry!(ierror, "MPI_STATUS_SET_ELEMENTS", Scope::NoObject, {
         nonnull!(status, datatype, count);
+        // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract of
+        // this entry point, fortran/mod.rs).
         let dt = unsafe { read_narrow(datatype, MPI_ERR_TYPE, "datatype") }?;
+        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (the by-reference contract of this entry point, fortran/mod.rs).
         let bytes = rt().status_bytes_for(unsafe { *count } as i64, Handle(dt))?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let mut s = unsafe { read(status) };
         s.bytes = bytes;
+        // SAFETY: `write` needs `status` MPI_STATUS_IGNORE or MPI_STATUS_SIZE writable INTEGERs
+        // (the by-reference contract of this entry point, fortran/mod.rs).
         unsafe { write(status, &s) };
         Ok(())
     })
@@ -132,10 +160,18 @@ pub unsafe extern "C" fn mpi_status_set_elements_x_(
 ) {
     fentry!(ierror, "MPI_STATUS_SET_ELEMENTS_X", Scope::NoObject, {
         nonnull!(status, datatype, count);
+        // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract of
+        // this entry point, fortran/mod.rs).
         let dt = unsafe { read_narrow(datatype, MPI_ERR_TYPE, "datatype") }?;
+        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (the by-reference contract of this entry point, fortran/mod.rs).
         let bytes = rt().status_bytes_for(unsafe { *count }, Handle(dt))?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let mut s = unsafe { read(status) };
         s.bytes = bytes;
+        // SAFETY: `write` needs `status` MPI_STATUS_IGNORE or MPI_STATUS_SIZE writable INTEGERs
+        // (the by-reference contract of this entry point, fortran/mod.rs).
         unsafe { write(status, &s) };
         Ok(())
     })
@@ -150,8 +186,14 @@ pub unsafe extern "C" fn mpi_status_set_cancelled_(
 ) {
     fentry!(ierror, "MPI_STATUS_SET_CANCELLED", Scope::NoObject, {
         nonnull!(status, flag);
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let mut s = unsafe { read(status) };
+        // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (the by-reference contract of this entry point, fortran/mod.rs).
         s.cancelled = unsafe { *flag } != 0;
+        // SAFETY: `write` needs `status` MPI_STATUS_IGNORE or MPI_STATUS_SIZE writable INTEGERs
+        // (the by-reference contract of this entry point, fortran/mod.rs).
         unsafe { write(status, &s) };
         Ok(())
     })
@@ -166,6 +208,9 @@ pub unsafe extern "C" fn mpi_test_cancelled_(
 ) {
     fentry!(ierror, "MPI_TEST_CANCELLED", Scope::NoObject, {
         nonnull!(status, flag);
+        // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call; `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the
+        // by-reference contract of this entry point, fortran/mod.rs).
         unsafe { *flag = logical(read(status).cancelled) };
         Ok(())
     })

@@ -12,8 +12,13 @@ use crate::nonnull;
 use crate::world::{Handle, HandleKind};
 use std::ffi::{c_char, c_void};
 
-/// The handle of an INFO argument (checked non-NULL by the caller).
+/// The handle of an INFO argument.
+///
+/// # Safety
+/// `p` points to the caller's INTEGER (its callers check it non-NULL).
 unsafe fn info_arg(p: *const MPI_Fint) -> crate::error::Result<Handle> {
+    // SAFETY: `p` is the caller's INTEGER, checked non-NULL by the caller (this function's `#
+    // Safety`), which is what `read_narrow` asks.
     Ok(Handle(unsafe { read_narrow(p, MPI_ERR_INFO, "info") }?))
 }
 
@@ -41,6 +46,8 @@ pub unsafe extern "C" fn mpi_win_create_(
             nonnull!(size, disp_unit, info, win);
             // SAFETY: `info`, `disp_unit` checked non-NULL above (fortran/mod.rs contract).
             rt().check_handle(HandleKind::Info, unsafe { info_arg(info) }?)?;
+            // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract
+            // of this entry point, fortran/mod.rs).
             let disp_unit = unsafe { read_narrow(disp_unit, MPI_ERR_DISP, "disp_unit") }?;
             let base = bottom(base.cast_const()) as usize;
             // SAFETY: `size`, `win` checked non-NULL above (fortran/mod.rs contract).
@@ -76,9 +83,14 @@ pub unsafe extern "C" fn mpi_win_allocate_(
             nonnull!(size, disp_unit, info, baseptr, win);
             // SAFETY: `info`, `disp_unit` checked non-NULL above (fortran/mod.rs contract).
             rt().check_handle(HandleKind::Info, unsafe { info_arg(info) }?)?;
+            // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract
+            // of this entry point, fortran/mod.rs).
             let disp_unit = unsafe { read_narrow(disp_unit, MPI_ERR_DISP, "disp_unit") }?;
             // SAFETY: `size` checked non-NULL above (fortran/mod.rs contract).
             let r = rt().win_allocate(unsafe { *size } as i64, disp_unit, Handle(c));
+            // SAFETY: `win`, `baseptr`: arguments of this call, checked non-NULL above, valid for
+            // their types during the call (the by-reference contract of this entry point,
+            // fortran/mod.rs).
             unsafe {
                 *win = fint(r.as_ref().map_or(MPI_WIN_NULL, |(h, _)| h.0));
                 if let Ok((_, base)) = &r {
@@ -180,6 +192,8 @@ pub unsafe extern "C" fn mpi_win_get_name_(
             let w = narrow(w, MPI_ERR_WIN, "win")?;
             nonnull!(win_name, resultlen);
             let name = rt().win_get_name(Handle(w))?;
+            // SAFETY: `write_fortran_string` needs the CHARACTER argument to have its hidden length
+            // in writable bytes (the by-reference contract of this entry point, fortran/mod.rs).
             let n = unsafe {
                 write_fortran_string(win_name, win_name_len, MPI_MAX_OBJECT_NAME as usize, &name)
             };
