@@ -5,19 +5,8 @@
 use crate::consts::*;
 use crate::error::{Error, Result};
 use crate::world::handle::Handle;
+pub use crate::world::objects::info::Info;
 use crate::world::runtime::Runtime;
-
-#[derive(Debug, Clone, Default)]
-pub struct Info {
-    /// In order of first setting (`MPI_Info_get_nthkey` numbers them so).
-    entries: Vec<(String, String)>,
-}
-
-impl Info {
-    fn find(&self, key: &str) -> Option<usize> {
-        self.entries.iter().position(|(k, _)| k == key)
-    }
-}
 
 fn check_key(key: &str) -> Result<()> {
     if key.is_empty() || key.len() >= MPI_MAX_INFO_KEY as usize {
