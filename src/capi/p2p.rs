@@ -10,7 +10,7 @@ use crate::world::p2p::{deadlock, Delivery, RecvTarget, SendMode};
 use crate::world::request::{PersistentOp, Tested};
 use crate::world::status::Status;
 use crate::world::{Error, Handle, Result, Runtime};
-use crate::{entry, nonnull};
+use crate::{entry, nonnull, try_out};
 use std::ffi::{c_int, c_void};
 
 fn rt() -> &'static Runtime {
@@ -165,26 +165,31 @@ fn received(s: &Status) -> Result<()> {
     Ok(())
 }
 
-/// A blocking send of any mode.
+/// The body of every blocking send (`MPI_Send`, `MPI_Send_c`, `MPI_Bsend`, `MPI_Ssend`,
+/// `MPI_Rsend`): `what` names the call in a deadlock error.
 ///
 /// # Safety
 /// As [`pack`].
 // The MPI call's own arguments, passed on as they are.
 #[allow(clippy::too_many_arguments)]
-unsafe fn send_blocking(
+#[inline(always)]
+unsafe fn send(
+    name: &'static str,
+    mode: SendMode,
+    what: &str,
     buf: *const c_void,
     count: i64,
     datatype: MPI_Datatype,
     dest: c_int,
     tag: c_int,
     comm: MPI_Comm,
-    mode: SendMode,
-    what: &str,
-) -> Result<()> {
-    // SAFETY: `buf` holds count x datatype, this function's contract (its `# Safety`), which is
-    // what `start_send` asks.
-    let h = unsafe { start_send(buf, count, datatype, dest, tag, comm, mode, None) }?;
-    finish_blocking(h, what).map(drop)
+) -> c_int {
+    entry!(name, Scope::Comm(comm), {
+        // SAFETY: `buf` holds count x datatype, this function's contract (its `# Safety`), which
+        // is what `start_send` asks.
+        let h = unsafe { start_send(buf, count, datatype, dest, tag, comm, mode, None) }?;
+        finish_blocking(h, what).map(drop)
+    })
 }
 
 /// A blocking receive.
@@ -217,22 +222,21 @@ pub unsafe extern "C" fn MPI_Send(
     tag: c_int,
     comm: MPI_Comm,
 ) -> c_int {
-    entry!("MPI_Send", Scope::Comm(comm), {
-        // SAFETY: `send_blocking` needs the send buffer to hold count x datatype (MPI's contract
-        // for this routine, capi/mod.rs).
-        unsafe {
-            send_blocking(
-                buf,
-                count.into(),
-                datatype,
-                dest,
-                tag,
-                comm,
-                SendMode::Standard,
-                "MPI_Send",
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `send` asks.
+    unsafe {
+        send(
+            "MPI_Send",
+            SendMode::Standard,
+            "MPI_Send",
+            buf,
+            count.into(),
+            datatype,
+            dest,
+            tag,
+            comm,
+        )
+    }
 }
 
 #[no_mangle]
@@ -244,22 +248,21 @@ pub unsafe extern "C" fn MPI_Send_c(
     tag: c_int,
     comm: MPI_Comm,
 ) -> c_int {
-    entry!("MPI_Send_c", Scope::Comm(comm), {
-        // SAFETY: `send_blocking` needs the send buffer to hold count x datatype (MPI's contract
-        // for this routine, capi/mod.rs).
-        unsafe {
-            send_blocking(
-                buf,
-                count,
-                datatype,
-                dest,
-                tag,
-                comm,
-                SendMode::Standard,
-                "MPI_Send_c",
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `send` asks.
+    unsafe {
+        send(
+            "MPI_Send_c",
+            SendMode::Standard,
+            "MPI_Send_c",
+            buf,
+            count,
+            datatype,
+            dest,
+            tag,
+            comm,
+        )
+    }
 }
 
 #[no_mangle]
@@ -271,22 +274,21 @@ pub unsafe extern "C" fn MPI_Bsend(
     tag: c_int,
     comm: MPI_Comm,
 ) -> c_int {
-    entry!("MPI_Bsend", Scope::Comm(comm), {
-        // SAFETY: `send_blocking` needs the send buffer to hold count x datatype (MPI's contract
-        // for this routine, capi/mod.rs).
-        unsafe {
-            send_blocking(
-                buf,
-                count.into(),
-                datatype,
-                dest,
-                tag,
-                comm,
-                SendMode::Buffered,
-                "MPI_Bsend",
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `send` asks.
+    unsafe {
+        send(
+            "MPI_Bsend",
+            SendMode::Buffered,
+            "MPI_Bsend",
+            buf,
+            count.into(),
+            datatype,
+            dest,
+            tag,
+            comm,
+        )
+    }
 }
 
 #[no_mangle]
@@ -298,22 +300,21 @@ pub unsafe extern "C" fn MPI_Ssend(
     tag: c_int,
     comm: MPI_Comm,
 ) -> c_int {
-    entry!("MPI_Ssend", Scope::Comm(comm), {
-        // SAFETY: `send_blocking` needs the send buffer to hold count x datatype (MPI's contract
-        // for this routine, capi/mod.rs).
-        unsafe {
-            send_blocking(
-                buf,
-                count.into(),
-                datatype,
-                dest,
-                tag,
-                comm,
-                SendMode::Synchronous,
-                "MPI_Ssend with no matching receive posted",
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `send` asks.
+    unsafe {
+        send(
+            "MPI_Ssend",
+            SendMode::Synchronous,
+            "MPI_Ssend with no matching receive posted",
+            buf,
+            count.into(),
+            datatype,
+            dest,
+            tag,
+            comm,
+        )
+    }
 }
 
 #[no_mangle]
@@ -325,48 +326,50 @@ pub unsafe extern "C" fn MPI_Rsend(
     tag: c_int,
     comm: MPI_Comm,
 ) -> c_int {
-    entry!("MPI_Rsend", Scope::Comm(comm), {
-        // SAFETY: `send_blocking` needs the send buffer to hold count x datatype (MPI's contract
-        // for this routine, capi/mod.rs).
-        unsafe {
-            send_blocking(
-                buf,
-                count.into(),
-                datatype,
-                dest,
-                tag,
-                comm,
-                SendMode::Ready,
-                "MPI_Rsend",
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `send` asks.
+    unsafe {
+        send(
+            "MPI_Rsend",
+            SendMode::Ready,
+            "MPI_Rsend",
+            buf,
+            count.into(),
+            datatype,
+            dest,
+            tag,
+            comm,
+        )
+    }
 }
 
-/// A nonblocking send of any mode.
+/// The body of every nonblocking send (`MPI_Isend`, `MPI_Isend_c`, `MPI_Ibsend`, `MPI_Issend`,
+/// `MPI_Irsend`).
 ///
 /// # Safety
-/// As [`pack`]; `request` writable (checked).
+/// As [`pack`]; `request` NULL or writable.
 // The MPI call's own arguments, passed on as they are.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 unsafe fn isend(
+    name: &'static str,
+    mode: SendMode,
     buf: *const c_void,
     count: i64,
     datatype: MPI_Datatype,
     dest: c_int,
     tag: c_int,
     comm: MPI_Comm,
-    mode: SendMode,
     request: *mut MPI_Request,
-) -> Result<()> {
-    nonnull!(request);
-    // SAFETY: `buf` holds count x datatype, this function's contract (its `# Safety`), which is
-    // what `start_send` asks.
-    let h = unsafe { start_send(buf, count, datatype, dest, tag, comm, mode, None) }?;
-    // SAFETY: `request` is the output argument of the MPI_I*send entry points, which check it
-    // non-NULL (this function's `# Safety`).
-    unsafe { *request = h.0 };
-    Ok(())
+) -> c_int {
+    entry!(name, Scope::Comm(comm), {
+        let request = try_out!(request);
+        // SAFETY: `buf` holds count x datatype, this function's contract (its `# Safety`), which
+        // is what `start_send` asks.
+        let h = unsafe { start_send(buf, count, datatype, dest, tag, comm, mode, None) }?;
+        request.set(h.0);
+        Ok(())
+    })
 }
 
 #[no_mangle]
@@ -379,22 +382,21 @@ pub unsafe extern "C" fn MPI_Isend(
     comm: MPI_Comm,
     request: *mut MPI_Request,
 ) -> c_int {
-    entry!("MPI_Isend", Scope::Comm(comm), {
-        // SAFETY: `isend` needs the send buffer to hold count x datatype and `request` writable
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe {
-            isend(
-                buf,
-                count.into(),
-                datatype,
-                dest,
-                tag,
-                comm,
-                SendMode::Standard,
-                request,
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `isend` asks.
+    unsafe {
+        isend(
+            "MPI_Isend",
+            SendMode::Standard,
+            buf,
+            count.into(),
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
 }
 
 #[no_mangle]
@@ -407,22 +409,21 @@ pub unsafe extern "C" fn MPI_Isend_c(
     comm: MPI_Comm,
     request: *mut MPI_Request,
 ) -> c_int {
-    entry!("MPI_Isend_c", Scope::Comm(comm), {
-        // SAFETY: `isend` needs the send buffer to hold count x datatype and `request` writable
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe {
-            isend(
-                buf,
-                count,
-                datatype,
-                dest,
-                tag,
-                comm,
-                SendMode::Standard,
-                request,
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `isend` asks.
+    unsafe {
+        isend(
+            "MPI_Isend_c",
+            SendMode::Standard,
+            buf,
+            count,
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
 }
 
 #[no_mangle]
@@ -435,22 +436,21 @@ pub unsafe extern "C" fn MPI_Ibsend(
     comm: MPI_Comm,
     request: *mut MPI_Request,
 ) -> c_int {
-    entry!("MPI_Ibsend", Scope::Comm(comm), {
-        // SAFETY: `isend` needs the send buffer to hold count x datatype and `request` writable
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe {
-            isend(
-                buf,
-                count.into(),
-                datatype,
-                dest,
-                tag,
-                comm,
-                SendMode::Buffered,
-                request,
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `isend` asks.
+    unsafe {
+        isend(
+            "MPI_Ibsend",
+            SendMode::Buffered,
+            buf,
+            count.into(),
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
 }
 
 #[no_mangle]
@@ -463,22 +463,21 @@ pub unsafe extern "C" fn MPI_Issend(
     comm: MPI_Comm,
     request: *mut MPI_Request,
 ) -> c_int {
-    entry!("MPI_Issend", Scope::Comm(comm), {
-        // SAFETY: `isend` needs the send buffer to hold count x datatype and `request` writable
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe {
-            isend(
-                buf,
-                count.into(),
-                datatype,
-                dest,
-                tag,
-                comm,
-                SendMode::Synchronous,
-                request,
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `isend` asks.
+    unsafe {
+        isend(
+            "MPI_Issend",
+            SendMode::Synchronous,
+            buf,
+            count.into(),
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
 }
 
 #[no_mangle]
@@ -491,22 +490,21 @@ pub unsafe extern "C" fn MPI_Irsend(
     comm: MPI_Comm,
     request: *mut MPI_Request,
 ) -> c_int {
-    entry!("MPI_Irsend", Scope::Comm(comm), {
-        // SAFETY: `isend` needs the send buffer to hold count x datatype and `request` writable
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe {
-            isend(
-                buf,
-                count.into(),
-                datatype,
-                dest,
-                tag,
-                comm,
-                SendMode::Ready,
-                request,
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `isend` asks.
+    unsafe {
+        isend(
+            "MPI_Irsend",
+            SendMode::Ready,
+            buf,
+            count.into(),
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
 }
 
 #[no_mangle]
@@ -752,6 +750,32 @@ unsafe fn init(op: PersistentOp, request: *mut MPI_Request) -> Result<()> {
     Ok(())
 }
 
+/// The body of `MPI_Send_init`, `MPI_Bsend_init`, `MPI_Ssend_init` and `MPI_Rsend_init`.
+///
+/// # Safety
+/// As [`init`].
+// The MPI call's own arguments, passed on as they are.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn send_init(
+    name: &'static str,
+    mode: SendMode,
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    entry!(name, Scope::Comm(comm), {
+        let op = send_op(mode, buf, count, datatype, dest, tag, comm);
+        // SAFETY: `request` NULL or writable and the buffer valid until the request is freed:
+        // this function's contract, which is what `init` asks.
+        unsafe { init(op, request) }
+    })
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Send_init(
     buf: *const c_void,
@@ -762,16 +786,21 @@ pub unsafe extern "C" fn MPI_Send_init(
     comm: MPI_Comm,
     request: *mut MPI_Request,
 ) -> c_int {
-    entry!("MPI_Send_init", Scope::Comm(comm), {
-        // SAFETY: `init` needs `request` writable and the buffer valid until the request is freed
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe {
-            init(
-                send_op(SendMode::Standard, buf, count, datatype, dest, tag, comm),
-                request,
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `send_init` asks.
+    unsafe {
+        send_init(
+            "MPI_Send_init",
+            SendMode::Standard,
+            buf,
+            count,
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
 }
 
 #[no_mangle]
@@ -784,16 +813,21 @@ pub unsafe extern "C" fn MPI_Bsend_init(
     comm: MPI_Comm,
     request: *mut MPI_Request,
 ) -> c_int {
-    entry!("MPI_Bsend_init", Scope::Comm(comm), {
-        // SAFETY: `init` needs `request` writable and the buffer valid until the request is freed
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe {
-            init(
-                send_op(SendMode::Buffered, buf, count, datatype, dest, tag, comm),
-                request,
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `send_init` asks.
+    unsafe {
+        send_init(
+            "MPI_Bsend_init",
+            SendMode::Buffered,
+            buf,
+            count,
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
 }
 
 #[no_mangle]
@@ -806,16 +840,21 @@ pub unsafe extern "C" fn MPI_Ssend_init(
     comm: MPI_Comm,
     request: *mut MPI_Request,
 ) -> c_int {
-    entry!("MPI_Ssend_init", Scope::Comm(comm), {
-        // SAFETY: `init` needs `request` writable and the buffer valid until the request is freed
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe {
-            init(
-                send_op(SendMode::Synchronous, buf, count, datatype, dest, tag, comm),
-                request,
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `send_init` asks.
+    unsafe {
+        send_init(
+            "MPI_Ssend_init",
+            SendMode::Synchronous,
+            buf,
+            count,
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
 }
 
 #[no_mangle]
@@ -828,16 +867,21 @@ pub unsafe extern "C" fn MPI_Rsend_init(
     comm: MPI_Comm,
     request: *mut MPI_Request,
 ) -> c_int {
-    entry!("MPI_Rsend_init", Scope::Comm(comm), {
-        // SAFETY: `init` needs `request` writable and the buffer valid until the request is freed
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe {
-            init(
-                send_op(SendMode::Ready, buf, count, datatype, dest, tag, comm),
-                request,
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `send_init` asks.
+    unsafe {
+        send_init(
+            "MPI_Rsend_init",
+            SendMode::Ready,
+            buf,
+            count,
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
 }
 
 fn send_op(

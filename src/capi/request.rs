@@ -1,6 +1,7 @@
 //! Request queries (MPI 4.1 §3.7.3, §3.7.5): `MPI_Request_get_status` and the MPI 4.1
 //! `_any`, `_all`, `_some` forms, which never free or deactivate a request.
 
+use crate::boundary::Out;
 use crate::capi::boundary::Scope;
 use crate::capi::status;
 use crate::capi::types::*;
@@ -8,7 +9,7 @@ use crate::consts::*;
 use crate::world::request::Tested;
 use crate::world::status::Status;
 use crate::world::{Error, Handle, Result, Runtime};
-use crate::{entry, nonnull};
+use crate::{entry, nonnull, try_out};
 use std::ffi::c_int;
 
 fn rt() -> &'static Runtime {
@@ -241,17 +242,12 @@ fn outcome_all<'a>(done: impl IntoIterator<Item = &'a Status>) -> Result<()> {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int {
     entry!("MPI_Wait", Scope::NoObject, {
-        nonnull!(request);
-        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        let (s, r) = rt().request_wait(Handle(unsafe { *request }))?;
-        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's
-        // contract for this routine, capi/mod.rs).
-        unsafe {
-            *request = r.0;
-            status::write(status, &s);
-        }
+        let request = try_out!(request);
+        let (s, r) = rt().request_wait(Handle(request.get()))?;
+        request.set(r.0);
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
+        unsafe { status::write(status, &s) };
         outcome(&s)
     })
 }
@@ -263,29 +259,37 @@ pub unsafe extern "C" fn MPI_Test(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Test", Scope::NoObject, {
-        nonnull!(request, flag);
-        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        match rt().request_test(Handle(unsafe { *request }))? {
+        let (request, flag) = (try_out!(request), try_out!(flag));
+        match rt().request_test(Handle(request.get()))? {
             Tested::Done(s, r) => {
-                // SAFETY: `request`, `flag`: arguments of this call, checked non-NULL above, valid
-                // for their types during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE)
-                // or writable (MPI's contract for this routine, capi/mod.rs).
-                unsafe {
-                    *request = r.0;
-                    *flag = 1;
-                    status::write(status, &s);
-                }
+                request.set(r.0);
+                flag.set(1);
+                // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's
+                // contract for this routine, capi/mod.rs).
+                unsafe { status::write(status, &s) };
                 outcome(&s)
             }
             Tested::Pending => {
-                // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its
-                // type during the call (MPI's contract for this routine, capi/mod.rs).
-                unsafe { *flag = 0 };
+                flag.set(0);
                 Ok(())
             }
         }
     })
+}
+
+/// A wait by testing: `test` until it answers, giving the turn to other threads between tries
+/// (`wait_turn` fails with the deadlock error when nothing can complete the requests).
+fn wait_for<T>(
+    reqs: &mut [MPI_Request],
+    mut test: impl FnMut(&mut [MPI_Request]) -> Result<Option<T>>,
+) -> Result<T> {
+    loop {
+        if let Some(answer) = test(reqs)? {
+            return Ok(answer);
+        }
+        let hs: Vec<Handle> = reqs.iter().map(|&r| Handle(r)).collect();
+        rt().wait_turn(&hs)?;
+    }
 }
 
 /// Tests every active request of `reqs` once, completing those that are done.
@@ -354,15 +358,12 @@ pub unsafe extern "C" fn MPI_Waitall(
         // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
         // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, count) }?;
-        loop {
+        wait_for(reqs, |reqs| {
             // SAFETY: `testall` needs `statuses` NULL or with room for every request (MPI's
             // contract for this routine, capi/mod.rs).
-            if unsafe { testall(reqs, array_of_statuses) }? {
-                return Ok(());
-            }
-            let hs: Vec<Handle> = reqs.iter().map(|&r| Handle(r)).collect();
-            rt().wait_turn(&hs)?;
-        }
+            let done = unsafe { testall(reqs, array_of_statuses) }?;
+            Ok(done.then_some(()))
+        })
     })
 }
 
@@ -374,16 +375,14 @@ pub unsafe extern "C" fn MPI_Testall(
     array_of_statuses: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Testall", Scope::NoObject, {
-        nonnull!(flag);
+        let flag = try_out!(flag);
         // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
         // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, count) }?;
         // SAFETY: `testall` needs `statuses` NULL or with room for every request (MPI's contract
         // for this routine, capi/mod.rs).
         let done = unsafe { testall(reqs, array_of_statuses) };
-        // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *flag = matches!(done, Ok(true)) as c_int };
+        flag.set(matches!(done, Ok(true)) as c_int);
         done.map(drop)
     })
 }
@@ -404,6 +403,23 @@ fn testany(reqs: &mut [MPI_Request]) -> Result<Option<Option<(usize, Status)>>> 
     Ok(if any_active { None } else { Some(None) })
 }
 
+/// Stores what [`testany`] found: the request's index and status, or `MPI_UNDEFINED` and the
+/// empty status when no request was active (MPI 4.1 §3.7.5).
+///
+/// # Safety
+/// `status` is NULL or writable.
+unsafe fn any_found(
+    found: Option<(usize, Status)>,
+    index: &Out<c_int>,
+    status: *mut MPI_Status,
+) -> Result<()> {
+    let (i, s) = found.map_or((MPI_UNDEFINED, Status::EMPTY), |(i, s)| (i as c_int, s));
+    index.set(i);
+    // SAFETY: `status` is valid here by this function's contract (its `# Safety`).
+    unsafe { status::write(status, &s) };
+    outcome(&s)
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Waitany(
     count: c_int,
@@ -412,38 +428,14 @@ pub unsafe extern "C" fn MPI_Waitany(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Waitany", Scope::NoObject, {
-        nonnull!(index);
+        let index = try_out!(index);
         // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
         // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, count) }?;
-        loop {
-            match testany(reqs)? {
-                Some(Some((i, s))) => {
-                    // SAFETY: `index`: an argument of this call, checked non-NULL above, valid for
-                    // its type during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE) or
-                    // writable (MPI's contract for this routine, capi/mod.rs).
-                    unsafe {
-                        *index = i as c_int;
-                        status::write(status, &s);
-                    }
-                    return outcome(&s);
-                }
-                Some(None) => {
-                    // SAFETY: `index`: an argument of this call, checked non-NULL above, valid for
-                    // its type during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE) or
-                    // writable (MPI's contract for this routine, capi/mod.rs).
-                    unsafe {
-                        *index = MPI_UNDEFINED;
-                        status::write(status, &Status::EMPTY);
-                    }
-                    return Ok(());
-                }
-                None => {
-                    let hs: Vec<Handle> = reqs.iter().map(|&r| Handle(r)).collect();
-                    rt().wait_turn(&hs)?;
-                }
-            }
-        }
+        let found = wait_for(reqs, testany)?;
+        // SAFETY: `any_found` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract
+        // for this routine, capi/mod.rs).
+        unsafe { any_found(found, &index, status) }
     })
 }
 
@@ -456,40 +448,20 @@ pub unsafe extern "C" fn MPI_Testany(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Testany", Scope::NoObject, {
-        nonnull!(index, flag);
+        let (index, flag) = (try_out!(index), try_out!(flag));
         // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
         // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, count) }?;
         match testany(reqs)? {
-            Some(Some((i, s))) => {
-                // SAFETY: `flag`, `index`: arguments of this call, checked non-NULL above, valid
-                // for their types during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE)
-                // or writable (MPI's contract for this routine, capi/mod.rs).
-                unsafe {
-                    *flag = 1;
-                    *index = i as c_int;
-                    status::write(status, &s);
-                }
-                outcome(&s)
-            }
-            Some(None) => {
-                // SAFETY: `flag`, `index`: arguments of this call, checked non-NULL above, valid
-                // for their types during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE)
-                // or writable (MPI's contract for this routine, capi/mod.rs).
-                unsafe {
-                    *flag = 1;
-                    *index = MPI_UNDEFINED;
-                    status::write(status, &Status::EMPTY);
-                }
-                Ok(())
+            Some(found) => {
+                flag.set(1);
+                // SAFETY: `any_found` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's
+                // contract for this routine, capi/mod.rs).
+                unsafe { any_found(found, &index, status) }
             }
             None => {
-                // SAFETY: `flag`, `index`: arguments of this call, checked non-NULL above, valid
-                // for their types during the call (MPI's contract for this routine, capi/mod.rs).
-                unsafe {
-                    *flag = 0;
-                    *index = MPI_UNDEFINED;
-                }
+                flag.set(0);
+                index.set(MPI_UNDEFINED);
                 Ok(())
             }
         }
@@ -539,33 +511,23 @@ pub unsafe extern "C" fn MPI_Waitsome(
     array_of_statuses: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Waitsome", Scope::NoObject, {
-        nonnull!(outcount);
+        let outcount = try_out!(outcount);
         // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
         // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, incount) }?;
-        loop {
+        let n = wait_for(reqs, |reqs| {
             // SAFETY: `testsome` needs the index and status arrays with room for every request
             // (MPI's contract for this routine, capi/mod.rs).
-            match unsafe { testsome(reqs, array_of_indices, array_of_statuses) } {
-                Ok(None) => {
-                    // SAFETY: `outcount`: an argument of this call, checked non-NULL above, valid
-                    // for its type during the call (MPI's contract for this routine, capi/mod.rs).
-                    unsafe { *outcount = MPI_UNDEFINED };
-                    return Ok(());
-                }
-                Ok(Some(0)) => {
-                    let hs: Vec<Handle> = reqs.iter().map(|&r| Handle(r)).collect();
-                    rt().wait_turn(&hs)?;
-                }
-                Ok(Some(n)) => {
-                    // SAFETY: `outcount`: an argument of this call, checked non-NULL above, valid
-                    // for its type during the call (MPI's contract for this routine, capi/mod.rs).
-                    unsafe { *outcount = n as c_int };
-                    return Ok(());
-                }
-                Err(e) => return Err(e),
-            }
-        }
+            Ok(
+                match unsafe { testsome(reqs, array_of_indices, array_of_statuses) }? {
+                    None => Some(MPI_UNDEFINED),
+                    Some(0) => None,
+                    Some(n) => Some(n as c_int),
+                },
+            )
+        })?;
+        outcount.set(n);
+        Ok(())
     })
 }
 
@@ -578,16 +540,14 @@ pub unsafe extern "C" fn MPI_Testsome(
     array_of_statuses: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Testsome", Scope::NoObject, {
-        nonnull!(outcount);
+        let outcount = try_out!(outcount);
         // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
         // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, incount) }?;
         // SAFETY: `testsome` needs the index and status arrays with room for every request (MPI's
         // contract for this routine, capi/mod.rs).
         let n = unsafe { testsome(reqs, array_of_indices, array_of_statuses) }?;
-        // SAFETY: `outcount`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *outcount = n.map_or(MPI_UNDEFINED, |n| n as c_int) };
+        outcount.set(n.map_or(MPI_UNDEFINED, |n| n as c_int));
         Ok(())
     })
 }
