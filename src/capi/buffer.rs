@@ -8,7 +8,7 @@ use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::p2p::BufferOwner;
 use crate::world::{Error, Handle, Result, Runtime};
-use crate::{entry, nonnull};
+use crate::{entry, nonnull, try_out};
 use std::ffi::{c_int, c_void};
 
 fn rt() -> &'static Runtime {
@@ -101,11 +101,9 @@ pub unsafe extern "C" fn MPI_Buffer_flush() -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Buffer_iflush(request: *mut MPI_Request) -> c_int {
     entry!("MPI_Buffer_iflush", Scope::NoObject, {
-        nonnull!(request);
+        let request = try_out!(request);
         rt().buffer_flush(None)?;
-        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *request = rt().completed_request()?.0 };
+        request.set(rt().completed_request()?.0);
         Ok(())
     })
 }
@@ -171,11 +169,9 @@ pub unsafe extern "C" fn MPI_Comm_iflush_buffer(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Comm_iflush_buffer", Scope::Comm(comm), {
-        nonnull!(request);
+        let request = try_out!(request);
         rt().buffer_flush(Some(Handle(comm)))?;
-        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *request = rt().completed_request()?.0 };
+        request.set(rt().completed_request()?.0);
         Ok(())
     })
 }

@@ -5,7 +5,7 @@ use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::comm::GroupOp;
 use crate::world::{Error, Handle, HandleKind};
-use crate::{entry, nonnull};
+use crate::{entry, nonnull, try_out};
 use std::ffi::{c_char, c_int};
 
 /// The dup shared by `MPI_Comm_dup` and `MPI_Comm_dup_with_info`: on failure the new handle is
@@ -95,11 +95,9 @@ pub unsafe extern "C" fn MPI_Comm_split(
     newcomm: *mut MPI_Comm,
 ) -> c_int {
     entry!("MPI_Comm_split", Scope::Comm(comm), {
-        nonnull!(newcomm);
+        let newcomm = try_out!(newcomm);
         let h = rt().comm_split(Handle(comm), color, key)?;
-        // SAFETY: `newcomm`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *newcomm = h.0 };
+        newcomm.set(h.0);
         Ok(())
     })
 }
@@ -114,11 +112,9 @@ pub unsafe extern "C" fn MPI_Comm_split_type(
 ) -> c_int {
     let _ = key;
     entry!("MPI_Comm_split_type", Scope::Comm(comm), {
-        nonnull!(newcomm);
+        let newcomm = try_out!(newcomm);
         let h = rt().comm_split_type(Handle(comm), split_type, Handle(info))?;
-        // SAFETY: `newcomm`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *newcomm = h.0 };
+        newcomm.set(h.0);
         Ok(())
     })
 }
@@ -130,11 +126,9 @@ pub unsafe extern "C" fn MPI_Comm_create(
     newcomm: *mut MPI_Comm,
 ) -> c_int {
     entry!("MPI_Comm_create", Scope::Comm(comm), {
-        nonnull!(newcomm);
+        let newcomm = try_out!(newcomm);
         let h = rt().comm_create(Handle(comm), Handle(group))?;
-        // SAFETY: `newcomm`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *newcomm = h.0 };
+        newcomm.set(h.0);
         Ok(())
     })
 }
@@ -147,7 +141,7 @@ pub unsafe extern "C" fn MPI_Comm_create_group(
     newcomm: *mut MPI_Comm,
 ) -> c_int {
     entry!("MPI_Comm_create_group", Scope::Comm(comm), {
-        nonnull!(newcomm);
+        let newcomm = try_out!(newcomm);
         if tag < 0 {
             return Err(Error::invalid(
                 MPI_ERR_TAG,
@@ -155,9 +149,7 @@ pub unsafe extern "C" fn MPI_Comm_create_group(
             ));
         }
         let h = rt().comm_create(Handle(comm), Handle(group))?;
-        // SAFETY: `newcomm`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *newcomm = h.0 };
+        newcomm.set(h.0);
         Ok(())
     })
 }
@@ -186,11 +178,9 @@ pub unsafe extern "C" fn MPI_Comm_free(comm: *mut MPI_Comm) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_size(comm: MPI_Comm, size: *mut c_int) -> c_int {
     entry!("MPI_Comm_size", Scope::Comm(comm), {
-        nonnull!(size);
+        let size = try_out!(size);
         let n = rt().comm_size(Handle(comm))?;
-        // SAFETY: `size`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *size = n };
+        size.set(n);
         Ok(())
     })
 }
@@ -198,11 +188,9 @@ pub unsafe extern "C" fn MPI_Comm_size(comm: MPI_Comm, size: *mut c_int) -> c_in
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_int {
     entry!("MPI_Comm_rank", Scope::Comm(comm), {
-        nonnull!(rank);
+        let rank = try_out!(rank);
         let r = rt().comm_rank(Handle(comm))?;
-        // SAFETY: `rank`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *rank = r };
+        rank.set(r);
         Ok(())
     })
 }
@@ -210,11 +198,9 @@ pub unsafe extern "C" fn MPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_in
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_test_inter(comm: MPI_Comm, flag: *mut c_int) -> c_int {
     entry!("MPI_Comm_test_inter", Scope::Comm(comm), {
-        nonnull!(flag);
+        let flag = try_out!(flag);
         rt().comm_size(Handle(comm))?;
-        // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *flag = 0 };
+        flag.set(0);
         Ok(())
     })
 }
@@ -226,11 +212,9 @@ pub unsafe extern "C" fn MPI_Comm_compare(
     result: *mut c_int,
 ) -> c_int {
     entry!("MPI_Comm_compare", Scope::Comm(comm1), {
-        nonnull!(result);
+        let result = try_out!(result);
         let r = rt().comm_compare(Handle(comm1), Handle(comm2))?;
-        // SAFETY: `result`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *result = r };
+        result.set(r);
         Ok(())
     })
 }
@@ -252,14 +236,13 @@ pub unsafe extern "C" fn MPI_Comm_get_name(
     resultlen: *mut c_int,
 ) -> c_int {
     entry!("MPI_Comm_get_name", Scope::Comm(comm), {
-        nonnull!(comm_name, resultlen);
+        nonnull!(comm_name);
+        let resultlen = try_out!(resultlen);
         let name = rt().comm_get_name(Handle(comm))?;
         // SAFETY: `write_c_string` needs a buffer of at least `max` bytes (MPI's contract for this
         // routine, capi/mod.rs).
         let n = unsafe { write_c_string(comm_name, MPI_MAX_OBJECT_NAME as usize, &name) };
-        // SAFETY: `resultlen`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *resultlen = n };
+        resultlen.set(n);
         Ok(())
     })
 }
@@ -267,11 +250,9 @@ pub unsafe extern "C" fn MPI_Comm_get_name(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int {
     entry!("MPI_Comm_group", Scope::Comm(comm), {
-        nonnull!(group);
+        let group = try_out!(group);
         let g = rt().comm_group(Handle(comm))?;
-        // SAFETY: `group`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *group = g.0 };
+        group.set(g.0);
         Ok(())
     })
 }
@@ -279,13 +260,9 @@ pub unsafe extern "C" fn MPI_Comm_group(comm: MPI_Comm, group: *mut MPI_Group) -
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Group_free(group: *mut MPI_Group) -> c_int {
     entry!("MPI_Group_free", Scope::NoObject, {
-        nonnull!(group);
-        // SAFETY: `group`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        rt().group_free(Handle(unsafe { *group }))?;
-        // SAFETY: `group`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *group = MPI_GROUP_NULL };
+        let group = try_out!(group);
+        rt().group_free(Handle(group.get()))?;
+        group.set(MPI_GROUP_NULL);
         Ok(())
     })
 }
@@ -293,11 +270,9 @@ pub unsafe extern "C" fn MPI_Group_free(group: *mut MPI_Group) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Group_size(group: MPI_Group, size: *mut c_int) -> c_int {
     entry!("MPI_Group_size", Scope::NoObject, {
-        nonnull!(size);
+        let size = try_out!(size);
         let n = rt().group_size(Handle(group))?;
-        // SAFETY: `size`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *size = n };
+        size.set(n);
         Ok(())
     })
 }
@@ -305,11 +280,9 @@ pub unsafe extern "C" fn MPI_Group_size(group: MPI_Group, size: *mut c_int) -> c
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Group_rank(group: MPI_Group, rank: *mut c_int) -> c_int {
     entry!("MPI_Group_rank", Scope::NoObject, {
-        nonnull!(rank);
+        let rank = try_out!(rank);
         let r = rt().group_rank(Handle(group))?;
-        // SAFETY: `rank`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *rank = r };
+        rank.set(r);
         Ok(())
     })
 }
@@ -321,11 +294,9 @@ pub unsafe extern "C" fn MPI_Group_compare(
     result: *mut c_int,
 ) -> c_int {
     entry!("MPI_Group_compare", Scope::NoObject, {
-        nonnull!(result);
+        let result = try_out!(result);
         let r = rt().group_compare(Handle(group1), Handle(group2))?;
-        // SAFETY: `result`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *result = r };
+        result.set(r);
         Ok(())
     })
 }
@@ -338,13 +309,11 @@ pub unsafe extern "C" fn MPI_Group_incl(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     entry!("MPI_Group_incl", Scope::NoObject, {
-        nonnull!(newgroup);
+        let newgroup = try_out!(newgroup);
         // SAFETY: `array` needs the array to hold `n` entries when `n > 0` (MPI's contract for this
         // routine, capi/mod.rs).
         let g = rt().group_incl(Handle(group), unsafe { array(ranks, n, "ranks") }?)?;
-        // SAFETY: `newgroup`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *newgroup = g.0 };
+        newgroup.set(g.0);
         Ok(())
     })
 }
@@ -357,15 +326,13 @@ pub unsafe extern "C" fn MPI_Group_range_incl(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     entry!("MPI_Group_range_incl", Scope::NoObject, {
-        nonnull!(newgroup);
+        let newgroup = try_out!(newgroup);
         // SAFETY: `array` needs the array to hold `n` entries when `n > 0` (MPI's contract for this
         // routine, capi/mod.rs).
         let g = rt().group_range_incl(Handle(group), unsafe {
             array(ranges.cast_const(), n, "ranges")
         }?)?;
-        // SAFETY: `newgroup`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *newgroup = g.0 };
+        newgroup.set(g.0);
         Ok(())
     })
 }
@@ -393,13 +360,11 @@ pub unsafe extern "C" fn MPI_Group_excl(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     entry!("MPI_Group_excl", Scope::NoObject, {
-        nonnull!(newgroup);
+        let newgroup = try_out!(newgroup);
         // SAFETY: `array` needs the array to hold `n` entries when `n > 0` (MPI's contract for this
         // routine, capi/mod.rs).
         let g = rt().group_excl(Handle(group), unsafe { array(ranks, n, "ranks") }?)?;
-        // SAFETY: `newgroup`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *newgroup = g.0 };
+        newgroup.set(g.0);
         Ok(())
     })
 }
@@ -412,15 +377,13 @@ pub unsafe extern "C" fn MPI_Group_range_excl(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     entry!("MPI_Group_range_excl", Scope::NoObject, {
-        nonnull!(newgroup);
+        let newgroup = try_out!(newgroup);
         // SAFETY: `array` needs the array to hold `n` entries when `n > 0` (MPI's contract for this
         // routine, capi/mod.rs).
         let g = rt().group_range_excl(Handle(group), unsafe {
             array(ranges.cast_const(), n, "ranges")
         }?)?;
-        // SAFETY: `newgroup`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *newgroup = g.0 };
+        newgroup.set(g.0);
         Ok(())
     })
 }
@@ -457,11 +420,9 @@ pub unsafe extern "C" fn MPI_Group_union(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     entry!("MPI_Group_union", Scope::NoObject, {
-        nonnull!(newgroup);
+        let newgroup = try_out!(newgroup);
         let g = rt().group_set_op(Handle(group1), Handle(group2), GroupOp::Union)?;
-        // SAFETY: `newgroup`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *newgroup = g.0 };
+        newgroup.set(g.0);
         Ok(())
     })
 }
@@ -473,11 +434,9 @@ pub unsafe extern "C" fn MPI_Group_intersection(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     entry!("MPI_Group_intersection", Scope::NoObject, {
-        nonnull!(newgroup);
+        let newgroup = try_out!(newgroup);
         let g = rt().group_set_op(Handle(group1), Handle(group2), GroupOp::Intersection)?;
-        // SAFETY: `newgroup`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *newgroup = g.0 };
+        newgroup.set(g.0);
         Ok(())
     })
 }
@@ -489,11 +448,9 @@ pub unsafe extern "C" fn MPI_Group_difference(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     entry!("MPI_Group_difference", Scope::NoObject, {
-        nonnull!(newgroup);
+        let newgroup = try_out!(newgroup);
         let g = rt().group_set_op(Handle(group1), Handle(group2), GroupOp::Difference)?;
-        // SAFETY: `newgroup`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *newgroup = g.0 };
+        newgroup.set(g.0);
         Ok(())
     })
 }
@@ -508,15 +465,14 @@ pub unsafe extern "C" fn MPI_Comm_create_from_group(
     newcomm: *mut MPI_Comm,
 ) -> c_int {
     entry!("MPI_Comm_create_from_group", Scope::NoObject, {
-        nonnull!(stringtag, newcomm);
+        nonnull!(stringtag);
+        let newcomm = try_out!(newcomm);
         rt().check_handle(HandleKind::Info, Handle(info))?;
         // SAFETY: `read_c_string` needs a NUL-terminated string (MPI's contract for this routine,
         // capi/mod.rs).
         let tag = unsafe { read_c_string(stringtag) };
         let h = rt().comm_from_group(Handle(group), &tag, Handle(errhandler))?;
-        // SAFETY: `newcomm`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *newcomm = h.0 };
+        newcomm.set(h.0);
         Ok(())
     })
 }

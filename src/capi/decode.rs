@@ -7,7 +7,7 @@ use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::datatype::Decoded;
 use crate::world::{Error, Handle, Runtime};
-use crate::{entry, nonnull};
+use crate::{entry, nonnull, try_out};
 use std::ffi::c_int;
 
 fn rt() -> &'static Runtime {
@@ -116,24 +116,17 @@ pub unsafe extern "C" fn MPI_Type_get_envelope_c(
     combiner: *mut c_int,
 ) -> c_int {
     entry!("MPI_Type_get_envelope_c", Scope::NoObject, {
-        nonnull!(
-            num_integers,
-            num_addresses,
-            num_large_counts,
-            num_datatypes,
-            combiner
-        );
+        let num_integers = try_out!(num_integers);
+        let num_addresses = try_out!(num_addresses);
+        let num_large_counts = try_out!(num_large_counts);
+        let num_datatypes = try_out!(num_datatypes);
+        let combiner = try_out!(combiner);
         let e = rt().type_envelope(Handle(datatype))?;
-        // SAFETY: `num_integers`, `num_addresses`, `num_large_counts`, `num_datatypes`, `combiner`:
-        // arguments of this call, checked non-NULL above, valid for their types during the call
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe {
-            *num_integers = e.num_integers;
-            *num_addresses = e.num_addresses;
-            *num_large_counts = e.num_large_counts;
-            *num_datatypes = e.num_datatypes;
-            *combiner = e.combiner;
-        }
+        num_integers.set(e.num_integers);
+        num_addresses.set(e.num_addresses);
+        num_large_counts.set(e.num_large_counts);
+        num_datatypes.set(e.num_datatypes);
+        combiner.set(e.combiner);
         Ok(())
     })
 }

@@ -552,13 +552,11 @@ pub unsafe extern "C" fn MPI_Irecv(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Irecv", Scope::Comm(comm), {
-        nonnull!(request);
+        let request = try_out!(request);
         // SAFETY: `start_recv` needs the receive buffer to hold count x datatype until the receive
         // completes (MPI's contract for this routine, capi/mod.rs).
         let h = unsafe { start_recv(buf, count.into(), datatype, source, tag, comm, None) }?;
-        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *request = h.0 };
+        request.set(h.0);
         Ok(())
     })
 }
@@ -574,13 +572,11 @@ pub unsafe extern "C" fn MPI_Irecv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Irecv_c", Scope::Comm(comm), {
-        nonnull!(request);
+        let request = try_out!(request);
         // SAFETY: `start_recv` needs the receive buffer to hold count x datatype until the receive
         // completes (MPI's contract for this routine, capi/mod.rs).
         let h = unsafe { start_recv(buf, count, datatype, source, tag, comm, None) }?;
-        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *request = h.0 };
+        request.set(h.0);
         Ok(())
     })
 }

@@ -8,7 +8,7 @@ use crate::capi::p2p::unpack;
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::{Error, Handle, Result, Runtime};
-use crate::{entry, nonnull};
+use crate::{entry, nonnull, try_out};
 use std::ffi::{c_int, c_void};
 
 fn rt() -> &'static Runtime {
@@ -107,10 +107,8 @@ pub unsafe extern "C" fn MPI_Pack(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Pack", Scope::Comm(comm), {
-        nonnull!(position);
-        // SAFETY: `position`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        let mut pos = unsafe { *position } as i64;
+        let position = try_out!(position);
+        let mut pos = position.get() as i64;
         // SAFETY: `pack` needs the buffers to hold what count x datatype covers (MPI's contract for
         // this routine, capi/mod.rs).
         unsafe {
@@ -124,9 +122,7 @@ pub unsafe extern "C" fn MPI_Pack(
                 comm,
             )
         }?;
-        // SAFETY: `position`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *position = pos as c_int };
+        position.set(pos as c_int);
         Ok(())
     })
 }
@@ -160,10 +156,8 @@ pub unsafe extern "C" fn MPI_Unpack(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Unpack", Scope::Comm(comm), {
-        nonnull!(position);
-        // SAFETY: `position`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        let mut pos = unsafe { *position } as i64;
+        let position = try_out!(position);
+        let mut pos = position.get() as i64;
         // SAFETY: `unpack_from` needs the buffers to hold what count x datatype covers (MPI's
         // contract for this routine, capi/mod.rs).
         unsafe {
@@ -177,9 +171,7 @@ pub unsafe extern "C" fn MPI_Unpack(
                 comm,
             )
         }?;
-        // SAFETY: `position`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *position = pos as c_int };
+        position.set(pos as c_int);
         Ok(())
     })
 }
@@ -225,7 +217,7 @@ pub unsafe extern "C" fn MPI_Pack_size(
     size: *mut c_int,
 ) -> c_int {
     entry!("MPI_Pack_size", Scope::Comm(comm), {
-        nonnull!(size);
+        let size = try_out!(size);
         let n = pack_size(incount.into(), datatype, comm)?;
         let n = c_int::try_from(n).map_err(|_| {
             Error::invalid(
@@ -233,9 +225,7 @@ pub unsafe extern "C" fn MPI_Pack_size(
                 format!("{n} bytes do not fit an int (use MPI_Pack_size_c)"),
             )
         })?;
-        // SAFETY: `size`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *size = n };
+        size.set(n);
         Ok(())
     })
 }
@@ -248,11 +238,9 @@ pub unsafe extern "C" fn MPI_Pack_size_c(
     size: *mut MPI_Count,
 ) -> c_int {
     entry!("MPI_Pack_size_c", Scope::Comm(comm), {
-        nonnull!(size);
+        let size = try_out!(size);
         let n = pack_size(incount, datatype, comm)?;
-        // SAFETY: `size`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *size = n };
+        size.set(n);
         Ok(())
     })
 }
@@ -272,11 +260,9 @@ pub extern "C" fn MPI_Aint_diff(addr1: MPI_Aint, addr2: MPI_Aint) -> MPI_Aint {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
     entry!("MPI_Type_size_c", Scope::NoObject, {
-        nonnull!(size);
+        let size = try_out!(size);
         let n = rt().type_size(Handle(datatype))?;
-        // SAFETY: `size`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *size = n };
+        size.set(n);
         Ok(())
     })
 }
@@ -288,14 +274,11 @@ pub unsafe extern "C" fn MPI_Type_get_extent_c(
     extent: *mut MPI_Count,
 ) -> c_int {
     entry!("MPI_Type_get_extent_c", Scope::NoObject, {
-        nonnull!(lb, extent);
+        let lb = try_out!(lb);
+        let extent = try_out!(extent);
         let (l, e) = rt().type_get_extent(Handle(datatype))?;
-        // SAFETY: `lb`, `extent`: arguments of this call, checked non-NULL above, valid for their
-        // types during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe {
-            *lb = l;
-            *extent = e;
-        }
+        lb.set(l);
+        extent.set(e);
         Ok(())
     })
 }
@@ -307,14 +290,11 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent_c(
     true_extent: *mut MPI_Count,
 ) -> c_int {
     entry!("MPI_Type_get_true_extent_c", Scope::NoObject, {
-        nonnull!(true_lb, true_extent);
+        let true_lb = try_out!(true_lb);
+        let true_extent = try_out!(true_extent);
         let (l, e) = rt().type_get_true_extent(Handle(datatype))?;
-        // SAFETY: `true_lb`, `true_extent`: arguments of this call, checked non-NULL above, valid
-        // for their types during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe {
-            *true_lb = l;
-            *true_extent = e;
-        }
+        true_lb.set(l);
+        true_extent.set(e);
         Ok(())
     })
 }

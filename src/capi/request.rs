@@ -129,15 +129,13 @@ pub unsafe extern "C" fn MPI_Request_get_status_all(
     array_of_statuses: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Request_get_status_all", Scope::NoObject, {
-        nonnull!(flag);
+        let flag = try_out!(flag);
         // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
         // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, count) }?;
         let all = statuses(reqs)?;
         let done = all.iter().all(|s| !matches!(s, Some(None)));
-        // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *flag = done as c_int };
+        flag.set(done as c_int);
         if done && !array_of_statuses.is_null() {
             for (i, s) in all.iter().enumerate() {
                 let s = s.flatten().unwrap_or(Status::EMPTY);
@@ -161,15 +159,13 @@ pub unsafe extern "C" fn MPI_Request_get_status_some(
     array_of_statuses: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Request_get_status_some", Scope::NoObject, {
-        nonnull!(outcount);
+        let outcount = try_out!(outcount);
         // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
         // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, incount) }?;
         let all = statuses(reqs)?;
         if all.iter().all(Option::is_none) {
-            // SAFETY: `outcount`: an argument of this call, checked non-NULL above, valid for its
-            // type during the call (MPI's contract for this routine, capi/mod.rs).
-            unsafe { *outcount = MPI_UNDEFINED };
+            outcount.set(MPI_UNDEFINED);
             return Ok(());
         }
         let done: Vec<(usize, Status)> = all
@@ -194,9 +190,7 @@ pub unsafe extern "C" fn MPI_Request_get_status_some(
                 }
             }
         }
-        // SAFETY: `outcount`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *outcount = done.len() as c_int };
+        outcount.set(done.len() as c_int);
         Ok(())
     })
 }
@@ -555,13 +549,9 @@ pub unsafe extern "C" fn MPI_Testsome(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Request_free(request: *mut MPI_Request) -> c_int {
     entry!("MPI_Request_free", Scope::NoObject, {
-        nonnull!(request);
-        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        rt().request_free(Handle(unsafe { *request }))?;
-        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *request = MPI_REQUEST_NULL };
+        let request = try_out!(request);
+        rt().request_free(Handle(request.get()))?;
+        request.set(MPI_REQUEST_NULL);
         Ok(())
     })
 }
@@ -569,9 +559,7 @@ pub unsafe extern "C" fn MPI_Request_free(request: *mut MPI_Request) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Cancel(request: *mut MPI_Request) -> c_int {
     entry!("MPI_Cancel", Scope::NoObject, {
-        nonnull!(request);
-        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        rt().cancel(Handle(unsafe { *request }))
+        let request = try_out!(request);
+        rt().cancel(Handle(request.get()))
     })
 }

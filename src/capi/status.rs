@@ -7,7 +7,7 @@ use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::status::Status;
 use crate::world::{Handle, Runtime};
-use crate::{entry, nonnull};
+use crate::{entry, nonnull, try_out};
 use std::ffi::c_int;
 
 fn rt() -> &'static Runtime {
@@ -71,13 +71,12 @@ pub unsafe extern "C" fn MPI_Get_count(
     count: *mut c_int,
 ) -> c_int {
     entry!("MPI_Get_count", Scope::NoObject, {
-        nonnull!(status, count);
+        nonnull!(status);
+        let count = try_out!(count);
         // SAFETY: `status`: an argument of this call, checked non-NULL above, valid for its type
         // during the call (MPI's contract for this routine, capi/mod.rs).
         let n = rt().status_count(status_bytes(unsafe { &*status }), Handle(datatype))?;
-        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *count = as_int(n) };
+        count.set(as_int(n));
         Ok(())
     })
 }
@@ -89,13 +88,12 @@ pub unsafe extern "C" fn MPI_Get_count_c(
     count: *mut MPI_Count,
 ) -> c_int {
     entry!("MPI_Get_count_c", Scope::NoObject, {
-        nonnull!(status, count);
+        nonnull!(status);
+        let count = try_out!(count);
         // SAFETY: `status`: an argument of this call, checked non-NULL above, valid for its type
         // during the call (MPI's contract for this routine, capi/mod.rs).
         let n = rt().status_count(status_bytes(unsafe { &*status }), Handle(datatype))?;
-        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *count = n };
+        count.set(n);
         Ok(())
     })
 }
@@ -114,13 +112,12 @@ pub unsafe extern "C" fn MPI_Get_elements(
     count: *mut c_int,
 ) -> c_int {
     entry!("MPI_Get_elements", Scope::NoObject, {
-        nonnull!(status, count);
+        nonnull!(status);
+        let count = try_out!(count);
         // SAFETY: `elements` needs `status` readable (MPI's contract for this routine,
         // capi/mod.rs).
         let n = unsafe { elements(status, datatype) }?;
-        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *count = as_int(n) };
+        count.set(as_int(n));
         Ok(())
     })
 }
@@ -132,13 +129,12 @@ pub unsafe extern "C" fn MPI_Get_elements_c(
     count: *mut MPI_Count,
 ) -> c_int {
     entry!("MPI_Get_elements_c", Scope::NoObject, {
-        nonnull!(status, count);
+        nonnull!(status);
+        let count = try_out!(count);
         // SAFETY: `elements` needs `status` readable (MPI's contract for this routine,
         // capi/mod.rs).
         let n = unsafe { elements(status, datatype) }?;
-        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *count = n };
+        count.set(n);
         Ok(())
     })
 }
@@ -150,13 +146,12 @@ pub unsafe extern "C" fn MPI_Get_elements_x(
     count: *mut MPI_Count,
 ) -> c_int {
     entry!("MPI_Get_elements_x", Scope::NoObject, {
-        nonnull!(status, count);
+        nonnull!(status);
+        let count = try_out!(count);
         // SAFETY: `elements` needs `status` readable (MPI's contract for this routine,
         // capi/mod.rs).
         let n = unsafe { elements(status, datatype) }?;
-        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *count = n };
+        count.set(n);
         Ok(())
     })
 }
@@ -228,10 +223,9 @@ pub unsafe extern "C" fn MPI_Status_set_cancelled(status: *mut MPI_Status, flag:
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Test_cancelled(status: *const MPI_Status, flag: *mut c_int) -> c_int {
     entry!("MPI_Test_cancelled", Scope::NoObject, {
-        nonnull!(status, flag);
-        // SAFETY: `flag`, `status`: arguments of this call, checked non-NULL above, valid for their
-        // types during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *flag = ((*status).MPI_internal[2] != 0) as c_int };
+        nonnull!(status);
+        let flag = try_out!(flag);
+        flag.set(((*status).MPI_internal[2] != 0) as c_int);
         Ok(())
     })
 }
@@ -242,10 +236,9 @@ pub unsafe extern "C" fn MPI_Status_get_source(
     source: *mut c_int,
 ) -> c_int {
     entry!("MPI_Status_get_source", Scope::NoObject, {
-        nonnull!(status, source);
-        // SAFETY: `source`, `status`: arguments of this call, checked non-NULL above, valid for
-        // their types during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *source = (*status).MPI_SOURCE };
+        nonnull!(status);
+        let source = try_out!(source);
+        source.set((*status).MPI_SOURCE);
         Ok(())
     })
 }
@@ -253,10 +246,9 @@ pub unsafe extern "C" fn MPI_Status_get_source(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Status_get_tag(status: *mut MPI_Status, tag: *mut c_int) -> c_int {
     entry!("MPI_Status_get_tag", Scope::NoObject, {
-        nonnull!(status, tag);
-        // SAFETY: `tag`, `status`: arguments of this call, checked non-NULL above, valid for their
-        // types during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *tag = (*status).MPI_TAG };
+        nonnull!(status);
+        let tag = try_out!(tag);
+        tag.set((*status).MPI_TAG);
         Ok(())
     })
 }
@@ -264,10 +256,9 @@ pub unsafe extern "C" fn MPI_Status_get_tag(status: *mut MPI_Status, tag: *mut c
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Status_get_error(status: *mut MPI_Status, err: *mut c_int) -> c_int {
     entry!("MPI_Status_get_error", Scope::NoObject, {
-        nonnull!(status, err);
-        // SAFETY: `err`, `status`: arguments of this call, checked non-NULL above, valid for their
-        // types during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *err = (*status).MPI_ERROR };
+        nonnull!(status);
+        let err = try_out!(err);
+        err.set((*status).MPI_ERROR);
         Ok(())
     })
 }

@@ -5,7 +5,7 @@ use crate::capi::boundary::Scope;
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::{Error, Handle, Runtime};
-use crate::{entry, nonnull};
+use crate::{entry, nonnull, try_out};
 use std::ffi::{c_int, c_void};
 
 fn rt() -> &'static Runtime {
@@ -65,7 +65,7 @@ pub unsafe extern "C" fn MPI_Type_match_size(
     datatype: *mut MPI_Datatype,
 ) -> c_int {
     entry!("MPI_Type_match_size", Scope::NoObject, {
-        nonnull!(datatype);
+        let datatype = try_out!(datatype);
         let t = match (typeclass, size) {
             (MPI_TYPECLASS_INTEGER, 1) => MPI_INTEGER1,
             (MPI_TYPECLASS_INTEGER, 2) => MPI_INTEGER2,
@@ -94,9 +94,7 @@ pub unsafe extern "C" fn MPI_Type_match_size(
             }
         };
         rt().check_handle(crate::world::HandleKind::Datatype, Handle(t))?;
-        // SAFETY: `datatype`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *datatype = t };
+        datatype.set(t);
         Ok(())
     })
 }
@@ -106,7 +104,7 @@ pub unsafe extern "C" fn MPI_Type_match_size(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Get_hw_resource_info(hw_info: *mut MPI_Info) -> c_int {
     entry!("MPI_Get_hw_resource_info", Scope::NoObject, {
-        nonnull!(hw_info);
+        let hw_info = try_out!(hw_info);
         let h = rt().info_create()?;
         if let Err(e) = rt().info_set(
             h,
@@ -116,9 +114,7 @@ pub unsafe extern "C" fn MPI_Get_hw_resource_info(hw_info: *mut MPI_Info) -> c_i
             let _ = rt().info_free(h);
             return Err(e);
         }
-        // SAFETY: `hw_info`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (MPI's contract for this routine, capi/mod.rs).
-        unsafe { *hw_info = h.0 };
+        hw_info.set(h.0);
         Ok(())
     })
 }

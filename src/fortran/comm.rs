@@ -11,7 +11,7 @@ use crate::fortran::{
 use crate::world::comm::GroupOp;
 use crate::world::request::Tested;
 use crate::world::{Error, Handle, HandleKind};
-use crate::{nonnull, try_in};
+use crate::{nonnull, try_in, try_out};
 use std::borrow::Cow;
 use std::ffi::c_char;
 
@@ -31,12 +31,10 @@ pub unsafe extern "C" fn mpi_comm_dup_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(newcomm);
+            let newcomm = try_out!(newcomm);
             let h = rt().comm_dup(Handle(c));
             // MPI 4.1 §7.4.2: on failure the new handle is MPI_COMM_NULL.
-            // SAFETY: `newcomm`: an argument of this call, checked non-NULL above, valid for its
-            // type during the call (the by-reference contract of this entry point, fortran/mod.rs).
-            unsafe { *newcomm = fint(h.as_ref().map_or(MPI_COMM_NULL, |h| h.0)) };
+            newcomm.set(fint(h.as_ref().map_or(MPI_COMM_NULL, |h| h.0)));
             h.map(drop)
         }
     )
@@ -59,12 +57,11 @@ pub unsafe extern "C" fn mpi_comm_dup_with_info_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(info, newcomm);
+            nonnull!(info);
+            let newcomm = try_out!(newcomm);
             rt().check_handle(HandleKind::Info, info_arg(try_in!(info))?)?;
             let h = rt().comm_dup(Handle(c));
-            // SAFETY: `newcomm`: an argument of this call, checked non-NULL above, valid for its
-            // type during the call (the by-reference contract of this entry point, fortran/mod.rs).
-            unsafe { *newcomm = fint(h.as_ref().map_or(MPI_COMM_NULL, |h| h.0)) };
+            newcomm.set(fint(h.as_ref().map_or(MPI_COMM_NULL, |h| h.0)));
             h.map(drop)
         }
     )
@@ -87,15 +84,11 @@ pub unsafe extern "C" fn mpi_comm_idup_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(newcomm, request);
+            let newcomm = try_out!(newcomm);
+            let request = try_out!(request);
             let r = rt().comm_idup(Handle(c));
-            // SAFETY: `newcomm`, `request`: arguments of this call, checked non-NULL above, valid
-            // for their types during the call (the by-reference contract of this entry point,
-            // fortran/mod.rs).
-            unsafe {
-                *newcomm = fint(r.as_ref().map_or(MPI_COMM_NULL, |(c, _)| c.0));
-                *request = fint(r.as_ref().map_or(MPI_REQUEST_NULL, |(_, q)| q.0));
-            }
+            newcomm.set(fint(r.as_ref().map_or(MPI_COMM_NULL, |(c, _)| c.0)));
+            request.set(fint(r.as_ref().map_or(MPI_REQUEST_NULL, |(_, q)| q.0)));
             r.map(drop)
         }
     )
@@ -119,7 +112,8 @@ pub unsafe extern "C" fn mpi_comm_split_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(color, key, newcomm);
+            nonnull!(color, key);
+            let newcomm = try_out!(newcomm);
             // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract
             // of this entry point, fortran/mod.rs).
             let color = unsafe { read_narrow(color, MPI_ERR_ARG, "color") }?;
@@ -127,9 +121,7 @@ pub unsafe extern "C" fn mpi_comm_split_(
             // of this entry point, fortran/mod.rs).
             let key = unsafe { read_narrow(key, MPI_ERR_ARG, "key") }?;
             let h = rt().comm_split(Handle(c), color, key)?;
-            // SAFETY: `newcomm`: an argument of this call, checked non-NULL above, valid for its
-            // type during the call (the by-reference contract of this entry point, fortran/mod.rs).
-            unsafe { *newcomm = fint(h.0) };
+            newcomm.set(fint(h.0));
             Ok(())
         }
     )
@@ -155,7 +147,8 @@ pub unsafe extern "C" fn mpi_comm_split_type_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(split_type, key, info, newcomm);
+            nonnull!(split_type, key, info);
+            let newcomm = try_out!(newcomm);
             // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract
             // of this entry point, fortran/mod.rs).
             let split_type = unsafe { read_narrow(split_type, MPI_ERR_ARG, "split_type") }?;
@@ -163,9 +156,7 @@ pub unsafe extern "C" fn mpi_comm_split_type_(
             // of this entry point, fortran/mod.rs).
             unsafe { read_narrow(key, MPI_ERR_ARG, "key") }?;
             let h = rt().comm_split_type(Handle(c), split_type, info_arg(try_in!(info))?)?;
-            // SAFETY: `newcomm`: an argument of this call, checked non-NULL above, valid for its
-            // type during the call (the by-reference contract of this entry point, fortran/mod.rs).
-            unsafe { *newcomm = fint(h.0) };
+            newcomm.set(fint(h.0));
             Ok(())
         }
     )
@@ -188,11 +179,10 @@ pub unsafe extern "C" fn mpi_comm_create_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(group, newcomm);
+            nonnull!(group);
+            let newcomm = try_out!(newcomm);
             let h = rt().comm_create(Handle(c), group_arg(try_in!(group))?)?;
-            // SAFETY: `newcomm`: an argument of this call, checked non-NULL above, valid for its
-            // type during the call (the by-reference contract of this entry point, fortran/mod.rs).
-            unsafe { *newcomm = fint(h.0) };
+            newcomm.set(fint(h.0));
             Ok(())
         }
     )
@@ -236,11 +226,9 @@ pub unsafe extern "C" fn mpi_comm_size_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(size);
+            let size = try_out!(size);
             let n = rt().comm_size(Handle(c))?;
-            // SAFETY: `size`: an argument of this call, checked non-NULL above, valid for its type
-            // during the call (the by-reference contract of this entry point, fortran/mod.rs).
-            unsafe { *size = fint(n) };
+            size.set(fint(n));
             Ok(())
         }
     )
@@ -262,11 +250,9 @@ pub unsafe extern "C" fn mpi_comm_rank_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(rank);
+            let rank = try_out!(rank);
             let r = rt().comm_rank(Handle(c))?;
-            // SAFETY: `rank`: an argument of this call, checked non-NULL above, valid for its type
-            // during the call (the by-reference contract of this entry point, fortran/mod.rs).
-            unsafe { *rank = fint(r) };
+            rank.set(fint(r));
             Ok(())
         }
     )
@@ -289,14 +275,13 @@ pub unsafe extern "C" fn mpi_comm_compare_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(comm2, result);
+            nonnull!(comm2);
+            let result = try_out!(result);
             // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract
             // of this entry point, fortran/mod.rs).
             let comm2 = unsafe { read_narrow(comm2, MPI_ERR_COMM, "comm2") }?;
             let r = rt().comm_compare(Handle(c), Handle(comm2))?;
-            // SAFETY: `result`: an argument of this call, checked non-NULL above, valid for its
-            // type during the call (the by-reference contract of this entry point, fortran/mod.rs).
-            unsafe { *result = fint(r) };
+            result.set(fint(r));
             Ok(())
         }
     )
@@ -318,11 +303,9 @@ pub unsafe extern "C" fn mpi_comm_test_inter_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(flag);
+            let flag = try_out!(flag);
             rt().comm_size(Handle(c))?;
-            // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its type
-            // during the call (the by-reference contract of this entry point, fortran/mod.rs).
-            unsafe { *flag = logical(false) };
+            flag.set(logical(false));
             Ok(())
         }
     )
@@ -372,7 +355,8 @@ pub unsafe extern "C" fn mpi_comm_get_name_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(comm_name, resultlen);
+            nonnull!(comm_name);
+            let resultlen = try_out!(resultlen);
             let name = rt().comm_get_name(Handle(c))?;
             // SAFETY: `write_fortran_string` needs the CHARACTER argument to have its hidden length
             // in writable bytes (the by-reference contract of this entry point, fortran/mod.rs).
@@ -384,9 +368,7 @@ pub unsafe extern "C" fn mpi_comm_get_name_(
                     &name,
                 )
             };
-            // SAFETY: `resultlen`: an argument of this call, checked non-NULL above, valid for its
-            // type during the call (the by-reference contract of this entry point, fortran/mod.rs).
-            unsafe { *resultlen = fint(n) };
+            resultlen.set(fint(n));
             Ok(())
         }
     )
@@ -408,11 +390,9 @@ pub unsafe extern "C" fn mpi_comm_group_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(group);
+            let group = try_out!(group);
             let g = rt().comm_group(Handle(c))?;
-            // SAFETY: `group`: an argument of this call, checked non-NULL above, valid for its type
-            // during the call (the by-reference contract of this entry point, fortran/mod.rs).
-            unsafe { *group = fint(g.0) };
+            group.set(fint(g.0));
             Ok(())
         }
     )
@@ -439,11 +419,10 @@ pub unsafe extern "C" fn mpi_group_size_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GROUP_SIZE", Scope::NoObject, {
-        nonnull!(group, size);
+        nonnull!(group);
+        let size = try_out!(size);
         let n = rt().group_size(group_arg(try_in!(group))?)?;
-        // SAFETY: `size`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (the by-reference contract of this entry point, fortran/mod.rs).
-        unsafe { *size = fint(n) };
+        size.set(fint(n));
         Ok(())
     })
 }
@@ -456,11 +435,10 @@ pub unsafe extern "C" fn mpi_group_rank_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GROUP_RANK", Scope::NoObject, {
-        nonnull!(group, rank);
+        nonnull!(group);
+        let rank = try_out!(rank);
         let r = rt().group_rank(group_arg(try_in!(group))?)?;
-        // SAFETY: `rank`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (the by-reference contract of this entry point, fortran/mod.rs).
-        unsafe { *rank = fint(r) };
+        rank.set(fint(r));
         Ok(())
     })
 }
@@ -531,15 +509,14 @@ pub unsafe extern "C" fn mpi_group_incl_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GROUP_INCL", Scope::NoObject, {
-        nonnull!(group, n, newgroup);
+        nonnull!(group, n);
+        let newgroup = try_out!(newgroup);
         // SAFETY: `n`: an argument of this call, checked non-NULL above, valid for its type during
         // the call; `farray` needs the array to hold `n` entries when `n > 0` (the by-reference
         // contract of this entry point, fortran/mod.rs).
         let ranks = unsafe { farray(ranks, count(*n)?) }?;
         let g = rt().group_incl(group_arg(try_in!(group))?, &ranks_arg(ranks)?)?;
-        // SAFETY: `newgroup`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (the by-reference contract of this entry point, fortran/mod.rs).
-        unsafe { *newgroup = fint(g.0) };
+        newgroup.set(fint(g.0));
         Ok(())
     })
 }
@@ -554,15 +531,14 @@ pub unsafe extern "C" fn mpi_group_range_incl_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GROUP_RANGE_INCL", Scope::NoObject, {
-        nonnull!(group, n, newgroup);
+        nonnull!(group, n);
+        let newgroup = try_out!(newgroup);
         // SAFETY: `n`: an argument of this call, checked non-NULL above, valid for its type during
         // the call; `farray` needs the array to hold `n` entries when `n > 0` (the by-reference
         // contract of this entry point, fortran/mod.rs).
         let ranges = unsafe { farray(ranges, count(*n)?) }?;
         let g = rt().group_range_incl(group_arg(try_in!(group))?, &ranges_arg(ranges)?)?;
-        // SAFETY: `newgroup`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (the by-reference contract of this entry point, fortran/mod.rs).
-        unsafe { *newgroup = fint(g.0) };
+        newgroup.set(fint(g.0));
         Ok(())
     })
 }
@@ -588,15 +564,14 @@ pub unsafe extern "C" fn mpi_group_excl_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GROUP_EXCL", Scope::NoObject, {
-        nonnull!(group, n, newgroup);
+        nonnull!(group, n);
+        let newgroup = try_out!(newgroup);
         // SAFETY: `n`: an argument of this call, checked non-NULL above, valid for its type during
         // the call; `farray` needs the array to hold `n` entries when `n > 0` (the by-reference
         // contract of this entry point, fortran/mod.rs).
         let ranks = unsafe { farray(ranks, count(*n)?) }?;
         let g = rt().group_excl(group_arg(try_in!(group))?, &ranks_arg(ranks)?)?;
-        // SAFETY: `newgroup`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (the by-reference contract of this entry point, fortran/mod.rs).
-        unsafe { *newgroup = fint(g.0) };
+        newgroup.set(fint(g.0));
         Ok(())
     })
 }
@@ -611,15 +586,14 @@ pub unsafe extern "C" fn mpi_group_range_excl_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GROUP_RANGE_EXCL", Scope::NoObject, {
-        nonnull!(group, n, newgroup);
+        nonnull!(group, n);
+        let newgroup = try_out!(newgroup);
         // SAFETY: `n`: an argument of this call, checked non-NULL above, valid for its type during
         // the call; `farray` needs the array to hold `n` entries when `n > 0` (the by-reference
         // contract of this entry point, fortran/mod.rs).
         let ranges = unsafe { farray(ranges, count(*n)?) }?;
         let g = rt().group_range_excl(group_arg(try_in!(group))?, &ranges_arg(ranges)?)?;
-        // SAFETY: `newgroup`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (the by-reference contract of this entry point, fortran/mod.rs).
-        unsafe { *newgroup = fint(g.0) };
+        newgroup.set(fint(g.0));
         Ok(())
     })
 }
@@ -746,20 +720,16 @@ pub unsafe extern "C" fn mpi_test_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TEST", Scope::NoObject, {
-        nonnull!(request, flag);
-        match rt().request_test(request_arg(try_in!(request))?)? {
-            // SAFETY: `request`, `flag`: arguments of this call, checked non-NULL above, valid for
-            // their types during the call; `write` needs `status` MPI_STATUS_IGNORE or
-            // MPI_STATUS_SIZE writable INTEGERs (the by-reference contract of this entry point,
-            // fortran/mod.rs).
-            Tested::Done(s, r) => unsafe {
-                *request = fint(r.0);
-                *flag = logical(true);
-                crate::fortran::status::write(status, &s);
-            },
-            // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its type
-            // during the call (the by-reference contract of this entry point, fortran/mod.rs).
-            Tested::Pending => unsafe { *flag = logical(false) },
+        let (request, flag) = (try_out!(request), try_out!(flag));
+        match rt().request_test(request_arg(request.get())?)? {
+            Tested::Done(s, r) => {
+                request.set(fint(r.0));
+                flag.set(logical(true));
+                // SAFETY: `write` needs `status` MPI_STATUS_IGNORE or MPI_STATUS_SIZE writable
+                // INTEGERs (the by-reference contract of this entry point, fortran/mod.rs).
+                unsafe { crate::fortran::status::write(status, &s) };
+            }
+            Tested::Pending => flag.set(logical(false)),
         }
         Ok(())
     })

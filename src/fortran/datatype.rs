@@ -11,6 +11,8 @@ use crate::fortran::{
     MPI_Fint,
 };
 use crate::nonnull;
+use crate::try_in;
+use crate::try_out;
 use crate::world::{Error, Handle, Result};
 use std::ffi::{c_char, c_void};
 
@@ -92,13 +94,12 @@ pub unsafe extern "C" fn mpi_type_contiguous_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_CONTIGUOUS", Scope::NoObject, {
-        nonnull!(count, oldtype, newtype);
+        let count = try_in!(count);
+        nonnull!(oldtype, newtype);
         // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
         // during the call; `type_arg` needs the datatype argument readable (the by-reference
         // contract of this entry point, fortran/mod.rs).
-        let h = rt().type_contiguous(wide(unsafe { *count }), unsafe {
-            type_arg(oldtype, "oldtype")
-        }?)?;
+        let h = rt().type_contiguous(wide(count), unsafe { type_arg(oldtype, "oldtype") }?)?;
         // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
         unsafe { out(newtype, h) }
     })
@@ -115,17 +116,14 @@ pub unsafe extern "C" fn mpi_type_vector_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_VECTOR", Scope::NoObject, {
-        nonnull!(count, blocklength, stride, oldtype, newtype);
+        let count = try_in!(count);
+        let blocklength = try_in!(blocklength);
+        let stride = try_in!(stride);
+        nonnull!(oldtype, newtype);
         let h = rt().type_vector(
-            // SAFETY: `count`, `blocklength`, `stride` checked non-NULL above (fortran/mod.rs
-            // contract).
-            wide(unsafe { *count }),
-            // SAFETY: `blocklength`, `stride`, `oldtype` checked non-NULL above (fortran/mod.rs
-            // contract).
-            wide(unsafe { *blocklength }),
-            // SAFETY: `stride`: an argument of this call, checked non-NULL above, valid for its
-            // type during the call (the by-reference contract of this entry point, fortran/mod.rs).
-            wide(unsafe { *stride }),
+            wide(count),
+            wide(blocklength),
+            wide(stride),
             // SAFETY: `type_arg` needs the datatype argument readable (the by-reference contract of
             // this entry point, fortran/mod.rs).
             unsafe { type_arg(oldtype, "oldtype") }?,
@@ -147,17 +145,14 @@ pub unsafe extern "C" fn mpi_type_create_hvector_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_CREATE_HVECTOR", Scope::NoObject, {
-        nonnull!(count, blocklength, stride, oldtype, newtype);
+        let count = try_in!(count);
+        let blocklength = try_in!(blocklength);
+        let stride = try_in!(stride);
+        nonnull!(oldtype, newtype);
         let h = rt().type_create_hvector(
-            // SAFETY: `count`, `blocklength`, `stride` checked non-NULL above (fortran/mod.rs
-            // contract).
-            wide(unsafe { *count }),
-            // SAFETY: `blocklength`, `stride`, `oldtype` checked non-NULL above (fortran/mod.rs
-            // contract).
-            wide(unsafe { *blocklength }),
-            // SAFETY: `stride`: an argument of this call, checked non-NULL above, valid for its
-            // type during the call (the by-reference contract of this entry point, fortran/mod.rs).
-            unsafe { *stride } as i64,
+            wide(count),
+            wide(blocklength),
+            stride as i64,
             // SAFETY: `type_arg` needs the datatype argument readable (the by-reference contract of
             // this entry point, fortran/mod.rs).
             unsafe { type_arg(oldtype, "oldtype") }?,
@@ -179,9 +174,9 @@ pub unsafe extern "C" fn mpi_type_indexed_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_INDEXED", Scope::NoObject, {
-        nonnull!(count, oldtype, newtype);
-        // SAFETY: `count` checked non-NULL above (fortran/mod.rs contract).
-        let n = count_arg(unsafe { *count })?;
+        let count = try_in!(count);
+        nonnull!(oldtype, newtype);
+        let n = count_arg(count)?;
         // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
         // contract of this entry point, fortran/mod.rs).
         let bls = unsafe { int_array(array_of_blocklengths, n, "array_of_blocklengths") }?;
@@ -208,9 +203,9 @@ pub unsafe extern "C" fn mpi_type_create_hindexed_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_CREATE_HINDEXED", Scope::NoObject, {
-        nonnull!(count, oldtype, newtype);
-        // SAFETY: `count` checked non-NULL above (fortran/mod.rs contract).
-        let n = count_arg(unsafe { *count })?;
+        let count = try_in!(count);
+        nonnull!(oldtype, newtype);
+        let n = count_arg(count)?;
         // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
         // contract of this entry point, fortran/mod.rs).
         let bls = unsafe { int_array(array_of_blocklengths, n, "array_of_blocklengths") }?;
@@ -238,16 +233,17 @@ pub unsafe extern "C" fn mpi_type_create_indexed_block_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_CREATE_INDEXED_BLOCK", Scope::NoObject, {
-        nonnull!(count, blocklength, oldtype, newtype);
-        // SAFETY: `count` checked non-NULL above (fortran/mod.rs contract).
-        let n = count_arg(unsafe { *count })?;
+        let count = try_in!(count);
+        let blocklength = try_in!(blocklength);
+        nonnull!(oldtype, newtype);
+        let n = count_arg(count)?;
         // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
         // contract of this entry point, fortran/mod.rs).
         let disps = unsafe { int_array(array_of_displacements, n, "array_of_displacements") }?;
         // SAFETY: `blocklength`: an argument of this call, checked non-NULL above, valid for its
         // type during the call; `type_arg` needs the datatype argument readable (the by-reference
         // contract of this entry point, fortran/mod.rs).
-        let h = rt().type_create_indexed_block(wide(unsafe { *blocklength }), &disps, unsafe {
+        let h = rt().type_create_indexed_block(wide(blocklength), &disps, unsafe {
             type_arg(oldtype, "oldtype")
         }?)?;
         // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
@@ -267,16 +263,17 @@ pub unsafe extern "C" fn mpi_type_create_hindexed_block_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_CREATE_HINDEXED_BLOCK", Scope::NoObject, {
-        nonnull!(count, blocklength, oldtype, newtype);
-        // SAFETY: `count` checked non-NULL above (fortran/mod.rs contract).
-        let n = count_arg(unsafe { *count })?;
+        let count = try_in!(count);
+        let blocklength = try_in!(blocklength);
+        nonnull!(oldtype, newtype);
+        let n = count_arg(count)?;
         // SAFETY: `aint_array` needs the array to hold `n` elements when `n > 0` (the by-reference
         // contract of this entry point, fortran/mod.rs).
         let disps = unsafe { aint_array(array_of_displacements, n, "array_of_displacements") }?;
         // SAFETY: `blocklength`: an argument of this call, checked non-NULL above, valid for its
         // type during the call; `type_arg` needs the datatype argument readable (the by-reference
         // contract of this entry point, fortran/mod.rs).
-        let h = rt().type_create_hindexed_block(wide(unsafe { *blocklength }), &disps, unsafe {
+        let h = rt().type_create_hindexed_block(wide(blocklength), &disps, unsafe {
             type_arg(oldtype, "oldtype")
         }?)?;
         // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
@@ -296,9 +293,9 @@ pub unsafe extern "C" fn mpi_type_create_struct_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_CREATE_STRUCT", Scope::NoObject, {
-        nonnull!(count, newtype);
-        // SAFETY: `count` checked non-NULL above (fortran/mod.rs contract).
-        let n = count_arg(unsafe { *count })?;
+        let count = try_in!(count);
+        nonnull!(newtype);
+        let n = count_arg(count)?;
         // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
         // contract of this entry point, fortran/mod.rs).
         let bls = unsafe { int_array(array_of_blocklengths, n, "array_of_blocklengths") }?;
@@ -338,10 +335,10 @@ pub unsafe extern "C" fn mpi_type_create_subarray_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_CREATE_SUBARRAY", Scope::NoObject, {
-        nonnull!(ndims, order, oldtype, newtype);
+        let ndims = try_in!(ndims);
+        nonnull!(order, oldtype, newtype);
         // ndims must be positive; the core says so with MPI_ERR_ARG (as the C entry point).
-        // SAFETY: `ndims` checked non-NULL above (fortran/mod.rs contract).
-        let n = usize::try_from(unsafe { *ndims }).unwrap_or(0);
+        let n = usize::try_from(ndims).unwrap_or(0);
         // SAFETY: `order` checked non-NULL above (fortran/mod.rs contract).
         let order = unsafe { read_narrow(order, MPI_ERR_ARG, "order") }?;
         // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
@@ -374,14 +371,15 @@ pub unsafe extern "C" fn mpi_type_create_resized_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_CREATE_RESIZED", Scope::NoObject, {
-        nonnull!(oldtype, lb, extent, newtype);
+        nonnull!(oldtype);
+        let lb = try_in!(lb);
+        let extent = try_in!(extent);
+        nonnull!(newtype);
         let h = rt().type_create_resized(
             // SAFETY: `oldtype` checked non-NULL above (fortran/mod.rs contract).
             unsafe { type_arg(oldtype, "oldtype") }?,
-            // SAFETY: `lb`, `extent` checked non-NULL above (fortran/mod.rs contract).
-            unsafe { *lb } as i64,
-            // SAFETY: `extent` checked non-NULL above (fortran/mod.rs contract).
-            unsafe { *extent } as i64,
+            lb as i64,
+            extent as i64,
         )?;
         // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
         unsafe { out(newtype, h) }
@@ -398,11 +396,10 @@ pub unsafe extern "C" fn mpi_type_dup_(
     fentry!(ierror, "MPI_TYPE_DUP", Scope::NoObject, {
         // SAFETY: `oldtype` NULL or valid (fortran/mod.rs contract).
         let t = unsafe { type_ref(oldtype) }?;
-        nonnull!(newtype);
+        let newtype = try_out!(newtype);
         let h = rt().type_dup(Handle(t));
         // As MPI_COMM_DUP: on failure the new handle is the null handle.
-        // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *newtype = fint(h.as_ref().map_or(MPI_DATATYPE_NULL, |h| h.0)) };
+        newtype.set(fint(h.as_ref().map_or(MPI_DATATYPE_NULL, |h| h.0)));
         h.map(drop)
     })
 }
@@ -442,10 +439,9 @@ pub unsafe extern "C" fn mpi_type_size_(
     fentry!(ierror, "MPI_TYPE_SIZE", Scope::NoObject, {
         // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
         let t = unsafe { type_ref(datatype) }?;
-        nonnull!(size);
+        let size = try_out!(size);
         let s = rt().type_size(Handle(t))?;
-        // SAFETY: `size` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *size = MPI_Fint::try_from(s).unwrap_or(fint(MPI_UNDEFINED)) };
+        size.set(MPI_Fint::try_from(s).unwrap_or(fint(MPI_UNDEFINED)));
         Ok(())
     })
 }
@@ -460,10 +456,9 @@ pub unsafe extern "C" fn mpi_type_size_x_(
     fentry!(ierror, "MPI_TYPE_SIZE_X", Scope::NoObject, {
         // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
         let t = unsafe { type_ref(datatype) }?;
-        nonnull!(size);
+        let size = try_out!(size);
         let s = rt().type_size(Handle(t))?;
-        // SAFETY: `size` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *size = s };
+        size.set(s);
         Ok(())
     })
 }
@@ -480,14 +475,11 @@ pub unsafe extern "C" fn mpi_type_get_extent_(
     fentry!(ierror, "MPI_TYPE_GET_EXTENT", Scope::NoObject, {
         // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
         let t = unsafe { type_ref(datatype) }?;
-        nonnull!(lb, extent);
+        let lb = try_out!(lb);
+        let extent = try_out!(extent);
         let (l, e) = rt().type_get_extent(Handle(t))?;
-        // SAFETY: `lb`, `extent`: arguments of this call, checked non-NULL above, valid for their
-        // types during the call (the by-reference contract of this entry point, fortran/mod.rs).
-        unsafe {
-            *lb = l as MPI_Aint;
-            *extent = e as MPI_Aint;
-        }
+        lb.set(l as MPI_Aint);
+        extent.set(e as MPI_Aint);
         Ok(())
     })
 }
@@ -504,14 +496,11 @@ pub unsafe extern "C" fn mpi_type_get_extent_x_(
     fentry!(ierror, "MPI_TYPE_GET_EXTENT_X", Scope::NoObject, {
         // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
         let t = unsafe { type_ref(datatype) }?;
-        nonnull!(lb, extent);
+        let lb = try_out!(lb);
+        let extent = try_out!(extent);
         let (l, e) = rt().type_get_extent(Handle(t))?;
-        // SAFETY: `lb`, `extent`: arguments of this call, checked non-NULL above, valid for their
-        // types during the call (the by-reference contract of this entry point, fortran/mod.rs).
-        unsafe {
-            *lb = l;
-            *extent = e;
-        }
+        lb.set(l);
+        extent.set(e);
         Ok(())
     })
 }
@@ -528,15 +517,11 @@ pub unsafe extern "C" fn mpi_type_get_true_extent_(
     fentry!(ierror, "MPI_TYPE_GET_TRUE_EXTENT", Scope::NoObject, {
         // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
         let t = unsafe { type_ref(datatype) }?;
-        nonnull!(true_lb, true_extent);
+        let true_lb = try_out!(true_lb);
+        let true_extent = try_out!(true_extent);
         let (l, e) = rt().type_get_true_extent(Handle(t))?;
-        // SAFETY: `true_lb`, `true_extent`: arguments of this call, checked non-NULL above, valid
-        // for their types during the call (the by-reference contract of this entry point,
-        // fortran/mod.rs).
-        unsafe {
-            *true_lb = l as MPI_Aint;
-            *true_extent = e as MPI_Aint;
-        }
+        true_lb.set(l as MPI_Aint);
+        true_extent.set(e as MPI_Aint);
         Ok(())
     })
 }
@@ -553,15 +538,11 @@ pub unsafe extern "C" fn mpi_type_get_true_extent_x_(
     fentry!(ierror, "MPI_TYPE_GET_TRUE_EXTENT_X", Scope::NoObject, {
         // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
         let t = unsafe { type_ref(datatype) }?;
-        nonnull!(true_lb, true_extent);
+        let true_lb = try_out!(true_lb);
+        let true_extent = try_out!(true_extent);
         let (l, e) = rt().type_get_true_extent(Handle(t))?;
-        // SAFETY: `true_lb`, `true_extent`: arguments of this call, checked non-NULL above, valid
-        // for their types during the call (the by-reference contract of this entry point,
-        // fortran/mod.rs).
-        unsafe {
-            *true_lb = l;
-            *true_extent = e;
-        }
+        true_lb.set(l);
+        true_extent.set(e);
         Ok(())
     })
 }
@@ -596,7 +577,8 @@ pub unsafe extern "C" fn mpi_type_get_name_(
     fentry!(ierror, "MPI_TYPE_GET_NAME", Scope::NoObject, {
         // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
         let t = unsafe { type_ref(datatype) }?;
-        nonnull!(type_name, resultlen);
+        nonnull!(type_name);
+        let resultlen = try_out!(resultlen);
         let name = rt().type_get_name(Handle(t))?;
         // SAFETY: `write_fortran_string` needs the CHARACTER argument to have its hidden length in
         // writable bytes (the by-reference contract of this entry point, fortran/mod.rs).
@@ -608,8 +590,7 @@ pub unsafe extern "C" fn mpi_type_get_name_(
                 &name,
             )
         };
-        // SAFETY: `resultlen` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *resultlen = fint(n) };
+        resultlen.set(fint(n));
         Ok(())
     })
 }
@@ -624,9 +605,8 @@ pub unsafe extern "C" fn mpi_get_address_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GET_ADDRESS", Scope::NoObject, {
-        nonnull!(address);
-        // SAFETY: `address` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *address = bottom(location) as MPI_Aint };
+        let address = try_out!(address);
+        address.set(bottom(location) as MPI_Aint);
         Ok(())
     })
 }

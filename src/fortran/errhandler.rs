@@ -6,6 +6,7 @@ use crate::fentry;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
 use crate::fortran::{by_ref, fint, narrow, read_narrow, scope_handle, MPI_Fint};
 use crate::nonnull;
+use crate::try_out;
 use crate::world::errhandler::UserErrhandler;
 use crate::world::{Error, Handle, ObjectKind};
 use std::ffi::c_char;
@@ -146,10 +147,9 @@ pub unsafe extern "C" fn mpi_comm_get_errhandler_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(errhandler);
+            let errhandler = try_out!(errhandler);
             let h = rt().get_errhandler(ObjectKind::Comm, Handle(c))?;
-            // SAFETY: `errhandler` checked non-NULL above (fortran/mod.rs contract).
-            unsafe { *errhandler = fint(h.0) };
+            errhandler.set(fint(h.0));
             Ok(())
         }
     )
@@ -170,10 +170,9 @@ pub unsafe extern "C" fn mpi_win_get_errhandler_(
         Scope::Win(scope_handle(w, MPI_WIN_NULL)),
         {
             let w = narrow(w, MPI_ERR_WIN, "win")?;
-            nonnull!(errhandler);
+            let errhandler = try_out!(errhandler);
             let h = rt().get_errhandler(ObjectKind::Win, Handle(w))?;
-            // SAFETY: `errhandler` checked non-NULL above (fortran/mod.rs contract).
-            unsafe { *errhandler = fint(h.0) };
+            errhandler.set(fint(h.0));
             Ok(())
         }
     )
@@ -266,11 +265,11 @@ pub unsafe extern "C" fn mpi_error_class_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_ERROR_CLASS", Scope::NoObject, {
-        nonnull!(errorcode, errorclass);
+        nonnull!(errorcode);
+        let errorclass = try_out!(errorclass);
         // SAFETY: `errorcode` checked non-NULL above (fortran/mod.rs contract).
         let c = rt().error_class(unsafe { read_narrow(errorcode, MPI_ERR_ARG, "errorcode") }?)?;
-        // SAFETY: `errorclass` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *errorclass = fint(c) };
+        errorclass.set(fint(c));
         Ok(())
     })
 }
@@ -285,14 +284,14 @@ pub unsafe extern "C" fn mpi_error_string_(
     string_len: usize,
 ) {
     fentry!(ierror, "MPI_ERROR_STRING", Scope::NoObject, {
-        nonnull!(errorcode, string, resultlen);
+        nonnull!(errorcode, string);
+        let resultlen = try_out!(resultlen);
         // SAFETY: `errorcode` checked non-NULL above (fortran/mod.rs contract).
         let s = rt().error_string(unsafe { read_narrow(errorcode, MPI_ERR_ARG, "errorcode") }?)?;
         let n =
             // SAFETY: `string` checked non-NULL above (fortran/mod.rs contract).
             unsafe { write_fortran_string(string, string_len, MPI_MAX_ERROR_STRING as usize, &s) };
-        // SAFETY: `resultlen` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *resultlen = fint(n) };
+        resultlen.set(fint(n));
         Ok(())
     })
 }
@@ -301,10 +300,9 @@ pub unsafe extern "C" fn mpi_error_string_(
 #[no_mangle]
 pub unsafe extern "C" fn mpi_add_error_class_(errorclass: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_ADD_ERROR_CLASS", Scope::NoObject, {
-        nonnull!(errorclass);
+        let errorclass = try_out!(errorclass);
         let c = rt().add_error_class()?;
-        // SAFETY: `errorclass` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *errorclass = fint(c) };
+        errorclass.set(fint(c));
         Ok(())
     })
 }
@@ -317,12 +315,12 @@ pub unsafe extern "C" fn mpi_add_error_code_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_ADD_ERROR_CODE", Scope::NoObject, {
-        nonnull!(errorclass, errorcode);
+        nonnull!(errorclass);
+        let errorcode = try_out!(errorcode);
         let c =
             // SAFETY: `errorclass` checked non-NULL above (fortran/mod.rs contract).
             rt().add_error_code(unsafe { read_narrow(errorclass, MPI_ERR_ARG, "errorclass") }?)?;
-        // SAFETY: `errorcode` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *errorcode = fint(c) };
+        errorcode.set(fint(c));
         Ok(())
     })
 }

@@ -7,6 +7,8 @@ use crate::fentry;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
 use crate::fortran::{fint, logical, narrow, MPI_Fint, MPI_Flogical};
 use crate::nonnull;
+use crate::try_in;
+use crate::try_out;
 use crate::world::{Error, Handle};
 use std::ffi::c_char;
 
@@ -24,10 +26,9 @@ unsafe fn info_arg(p: *const MPI_Fint) -> crate::error::Result<Handle> {
 #[no_mangle]
 pub unsafe extern "C" fn mpi_info_create_(info: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_INFO_CREATE", Scope::NoObject, {
-        nonnull!(info);
+        let info = try_out!(info);
         let h = rt().info_create()?;
-        // SAFETY: `info` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *info = fint(h.0) };
+        info.set(fint(h.0));
         Ok(())
     })
 }
@@ -69,26 +70,25 @@ pub unsafe extern "C" fn mpi_info_get_(
     value_len: usize,
 ) {
     fentry!(ierror, "MPI_INFO_GET", Scope::NoObject, {
-        nonnull!(key, valuelen, value, flag);
+        nonnull!(key);
+        let valuelen = try_in!(valuelen);
+        nonnull!(value);
+        let flag = try_out!(flag);
         // SAFETY: `info_arg` needs the INFO argument readable (the by-reference contract of this
         // entry point, fortran/mod.rs).
         let h = unsafe { info_arg(info) }?;
-        // SAFETY: `valuelen` checked non-NULL above (fortran/mod.rs contract).
-        let room = usize::try_from(unsafe { *valuelen })
+        let room = usize::try_from(valuelen)
             .map_err(|_| Error::invalid(MPI_ERR_ARG, "VALUELEN is negative"))?;
         // SAFETY: `key` checked non-NULL above (fortran/mod.rs contract).
         let k = unsafe { read_fortran_string(key, key_len) };
         match rt().info_get(h, &k)? {
-            // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its type
-            // during the call; `write_fortran_string` needs the CHARACTER argument to have its
-            // hidden length in writable bytes (the by-reference contract of this entry point,
-            // fortran/mod.rs).
-            Some(v) => unsafe {
-                write_fortran_string(value, value_len, room, &v);
-                *flag = logical(true);
-            },
-            // SAFETY: `flag` checked non-NULL above (fortran/mod.rs contract).
-            None => unsafe { *flag = logical(false) },
+            Some(v) => {
+                // SAFETY: `value` is not NULL (checked above) and a CHARACTER of `value_len`
+                // bytes (the by-reference contract of this entry point, fortran/mod.rs).
+                unsafe { write_fortran_string(value, value_len, room, &v) };
+                flag.set(logical(true));
+            }
+            None => flag.set(logical(false)),
         }
         Ok(())
     })
@@ -105,22 +105,20 @@ pub unsafe extern "C" fn mpi_info_get_valuelen_(
     key_len: usize,
 ) {
     fentry!(ierror, "MPI_INFO_GET_VALUELEN", Scope::NoObject, {
-        nonnull!(key, valuelen, flag);
+        nonnull!(key);
+        let valuelen = try_out!(valuelen);
+        let flag = try_out!(flag);
         // SAFETY: `info_arg` needs the INFO argument readable (the by-reference contract of this
         // entry point, fortran/mod.rs).
         let h = unsafe { info_arg(info) }?;
         // SAFETY: `key` checked non-NULL above (fortran/mod.rs contract).
         let k = unsafe { read_fortran_string(key, key_len) };
         match rt().info_get(h, &k)? {
-            // SAFETY: `valuelen`, `flag`: arguments of this call, checked non-NULL above, valid for
-            // their types during the call (the by-reference contract of this entry point,
-            // fortran/mod.rs).
-            Some(v) => unsafe {
-                *valuelen = fint(v.len() as i32);
-                *flag = logical(true);
-            },
-            // SAFETY: `flag` checked non-NULL above (fortran/mod.rs contract).
-            None => unsafe { *flag = logical(false) },
+            Some(v) => {
+                valuelen.set(fint(v.len() as i32));
+                flag.set(logical(true));
+            }
+            None => flag.set(logical(false)),
         }
         Ok(())
     })
@@ -152,12 +150,11 @@ pub unsafe extern "C" fn mpi_info_dup_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_INFO_DUP", Scope::NoObject, {
-        nonnull!(newinfo);
+        let newinfo = try_out!(newinfo);
         // SAFETY: `info_arg` needs the INFO argument readable (the by-reference contract of this
         // entry point, fortran/mod.rs).
         let h = rt().info_dup(unsafe { info_arg(info) }?)?;
-        // SAFETY: `newinfo` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *newinfo = fint(h.0) };
+        newinfo.set(fint(h.0));
         Ok(())
     })
 }
@@ -184,12 +181,11 @@ pub unsafe extern "C" fn mpi_info_get_nkeys_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_INFO_GET_NKEYS", Scope::NoObject, {
-        nonnull!(nkeys);
+        let nkeys = try_out!(nkeys);
         // SAFETY: `info_arg` needs the INFO argument readable (the by-reference contract of this
         // entry point, fortran/mod.rs).
         let n = rt().info_nkeys(unsafe { info_arg(info) }?)?;
-        // SAFETY: `nkeys` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *nkeys = fint(n) };
+        nkeys.set(fint(n));
         Ok(())
     })
 }

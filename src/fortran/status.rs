@@ -7,6 +7,8 @@ use crate::consts::*;
 use crate::fentry;
 use crate::fortran::{fint, logical, read_narrow, MPI_Fcount, MPI_Fint, MPI_Flogical, MPI_Fstatus};
 use crate::nonnull;
+use crate::try_in;
+use crate::try_out;
 use crate::world::status::Status;
 use crate::world::{Handle, Runtime};
 
@@ -63,16 +65,15 @@ pub unsafe extern "C" fn mpi_get_count_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GET_COUNT", Scope::NoObject, {
-        nonnull!(status, datatype, count);
+        nonnull!(status, datatype);
+        let count = try_out!(count);
         // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract of
         // this entry point, fortran/mod.rs).
         let dt = unsafe { read_narrow(datatype, MPI_ERR_TYPE, "datatype") }?;
         // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
         // contract of this entry point, fortran/mod.rs).
         let n = rt().status_count(unsafe { read(status) }.bytes, Handle(dt))?;
-        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (the by-reference contract of this entry point, fortran/mod.rs).
-        unsafe { *count = as_fint(n) };
+        count.set(as_fint(n));
         Ok(())
     })
 }
@@ -86,16 +87,15 @@ pub unsafe extern "C" fn mpi_get_elements_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GET_ELEMENTS", Scope::NoObject, {
-        nonnull!(status, datatype, count);
+        nonnull!(status, datatype);
+        let count = try_out!(count);
         // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract of
         // this entry point, fortran/mod.rs).
         let dt = unsafe { read_narrow(datatype, MPI_ERR_TYPE, "datatype") }?;
         // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
         // contract of this entry point, fortran/mod.rs).
         let n = rt().type_elements(Handle(dt), unsafe { read(status) }.bytes)?;
-        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (the by-reference contract of this entry point, fortran/mod.rs).
-        unsafe { *count = as_fint(n) };
+        count.set(as_fint(n));
         Ok(())
     })
 }
@@ -109,16 +109,15 @@ pub unsafe extern "C" fn mpi_get_elements_x_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GET_ELEMENTS_X", Scope::NoObject, {
-        nonnull!(status, datatype, count);
+        nonnull!(status, datatype);
+        let count = try_out!(count);
         // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract of
         // this entry point, fortran/mod.rs).
         let dt = unsafe { read_narrow(datatype, MPI_ERR_TYPE, "datatype") }?;
         // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
         // contract of this entry point, fortran/mod.rs).
         let n = rt().type_elements(Handle(dt), unsafe { read(status) }.bytes)?;
-        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (the by-reference contract of this entry point, fortran/mod.rs).
-        unsafe { *count = n };
+        count.set(n);
         Ok(())
     })
 }
@@ -132,13 +131,12 @@ pub unsafe extern "C" fn mpi_status_set_elements_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_STATUS_SET_ELEMENTS", Scope::NoObject, {
-        nonnull!(status, datatype, count);
+        nonnull!(status, datatype);
+        let count = try_in!(count);
         // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract of
         // this entry point, fortran/mod.rs).
         let dt = unsafe { read_narrow(datatype, MPI_ERR_TYPE, "datatype") }?;
-        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (the by-reference contract of this entry point, fortran/mod.rs).
-        let bytes = rt().status_bytes_for(unsafe { *count } as i64, Handle(dt))?;
+        let bytes = rt().status_bytes_for(count as i64, Handle(dt))?;
         // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
         // contract of this entry point, fortran/mod.rs).
         let mut s = unsafe { read(status) };
@@ -159,13 +157,12 @@ pub unsafe extern "C" fn mpi_status_set_elements_x_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_STATUS_SET_ELEMENTS_X", Scope::NoObject, {
-        nonnull!(status, datatype, count);
+        nonnull!(status, datatype);
+        let count = try_in!(count);
         // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract of
         // this entry point, fortran/mod.rs).
         let dt = unsafe { read_narrow(datatype, MPI_ERR_TYPE, "datatype") }?;
-        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (the by-reference contract of this entry point, fortran/mod.rs).
-        let bytes = rt().status_bytes_for(unsafe { *count }, Handle(dt))?;
+        let bytes = rt().status_bytes_for(count, Handle(dt))?;
         // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
         // contract of this entry point, fortran/mod.rs).
         let mut s = unsafe { read(status) };
@@ -185,13 +182,12 @@ pub unsafe extern "C" fn mpi_status_set_cancelled_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_STATUS_SET_CANCELLED", Scope::NoObject, {
-        nonnull!(status, flag);
+        nonnull!(status);
+        let flag = try_in!(flag);
         // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
         // contract of this entry point, fortran/mod.rs).
         let mut s = unsafe { read(status) };
-        // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call (the by-reference contract of this entry point, fortran/mod.rs).
-        s.cancelled = unsafe { *flag } != 0;
+        s.cancelled = flag != 0;
         // SAFETY: `write` needs `status` MPI_STATUS_IGNORE or MPI_STATUS_SIZE writable INTEGERs
         // (the by-reference contract of this entry point, fortran/mod.rs).
         unsafe { write(status, &s) };
@@ -207,11 +203,9 @@ pub unsafe extern "C" fn mpi_test_cancelled_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TEST_CANCELLED", Scope::NoObject, {
-        nonnull!(status, flag);
-        // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call; `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the
-        // by-reference contract of this entry point, fortran/mod.rs).
-        unsafe { *flag = logical(read(status).cancelled) };
+        nonnull!(status);
+        let flag = try_out!(flag);
+        flag.set(logical(read(status).cancelled));
         Ok(())
     })
 }
