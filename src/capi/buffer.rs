@@ -3,17 +3,14 @@
 //! attaches a buffer the library grows as needed: its room has no bound here, since messages
 //! are copied into memory of the library's own.
 
+use crate::boundary::rt;
 use crate::capi::boundary::Scope;
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::p2p::BufferOwner;
-use crate::world::{Error, Handle, Result, Runtime};
+use crate::world::{Error, Handle, Result};
 use crate::{entry, nonnull, try_out};
 use std::ffi::{c_int, c_void};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// `MPI_BUFFER_AUTOMATIC`, as include/mpi_fragment.h defines it (`((void *)2)`, MPI 5.0 ABI).
 const AUTOMATIC: usize = 2;

@@ -2,17 +2,14 @@
 //! process's own block sits at its displacement, and the nonblocking forms, which complete
 //! when they start (one process has no one to wait for) and return a complete request.
 
+use crate::boundary::rt;
 use crate::capi::boundary::Scope;
 use crate::capi::collective::{reduce_local, transfer};
 use crate::capi::types::*;
 use crate::entry;
 use crate::world::reduce::CollArgs;
-use crate::world::{Error, Handle, Result, Runtime};
+use crate::world::{Error, Handle, Result};
 use std::ffi::{c_int, c_void};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// This process's entry (rank 0) of a per-process array argument.
 ///

@@ -1,16 +1,13 @@
 //! The large-count (`_c`) datatype constructors (MPI 4.1 §5.1.2, §5.1.7): the same types as
 //! their `int` forms, decoded with their arguments as large counts (§5.1.13).
 
+use crate::boundary::rt;
 use crate::capi::boundary::Scope;
 use crate::capi::types::*;
 use crate::consts::*;
-use crate::world::{Error, Handle, Result, Runtime};
+use crate::world::{Error, Handle, Result};
 use crate::{entry, nonnull};
 use std::ffi::c_int;
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// A large `count` argument as a length: negative is `MPI_ERR_COUNT`.
 fn count_arg(count: MPI_Count) -> Result<usize> {

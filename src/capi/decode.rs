@@ -2,17 +2,14 @@
 //! `MPI_Type_get_contents` and their `_c` forms, which alone decode types made by the `_c`
 //! constructors (their integer and address arguments come back as large counts).
 
+use crate::boundary::rt;
 use crate::capi::boundary::Scope;
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::datatype::Decoded;
-use crate::world::{Error, Handle, Runtime};
+use crate::world::{Error, Handle};
 use crate::{entry, nonnull, try_out};
 use std::ffi::c_int;
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 fn narrow_int(v: i64, what: &str) -> crate::error::Result<c_int> {
     c_int::try_from(v)

@@ -2,6 +2,7 @@
 //! messages and matches them (`world::p2p`); this face moves the bytes between user buffers
 //! and the queued messages, along the datatype's byte runs.
 
+use crate::boundary::rt;
 use crate::capi::boundary::Scope;
 use crate::capi::status;
 use crate::capi::types::*;
@@ -9,13 +10,9 @@ use crate::consts::*;
 use crate::world::p2p::{deadlock, Delivery, RecvTarget, SendMode};
 use crate::world::request::{PersistentOp, Tested};
 use crate::world::status::Status;
-use crate::world::{Error, Handle, Result, Runtime};
+use crate::world::{Error, Handle, Result};
 use crate::{entry, nonnull, try_out};
 use std::ffi::{c_int, c_void};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// Gathers `count` x `datatype` from `buf` into one byte vector (the message's data).
 ///

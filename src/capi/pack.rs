@@ -3,17 +3,14 @@
 //! (`MPI_Pack_external` and friends, with their big-endian external32 layout, are not here
 //! yet.)
 
+use crate::boundary::rt;
 use crate::capi::boundary::Scope;
 use crate::capi::p2p::unpack;
 use crate::capi::types::*;
 use crate::consts::*;
-use crate::world::{Error, Handle, Result, Runtime};
+use crate::world::{Error, Handle, Result};
 use crate::{entry, nonnull, try_out};
 use std::ffi::{c_int, c_void};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// `MPI_Pack`'s work: appends the data at `*position` and moves it.
 ///

@@ -1,6 +1,7 @@
 //! Request queries (MPI 4.1 §3.7.3, §3.7.5): `MPI_Request_get_status` and the MPI 4.1
 //! `_any`, `_all`, `_some` forms, which never free or deactivate a request.
 
+use crate::boundary::rt;
 use crate::boundary::Out;
 use crate::capi::boundary::Scope;
 use crate::capi::status;
@@ -8,13 +9,9 @@ use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::request::Tested;
 use crate::world::status::Status;
-use crate::world::{Error, Handle, Result, Runtime};
+use crate::world::{Error, Handle, Result};
 use crate::{entry, nonnull, try_out};
 use std::ffi::c_int;
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// A C array of `count` requests (NULL allowed when `count` is 0).
 ///

@@ -2,17 +2,14 @@
 //! MPI 4.1 field accessors. `MPI_Status` keeps the bytes received in `MPI_internal[0..2]` and
 //! the cancelled flag in `MPI_internal[2]`.
 
+use crate::boundary::rt;
 use crate::capi::boundary::Scope;
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::status::Status;
-use crate::world::{Handle, Runtime};
+use crate::world::Handle;
 use crate::{entry, nonnull, try_out};
 use std::ffi::c_int;
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// The bytes a status records.
 pub fn status_bytes(s: &MPI_Status) -> i64 {

@@ -1,16 +1,13 @@
 //! `MPI_Win_shared_query` (MPI 4.1 §12.2.3), `MPI_Type_match_size` (§19.1.9) and
 //! `MPI_Get_hw_resource_info` (§11.4.1).
 
+use crate::boundary::rt;
 use crate::capi::boundary::Scope;
 use crate::capi::types::*;
 use crate::consts::*;
-use crate::world::{Error, Handle, Runtime};
+use crate::world::{Error, Handle};
 use crate::{entry, nonnull, try_out};
 use std::ffi::{c_int, c_void};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Win_shared_query(

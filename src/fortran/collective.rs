@@ -4,6 +4,7 @@
 //! as C's values, which then does exactly what it does for C (its own boundary reports errors,
 //! under the C name of the call).
 
+use crate::boundary::rt;
 use crate::boundary::Scope;
 use crate::capi::collective::{
     MPI_Allgather, MPI_Allreduce, MPI_Alltoall, MPI_Bcast, MPI_Gather, MPI_Reduce, MPI_Scatter,
@@ -15,7 +16,7 @@ use crate::fentry;
 use crate::fortran::sentinels::{choice, choice_mut};
 use crate::fortran::{by_ref, fint, narrow, read_narrow, scope_handle, MPI_Fint};
 use crate::nonnull;
-use crate::world::{Handle, Runtime};
+use crate::world::Handle;
 use std::ffi::c_void;
 
 /// Stores a C entry point's return code in IERROR.
@@ -38,7 +39,7 @@ pub unsafe extern "C" fn mpi_barrier_(comm: *const MPI_Fint, ierror: *mut MPI_Fi
         ierror,
         "MPI_BARRIER",
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
-        { Runtime::global().barrier(Handle(narrow(c, MPI_ERR_COMM, "comm")?)) }
+        { rt().barrier(Handle(narrow(c, MPI_ERR_COMM, "comm")?)) }
     )
 }
 

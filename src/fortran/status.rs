@@ -2,6 +2,7 @@
 //! `MPI_Status`'s integers in the same order (source, tag, error, then the bytes received in
 //! two halves and the cancelled flag), and the status routines.
 
+use crate::boundary::rt;
 use crate::capi::boundary::Scope;
 use crate::consts::*;
 use crate::fentry;
@@ -10,11 +11,7 @@ use crate::nonnull;
 use crate::try_in;
 use crate::try_out;
 use crate::world::status::Status;
-use crate::world::{Handle, Runtime};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
+use crate::world::Handle;
 
 /// Writes a status unless it is `MPI_STATUS_IGNORE` (MPI 4.1 §3.2.6).
 ///
