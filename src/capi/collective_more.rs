@@ -3,12 +3,13 @@
 //! when they start (one process has no one to wait for) and return a complete request.
 
 use crate::boundary::rt;
+use crate::boundary::Out;
 use crate::capi::boundary::Scope;
 use crate::capi::collective::{reduce_local, transfer};
 use crate::capi::types::*;
-use crate::entry;
 use crate::world::reduce::CollArgs;
 use crate::world::{Error, Handle, Result};
+use crate::{entry, try_out};
 use std::ffi::{c_int, c_void};
 
 /// This process's entry (rank 0) of a per-process array argument.
@@ -35,17 +36,11 @@ fn at(buf: *const c_void, disp: c_int, datatype: MPI_Datatype) -> Result<*const 
         .cast())
 }
 
-/// Stores a complete request for a nonblocking collective that already ran.
-///
-/// # Safety
-/// `request` writable (checked).
-unsafe fn done(request: *mut MPI_Request) -> Result<()> {
-    if request.is_null() {
-        return Err(Error::NullArgument { name: "request" });
-    }
-    let h = rt().completed_request()?;
-    // SAFETY: `request` is valid here by this function's contract (its `# Safety`).
-    unsafe { *request = h.0 };
+/// Stores a complete request for a nonblocking collective that already ran (over one process
+/// it completes at once). Its entry point checks `request` before the work, so a NULL one
+/// changes nothing.
+fn done(request: Out<MPI_Request>) -> Result<()> {
+    request.set(rt().completed_request()?.0);
     Ok(())
 }
 
@@ -369,9 +364,9 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_block(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Ibarrier(comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
     entry!("MPI_Ibarrier", Scope::Comm(comm), {
+        let request = try_out!(request);
         rt().barrier(Handle(comm))?;
-        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done(request) }
+        done(request)
     })
 }
 
@@ -385,10 +380,10 @@ pub unsafe extern "C" fn MPI_Ibcast(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ibcast", Scope::Comm(comm), {
+        let request = try_out!(request);
         let blocks = rt().collective_blocks(args(comm, count, datatype, None, Some(root)))?;
         crate::capi::collective::check_buffer(buffer, &blocks, "buffer")?;
-        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done(request) }
+        done(request)
     })
 }
 
@@ -404,20 +399,17 @@ pub unsafe extern "C" fn MPI_Ireduce(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ireduce", Scope::Comm(comm), {
-        let r: Result<()> = {
-            // SAFETY: `reduce_local` needs both buffers to hold count x datatype (MPI's contract
-            // for this routine, capi/mod.rs).
-            unsafe {
-                reduce_local(
-                    sendbuf,
-                    recvbuf,
-                    args(comm, count, datatype, Some(op), Some(root)),
-                )
-            }
-        };
-        r?;
-        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `reduce_local` needs both buffers to hold count x datatype (MPI's contract
+        // for this routine, capi/mod.rs).
+        unsafe {
+            reduce_local(
+                sendbuf,
+                recvbuf,
+                args(comm, count, datatype, Some(op), Some(root)),
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -432,20 +424,17 @@ pub unsafe extern "C" fn MPI_Iallreduce(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iallreduce", Scope::Comm(comm), {
-        let r: Result<()> = {
-            // SAFETY: `reduce_local` needs both buffers to hold count x datatype (MPI's contract
-            // for this routine, capi/mod.rs).
-            unsafe {
-                reduce_local(
-                    sendbuf,
-                    recvbuf,
-                    args(comm, count, datatype, Some(op), None),
-                )
-            }
-        };
-        r?;
-        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `reduce_local` needs both buffers to hold count x datatype (MPI's contract
+        // for this routine, capi/mod.rs).
+        unsafe {
+            reduce_local(
+                sendbuf,
+                recvbuf,
+                args(comm, count, datatype, Some(op), None),
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -460,20 +449,17 @@ pub unsafe extern "C" fn MPI_Iscan(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iscan", Scope::Comm(comm), {
-        let r: Result<()> = {
-            // SAFETY: `reduce_local` needs both buffers to hold count x datatype (MPI's contract
-            // for this routine, capi/mod.rs).
-            unsafe {
-                reduce_local(
-                    sendbuf,
-                    recvbuf,
-                    args(comm, count, datatype, Some(op), None),
-                )
-            }
-        };
-        r?;
-        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `reduce_local` needs both buffers to hold count x datatype (MPI's contract
+        // for this routine, capi/mod.rs).
+        unsafe {
+            reduce_local(
+                sendbuf,
+                recvbuf,
+                args(comm, count, datatype, Some(op), None),
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -489,10 +475,10 @@ pub unsafe extern "C" fn MPI_Iexscan(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iexscan", Scope::Comm(comm), {
+        let request = try_out!(request);
         let _ = (sendbuf, recvbuf);
         rt().collective_blocks(args(comm, count, datatype, Some(op), None))?;
-        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done(request) }
+        done(request)
     })
 }
 
@@ -509,21 +495,18 @@ pub unsafe extern "C" fn MPI_Igather(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Igather", Scope::Comm(comm), {
-        let r: Result<()> = {
-            // SAFETY: `transfer` needs both buffers to hold their count x datatype (MPI's contract
-            // for this routine, capi/mod.rs).
-            unsafe {
-                transfer(
-                    comm,
-                    Some(root),
-                    (sendbuf, sendcount, sendtype),
-                    (recvbuf, recvcount, recvtype),
-                )
-            }
-        };
-        r?;
-        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `transfer` needs both buffers to hold their count x datatype (MPI's contract
+        // for this routine, capi/mod.rs).
+        unsafe {
+            transfer(
+                comm,
+                Some(root),
+                (sendbuf, sendcount, sendtype),
+                (recvbuf, recvcount, recvtype),
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -540,21 +523,18 @@ pub unsafe extern "C" fn MPI_Iscatter(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iscatter", Scope::Comm(comm), {
-        let r: Result<()> = {
-            // SAFETY: `transfer` needs both buffers to hold their count x datatype (MPI's contract
-            // for this routine, capi/mod.rs).
-            unsafe {
-                transfer(
-                    comm,
-                    Some(root),
-                    (sendbuf, sendcount, sendtype),
-                    (recvbuf, recvcount, recvtype),
-                )
-            }
-        };
-        r?;
-        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `transfer` needs both buffers to hold their count x datatype (MPI's contract
+        // for this routine, capi/mod.rs).
+        unsafe {
+            transfer(
+                comm,
+                Some(root),
+                (sendbuf, sendcount, sendtype),
+                (recvbuf, recvcount, recvtype),
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -570,21 +550,18 @@ pub unsafe extern "C" fn MPI_Iallgather(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iallgather", Scope::Comm(comm), {
-        let r: Result<()> = {
-            // SAFETY: `transfer` needs both buffers to hold their count x datatype (MPI's contract
-            // for this routine, capi/mod.rs).
-            unsafe {
-                transfer(
-                    comm,
-                    None,
-                    (sendbuf, sendcount, sendtype),
-                    (recvbuf, recvcount, recvtype),
-                )
-            }
-        };
-        r?;
-        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `transfer` needs both buffers to hold their count x datatype (MPI's contract
+        // for this routine, capi/mod.rs).
+        unsafe {
+            transfer(
+                comm,
+                None,
+                (sendbuf, sendcount, sendtype),
+                (recvbuf, recvcount, recvtype),
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -600,21 +577,18 @@ pub unsafe extern "C" fn MPI_Ialltoall(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ialltoall", Scope::Comm(comm), {
-        let r: Result<()> = {
-            // SAFETY: `transfer` needs both buffers to hold their count x datatype (MPI's contract
-            // for this routine, capi/mod.rs).
-            unsafe {
-                transfer(
-                    comm,
-                    None,
-                    (sendbuf, sendcount, sendtype),
-                    (recvbuf, recvcount, recvtype),
-                )
-            }
-        };
-        r?;
-        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `transfer` needs both buffers to hold their count x datatype (MPI's contract
+        // for this routine, capi/mod.rs).
+        unsafe {
+            transfer(
+                comm,
+                None,
+                (sendbuf, sendcount, sendtype),
+                (recvbuf, recvcount, recvtype),
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -632,21 +606,18 @@ pub unsafe extern "C" fn MPI_Igatherv(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Igatherv", Scope::Comm(comm), {
-        let r: Result<()> = {
-            // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
-            // describes (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                gatherv(
-                    (sendbuf, sendcount, sendtype),
-                    (recvbuf, recvcounts, displs, recvtype),
-                    Some(root),
-                    comm,
-                )
-            }
-        };
-        r?;
-        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
+        unsafe {
+            gatherv(
+                (sendbuf, sendcount, sendtype),
+                (recvbuf, recvcounts, displs, recvtype),
+                Some(root),
+                comm,
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -663,21 +634,18 @@ pub unsafe extern "C" fn MPI_Iallgatherv(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iallgatherv", Scope::Comm(comm), {
-        let r: Result<()> = {
-            // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
-            // describes (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                gatherv(
-                    (sendbuf, sendcount, sendtype),
-                    (recvbuf, recvcounts, displs, recvtype),
-                    None,
-                    comm,
-                )
-            }
-        };
-        r?;
-        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
+        unsafe {
+            gatherv(
+                (sendbuf, sendcount, sendtype),
+                (recvbuf, recvcounts, displs, recvtype),
+                None,
+                comm,
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -695,21 +663,18 @@ pub unsafe extern "C" fn MPI_Iscatterv(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iscatterv", Scope::Comm(comm), {
-        let r: Result<()> = {
-            // SAFETY: `scatterv` needs the buffers and per-process arrays to be as the MPI routine
-            // describes (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                scatterv(
-                    (sendbuf, sendcounts, displs, sendtype),
-                    (recvbuf, recvcount, recvtype),
-                    root,
-                    comm,
-                )
-            }
-        };
-        r?;
-        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `scatterv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
+        unsafe {
+            scatterv(
+                (sendbuf, sendcounts, displs, sendtype),
+                (recvbuf, recvcount, recvtype),
+                root,
+                comm,
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -727,20 +692,17 @@ pub unsafe extern "C" fn MPI_Ialltoallv(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ialltoallv", Scope::Comm(comm), {
-        let r: Result<()> = {
-            // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
-            // describes (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                alltoallv(
-                    (sendbuf, sendcounts, sdispls, sendtype),
-                    (recvbuf, recvcounts, rdispls, recvtype),
-                    comm,
-                )
-            }
-        };
-        r?;
-        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
+        unsafe {
+            alltoallv(
+                (sendbuf, sendcounts, sdispls, sendtype),
+                (recvbuf, recvcounts, rdispls, recvtype),
+                comm,
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -758,20 +720,17 @@ pub unsafe extern "C" fn MPI_Ialltoallw(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ialltoallw", Scope::Comm(comm), {
-        let r: Result<()> = {
-            // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
-            // describes (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                alltoallw(
-                    (sendbuf, sendcounts, sdispls, sendtypes),
-                    (recvbuf, recvcounts, rdispls, recvtypes),
-                    comm,
-                )
-            }
-        };
-        r?;
-        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
+        unsafe {
+            alltoallw(
+                (sendbuf, sendcounts, sdispls, sendtypes),
+                (recvbuf, recvcounts, rdispls, recvtypes),
+                comm,
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -786,17 +745,14 @@ pub unsafe extern "C" fn MPI_Ireduce_scatter(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ireduce_scatter", Scope::Comm(comm), {
-        let r: Result<()> = {
-            // SAFETY: `own` needs an array with an entry per process (one here) (MPI's contract for
-            // this routine, capi/mod.rs).
-            let count = unsafe { own(recvcounts, "recvcounts") }?;
-            // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
-            // describes (MPI's contract for this routine, capi/mod.rs).
-            unsafe { reduce_scatter(sendbuf, recvbuf, count, datatype, op, comm) }
-        };
-        r?;
-        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `own` needs an array with an entry per process (one here) (MPI's contract for
+        // this routine, capi/mod.rs).
+        let count = unsafe { own(recvcounts, "recvcounts") }?;
+        // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
+        unsafe { reduce_scatter(sendbuf, recvbuf, count, datatype, op, comm) }?;
+        done(request)
     })
 }
 
@@ -811,12 +767,10 @@ pub unsafe extern "C" fn MPI_Ireduce_scatter_block(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ireduce_scatter_block", Scope::Comm(comm), {
-        let r: Result<()> =
-            // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
-            // describes (MPI's contract for this routine, capi/mod.rs).
-            { unsafe { reduce_scatter(sendbuf, recvbuf, recvcount, datatype, op, comm) } };
-        r?;
-        // SAFETY: `done` needs `request` writable (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
+        unsafe { reduce_scatter(sendbuf, recvbuf, recvcount, datatype, op, comm) }?;
+        done(request)
     })
 }

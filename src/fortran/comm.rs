@@ -5,8 +5,8 @@ use crate::consts::*;
 use crate::fentry;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
 use crate::fortran::{
-    by_ref, fint, logical, narrow, read_narrow, scope_handle, MPI_Farray, MPI_Fint, MPI_Flogical,
-    MPI_Franges, MPI_Fstatus,
+    by_ref, fint, logical, narrow, scope_handle, MPI_Farray, MPI_Fint, MPI_Flogical, MPI_Franges,
+    MPI_Fstatus,
 };
 use crate::world::comm::GroupOp;
 use crate::world::request::Tested;
@@ -114,12 +114,8 @@ pub unsafe extern "C" fn mpi_comm_split_(
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
             nonnull!(color, key);
             let newcomm = try_out!(newcomm);
-            // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract
-            // of this entry point, fortran/mod.rs).
-            let color = unsafe { read_narrow(color, MPI_ERR_ARG, "color") }?;
-            // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract
-            // of this entry point, fortran/mod.rs).
-            let key = unsafe { read_narrow(key, MPI_ERR_ARG, "key") }?;
+            let color = narrow(try_in!(color), MPI_ERR_ARG, "color")?;
+            let key = narrow(try_in!(key), MPI_ERR_ARG, "key")?;
             let h = rt().comm_split(Handle(c), color, key)?;
             newcomm.set(fint(h.0));
             Ok(())
@@ -149,12 +145,8 @@ pub unsafe extern "C" fn mpi_comm_split_type_(
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
             nonnull!(split_type, key, info);
             let newcomm = try_out!(newcomm);
-            // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract
-            // of this entry point, fortran/mod.rs).
-            let split_type = unsafe { read_narrow(split_type, MPI_ERR_ARG, "split_type") }?;
-            // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract
-            // of this entry point, fortran/mod.rs).
-            unsafe { read_narrow(key, MPI_ERR_ARG, "key") }?;
+            let split_type = narrow(try_in!(split_type), MPI_ERR_ARG, "split_type")?;
+            narrow(try_in!(key), MPI_ERR_ARG, "key")?;
             let h = rt().comm_split_type(Handle(c), split_type, info_arg(try_in!(info))?)?;
             newcomm.set(fint(h.0));
             Ok(())
@@ -277,9 +269,7 @@ pub unsafe extern "C" fn mpi_comm_compare_(
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
             nonnull!(comm2);
             let result = try_out!(result);
-            // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract
-            // of this entry point, fortran/mod.rs).
-            let comm2 = unsafe { read_narrow(comm2, MPI_ERR_COMM, "comm2") }?;
+            let comm2 = narrow(try_in!(comm2), MPI_ERR_COMM, "comm2")?;
             let r = rt().comm_compare(Handle(c), Handle(comm2))?;
             result.set(fint(r));
             Ok(())

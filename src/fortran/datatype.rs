@@ -339,8 +339,7 @@ pub unsafe extern "C" fn mpi_type_create_subarray_(
         nonnull!(order, oldtype, newtype);
         // ndims must be positive; the core says so with MPI_ERR_ARG (as the C entry point).
         let n = usize::try_from(ndims).unwrap_or(0);
-        // SAFETY: `order` checked non-NULL above (fortran/mod.rs contract).
-        let order = unsafe { read_narrow(order, MPI_ERR_ARG, "order") }?;
+        let order = narrow(try_in!(order), MPI_ERR_ARG, "order")?;
         // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
         // contract of this entry point, fortran/mod.rs).
         let sizes = unsafe { int_array(array_of_sizes, n, "array_of_sizes") }?;

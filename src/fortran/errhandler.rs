@@ -6,6 +6,7 @@ use crate::fentry;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
 use crate::fortran::{by_ref, fint, narrow, read_narrow, scope_handle, MPI_Fint};
 use crate::nonnull;
+use crate::try_in;
 use crate::try_out;
 use crate::world::errhandler::UserErrhandler;
 use crate::world::{Error, Handle, ObjectKind};
@@ -267,8 +268,7 @@ pub unsafe extern "C" fn mpi_error_class_(
     fentry!(ierror, "MPI_ERROR_CLASS", Scope::NoObject, {
         nonnull!(errorcode);
         let errorclass = try_out!(errorclass);
-        // SAFETY: `errorcode` checked non-NULL above (fortran/mod.rs contract).
-        let c = rt().error_class(unsafe { read_narrow(errorcode, MPI_ERR_ARG, "errorcode") }?)?;
+        let c = rt().error_class(narrow(try_in!(errorcode), MPI_ERR_ARG, "errorcode")?)?;
         errorclass.set(fint(c));
         Ok(())
     })
@@ -286,8 +286,7 @@ pub unsafe extern "C" fn mpi_error_string_(
     fentry!(ierror, "MPI_ERROR_STRING", Scope::NoObject, {
         nonnull!(errorcode, string);
         let resultlen = try_out!(resultlen);
-        // SAFETY: `errorcode` checked non-NULL above (fortran/mod.rs contract).
-        let s = rt().error_string(unsafe { read_narrow(errorcode, MPI_ERR_ARG, "errorcode") }?)?;
+        let s = rt().error_string(narrow(try_in!(errorcode), MPI_ERR_ARG, "errorcode")?)?;
         let n =
             // SAFETY: `string` checked non-NULL above (fortran/mod.rs contract).
             unsafe { write_fortran_string(string, string_len, MPI_MAX_ERROR_STRING as usize, &s) };
@@ -317,9 +316,7 @@ pub unsafe extern "C" fn mpi_add_error_code_(
     fentry!(ierror, "MPI_ADD_ERROR_CODE", Scope::NoObject, {
         nonnull!(errorclass);
         let errorcode = try_out!(errorcode);
-        let c =
-            // SAFETY: `errorclass` checked non-NULL above (fortran/mod.rs contract).
-            rt().add_error_code(unsafe { read_narrow(errorclass, MPI_ERR_ARG, "errorclass") }?)?;
+        let c = rt().add_error_code(narrow(try_in!(errorclass), MPI_ERR_ARG, "errorclass")?)?;
         errorcode.set(fint(c));
         Ok(())
     })
@@ -337,10 +334,6 @@ pub unsafe extern "C" fn mpi_add_error_string_(
         nonnull!(errorcode, string);
         // SAFETY: `string` checked non-NULL above (fortran/mod.rs contract).
         let s = unsafe { read_fortran_string(string, string_len) };
-        rt().add_error_string(
-            // SAFETY: `errorcode` checked non-NULL above (fortran/mod.rs contract).
-            unsafe { read_narrow(errorcode, MPI_ERR_ARG, "errorcode") }?,
-            &s,
-        )
+        rt().add_error_string(narrow(try_in!(errorcode), MPI_ERR_ARG, "errorcode")?, &s)
     })
 }

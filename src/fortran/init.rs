@@ -2,8 +2,10 @@
 
 use crate::boundary::{rt, Scope};
 use crate::consts::*;
+use crate::fortran::narrow;
 use crate::fortran::strings::write_fortran_string;
-use crate::fortran::{fint, logical, read_narrow, MPI_Fint, MPI_Flogical};
+use crate::fortran::{fint, logical, MPI_Fint, MPI_Flogical};
+use crate::try_in;
 use crate::world::state::Phase;
 use crate::{fentry, nonnull, try_out};
 use std::ffi::c_char;
@@ -28,8 +30,7 @@ pub unsafe extern "C" fn mpi_init_thread_(
         nonnull!(required);
         let provided = try_out!(provided);
         let level = rt().init_with(
-            // SAFETY: `required` checked non-NULL above (fortran/mod.rs contract).
-            unsafe { read_narrow(required, MPI_ERR_ARG, "required") }?,
+            narrow(try_in!(required), MPI_ERR_ARG, "required")?,
             crate::boundary::initial_errhandler(),
         )?;
         provided.set(fint(level));

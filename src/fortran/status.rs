@@ -6,7 +6,8 @@ use crate::boundary::rt;
 use crate::capi::boundary::Scope;
 use crate::consts::*;
 use crate::fentry;
-use crate::fortran::{fint, logical, read_narrow, MPI_Fcount, MPI_Fint, MPI_Flogical, MPI_Fstatus};
+use crate::fortran::narrow;
+use crate::fortran::{fint, logical, MPI_Fcount, MPI_Fint, MPI_Flogical, MPI_Fstatus};
 use crate::nonnull;
 use crate::try_in;
 use crate::try_out;
@@ -64,9 +65,7 @@ pub unsafe extern "C" fn mpi_get_count_(
     fentry!(ierror, "MPI_GET_COUNT", Scope::NoObject, {
         nonnull!(status, datatype);
         let count = try_out!(count);
-        // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract of
-        // this entry point, fortran/mod.rs).
-        let dt = unsafe { read_narrow(datatype, MPI_ERR_TYPE, "datatype") }?;
+        let dt = narrow(try_in!(datatype), MPI_ERR_TYPE, "datatype")?;
         // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
         // contract of this entry point, fortran/mod.rs).
         let n = rt().status_count(unsafe { read(status) }.bytes, Handle(dt))?;
@@ -86,9 +85,7 @@ pub unsafe extern "C" fn mpi_get_elements_(
     fentry!(ierror, "MPI_GET_ELEMENTS", Scope::NoObject, {
         nonnull!(status, datatype);
         let count = try_out!(count);
-        // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract of
-        // this entry point, fortran/mod.rs).
-        let dt = unsafe { read_narrow(datatype, MPI_ERR_TYPE, "datatype") }?;
+        let dt = narrow(try_in!(datatype), MPI_ERR_TYPE, "datatype")?;
         // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
         // contract of this entry point, fortran/mod.rs).
         let n = rt().type_elements(Handle(dt), unsafe { read(status) }.bytes)?;
@@ -108,9 +105,7 @@ pub unsafe extern "C" fn mpi_get_elements_x_(
     fentry!(ierror, "MPI_GET_ELEMENTS_X", Scope::NoObject, {
         nonnull!(status, datatype);
         let count = try_out!(count);
-        // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract of
-        // this entry point, fortran/mod.rs).
-        let dt = unsafe { read_narrow(datatype, MPI_ERR_TYPE, "datatype") }?;
+        let dt = narrow(try_in!(datatype), MPI_ERR_TYPE, "datatype")?;
         // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
         // contract of this entry point, fortran/mod.rs).
         let n = rt().type_elements(Handle(dt), unsafe { read(status) }.bytes)?;
@@ -130,9 +125,7 @@ pub unsafe extern "C" fn mpi_status_set_elements_(
     fentry!(ierror, "MPI_STATUS_SET_ELEMENTS", Scope::NoObject, {
         nonnull!(status, datatype);
         let count = try_in!(count);
-        // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract of
-        // this entry point, fortran/mod.rs).
-        let dt = unsafe { read_narrow(datatype, MPI_ERR_TYPE, "datatype") }?;
+        let dt = narrow(try_in!(datatype), MPI_ERR_TYPE, "datatype")?;
         let bytes = rt().status_bytes_for(count as i64, Handle(dt))?;
         // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
         // contract of this entry point, fortran/mod.rs).
@@ -156,9 +149,7 @@ pub unsafe extern "C" fn mpi_status_set_elements_x_(
     fentry!(ierror, "MPI_STATUS_SET_ELEMENTS_X", Scope::NoObject, {
         nonnull!(status, datatype);
         let count = try_in!(count);
-        // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract of
-        // this entry point, fortran/mod.rs).
-        let dt = unsafe { read_narrow(datatype, MPI_ERR_TYPE, "datatype") }?;
+        let dt = narrow(try_in!(datatype), MPI_ERR_TYPE, "datatype")?;
         let bytes = rt().status_bytes_for(count, Handle(dt))?;
         // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
         // contract of this entry point, fortran/mod.rs).

@@ -50,9 +50,7 @@ pub unsafe extern "C" fn mpi_win_create_(
             let win = try_out!(win);
             // SAFETY: `info`, `disp_unit` checked non-NULL above (fortran/mod.rs contract).
             rt().check_handle(HandleKind::Info, unsafe { info_arg(info) }?)?;
-            // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract
-            // of this entry point, fortran/mod.rs).
-            let disp_unit = unsafe { read_narrow(disp_unit, MPI_ERR_DISP, "disp_unit") }?;
+            let disp_unit = narrow(try_in!(disp_unit), MPI_ERR_DISP, "disp_unit")?;
             let base = bottom(base.cast_const()) as usize;
             let h = rt().win_create(base, size as i64, disp_unit, Handle(c));
             win.set(fint(h.as_ref().map_or(MPI_WIN_NULL, |h| h.0)));
@@ -86,9 +84,7 @@ pub unsafe extern "C" fn mpi_win_allocate_(
             nonnull!(disp_unit, info, baseptr, win);
             // SAFETY: `info`, `disp_unit` checked non-NULL above (fortran/mod.rs contract).
             rt().check_handle(HandleKind::Info, unsafe { info_arg(info) }?)?;
-            // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract
-            // of this entry point, fortran/mod.rs).
-            let disp_unit = unsafe { read_narrow(disp_unit, MPI_ERR_DISP, "disp_unit") }?;
+            let disp_unit = narrow(try_in!(disp_unit), MPI_ERR_DISP, "disp_unit")?;
             let r = rt().win_allocate(size as i64, disp_unit, Handle(c));
             // SAFETY: `win`, `baseptr`: arguments of this call, checked non-NULL above, valid for
             // their types during the call (the by-reference contract of this entry point,
@@ -246,8 +242,7 @@ pub unsafe extern "C" fn mpi_win_fence_(
         {
             let w = narrow(w, MPI_ERR_WIN, "win")?;
             nonnull!(assert);
-            // SAFETY: `assert` checked non-NULL above (fortran/mod.rs contract).
-            unsafe { read_narrow(assert, MPI_ERR_ASSERT, "assert") }?;
+            narrow(try_in!(assert), MPI_ERR_ASSERT, "assert")?;
             rt().win_check(Handle(w))
         }
     )
