@@ -2,5 +2,6 @@
 //! them does: the caching engine denies `unsafe_code`.
 
 pub mod alloc;
+pub mod asym_fence;
 pub mod once_ptr;
 pub mod zeroed;
