@@ -26,8 +26,8 @@ unsafe fn create_keyval(
     nonnull!(keyval);
     let k = rt().create_keyval(
         kind,
-        c_copy_fn(copy_fn),
-        c_delete_fn(delete_fn),
+        c_copy_fn(copy_fn)?,
+        c_delete_fn(delete_fn)?,
         extra_state as i64,
     )?;
     unsafe { *keyval = k };

@@ -212,7 +212,7 @@ pub unsafe extern "C" fn MPI_Comm_compare(
 pub unsafe extern "C" fn MPI_Comm_set_name(comm: MPI_Comm, comm_name: *const c_char) -> c_int {
     entry!("MPI_Comm_set_name", Scope::Comm(comm), {
         nonnull!(comm_name);
-        rt().comm_set_name(Handle(comm), &unsafe { read_c_string(comm_name) })
+        rt().comm_set_name(Handle(comm), &unsafe { read_c_string(comm_name) }?)
     })
 }
 

@@ -370,7 +370,7 @@ pub unsafe extern "C" fn MPI_Type_set_name(
 ) -> c_int {
     entry!("MPI_Type_set_name", Scope::NoObject, {
         nonnull!(type_name);
-        rt().type_set_name(Handle(datatype), &unsafe { read_c_string(type_name) })
+        rt().type_set_name(Handle(datatype), &unsafe { read_c_string(type_name) }?)
     })
 }
 

@@ -198,6 +198,6 @@ pub unsafe extern "C" fn MPI_Add_error_code(errorclass: c_int, errorcode: *mut c
 pub unsafe extern "C" fn MPI_Add_error_string(errorcode: c_int, string: *const c_char) -> c_int {
     entry!("MPI_Add_error_string", Scope::NoObject, {
         nonnull!(string);
-        rt().add_error_string(errorcode, &unsafe { read_c_string(string) })
+        rt().add_error_string(errorcode, &unsafe { read_c_string(string) }?)
     })
 }

@@ -29,9 +29,9 @@ pub unsafe extern "C" fn MPI_Info_set(
 ) -> c_int {
     entry!("MPI_Info_set", Scope::NoObject, {
         nonnull!(key, value);
-        rt().info_set(Handle(info), &unsafe { read_c_string(key) }, &unsafe {
+        rt().info_set(Handle(info), &unsafe { read_c_string(key) }?, &unsafe {
             read_c_string(value)
-        })
+        }?)
     })
 }
 
@@ -48,7 +48,7 @@ pub unsafe extern "C" fn MPI_Info_get(
         nonnull!(key, value, flag);
         let room = usize::try_from(valuelen)
             .map_err(|_| Error::invalid(MPI_ERR_ARG, format!("valuelen {valuelen} is negative")))?;
-        match rt().info_get(Handle(info), &unsafe { read_c_string(key) })? {
+        match rt().info_get(Handle(info), &unsafe { read_c_string(key) }?)? {
             Some(v) => unsafe {
                 write_c_string(value, room + 1, &v);
                 *flag = 1;
@@ -71,7 +71,7 @@ pub unsafe extern "C" fn MPI_Info_get_string(
     entry!("MPI_Info_get_string", Scope::NoObject, {
         nonnull!(key, buflen, flag);
         let room = usize::try_from(unsafe { *buflen }).unwrap_or(0);
-        match rt().info_get(Handle(info), &unsafe { read_c_string(key) })? {
+        match rt().info_get(Handle(info), &unsafe { read_c_string(key) }?)? {
             Some(v) => unsafe {
                 if room > 0 {
                     nonnull!(value);
@@ -95,7 +95,7 @@ pub unsafe extern "C" fn MPI_Info_get_valuelen(
 ) -> c_int {
     entry!("MPI_Info_get_valuelen", Scope::NoObject, {
         nonnull!(key, valuelen, flag);
-        match rt().info_get(Handle(info), &unsafe { read_c_string(key) })? {
+        match rt().info_get(Handle(info), &unsafe { read_c_string(key) }?)? {
             Some(v) => unsafe {
                 *valuelen = v.len() as c_int;
                 *flag = 1;
@@ -110,7 +110,7 @@ pub unsafe extern "C" fn MPI_Info_get_valuelen(
 pub unsafe extern "C" fn MPI_Info_delete(info: MPI_Info, key: *const c_char) -> c_int {
     entry!("MPI_Info_delete", Scope::NoObject, {
         nonnull!(key);
-        rt().info_delete(Handle(info), &unsafe { read_c_string(key) })
+        rt().info_delete(Handle(info), &unsafe { read_c_string(key) }?)
     })
 }
 

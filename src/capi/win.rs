@@ -88,7 +88,7 @@ pub unsafe extern "C" fn MPI_Win_free(win: *mut MPI_Win) -> c_int {
 pub unsafe extern "C" fn MPI_Win_set_name(win: MPI_Win, win_name: *const c_char) -> c_int {
     entry!("MPI_Win_set_name", Scope::Win(win), {
         nonnull!(win_name);
-        rt().win_set_name(Handle(win), &unsafe { read_c_string(win_name) })
+        rt().win_set_name(Handle(win), &unsafe { read_c_string(win_name) }?)
     })
 }
 

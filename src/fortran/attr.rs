@@ -65,8 +65,8 @@ unsafe fn create_keyval(
     // The keyval keeps its own copy of extra_state (MPI 4.1 §20.3.8).
     let k = rt().create_keyval(
         kind,
-        fortran_address_copy_fn(copy_fn),
-        fortran_address_delete_fn(delete_fn),
+        fortran_address_copy_fn(copy_fn)?,
+        fortran_address_delete_fn(delete_fn)?,
         unsafe { *extra_state } as i64,
     )?;
     unsafe { *keyval = fint(k) };
@@ -677,8 +677,8 @@ pub unsafe extern "C" fn mpi_keyval_create_(
         nonnull!(keyval, extra_state);
         let k = rt().create_keyval(
             ObjectKind::Comm,
-            fortran_integer_copy_fn(copy_fn),
-            fortran_integer_delete_fn(delete_fn),
+            fortran_integer_copy_fn(copy_fn)?,
+            fortran_integer_delete_fn(delete_fn)?,
             wide(unsafe { *extra_state }),
         )?;
         unsafe { *keyval = fint(k) };

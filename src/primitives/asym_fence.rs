@@ -58,7 +58,8 @@ pub fn heavy() {
     if EXPEDITED.load(Ordering::Relaxed) {
         // SAFETY: takes no pointer; registered in `init`, so it does not fail (the kernel
         // documents failures only for unregistered or unsupported use).
-        let rc = unsafe { libc::syscall(libc::SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) };
+        let rc =
+            unsafe { libc::syscall(libc::SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) };
         assert_eq!(rc, 0, "membarrier failed after registration");
     }
     fence(Ordering::SeqCst);

@@ -36,10 +36,10 @@ use crate::caching::callback::{
 use crate::consts::MPI_KEYVAL_INVALID;
 use crate::error::{Error, Limited, Result};
 use crate::kinds::ObjectKind;
+use crate::primitives::{alloc, asym_fence};
 use number::{decode, kind_code, kind_of_code, number_of, GEN_MASK, GEN_SHIFT, KIND_SHIFT};
 pub use number::{decode_kind, slot_of, SLOTS, SLOT_MASK};
 use std::cell::Cell;
-use crate::primitives::{alloc, asym_fence};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
@@ -629,9 +629,9 @@ impl KeyvalTable {
             }
         }
         Err(Error::Exhausted {
-                what: Limited::Keyvals,
-                limit: LIMIT,
-            })
+            what: Limited::Keyvals,
+            limit: LIMIT,
+        })
     }
 
     /// Puts a released slot in the releasing thread's ring.

@@ -429,7 +429,9 @@ fn slots_freed_on_a_running_thread_serve_creates_on_another() {
         for _ in 0..LIMIT {
             all.push(create(r, ObjectKind::Comm));
         }
-        assert!(r.create(ObjectKind::Comm, CopyFn::Null, DeleteFn::Null, 0).is_err());
+        assert!(r
+            .create(ObjectKind::Comm, CopyFn::Null, DeleteFn::Null, 0)
+            .is_err());
         for &n in &all[..400] {
             free(r, n, ObjectKind::Comm).unwrap();
         }
@@ -487,5 +489,8 @@ fn stealing_takes_ready_slots_first() {
     done_tx.send(()).unwrap();
     a.join().unwrap();
     let pos = slots.iter().position(|&s| s == first).unwrap();
-    assert!(pos < 300 - REUSE_DELAY, "slot {first} was still in quarantine");
+    assert!(
+        pos < 300 - REUSE_DELAY,
+        "slot {first} was still in quarantine"
+    );
 }
