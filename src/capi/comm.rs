@@ -207,7 +207,7 @@ pub unsafe extern "C" fn MPI_Comm_compare(
 pub unsafe extern "C" fn MPI_Comm_set_name(comm: MPI_Comm, comm_name: *const c_char) -> c_int {
     entry!("MPI_Comm_set_name", Scope::Comm(comm), {
         nonnull!(comm_name);
-        rt().comm_set_name(Handle(comm), &unsafe { read_c_string(comm_name) })
+        rt().comm_set_name(Handle(comm), &unsafe { read_c_string(comm_name) }?)
     })
 }
 
@@ -432,7 +432,7 @@ pub unsafe extern "C" fn MPI_Comm_create_from_group(
     entry!("MPI_Comm_create_from_group", Scope::NoObject, {
         nonnull!(stringtag, newcomm);
         rt().check_handle(HandleKind::Info, Handle(info))?;
-        let tag = unsafe { read_c_string(stringtag) };
+        let tag = unsafe { read_c_string(stringtag) }?;
         let h = rt().comm_from_group(Handle(group), &tag, Handle(errhandler))?;
         unsafe { *newcomm = h.0 };
         Ok(())

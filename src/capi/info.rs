@@ -26,9 +26,9 @@ pub unsafe extern "C" fn MPI_Info_set(
 ) -> c_int {
     entry!("MPI_Info_set", Scope::NoObject, {
         nonnull!(key, value);
-        rt().info_set(Handle(info), &unsafe { read_c_string(key) }, &unsafe {
+        rt().info_set(Handle(info), &unsafe { read_c_string(key) }?, &unsafe {
             read_c_string(value)
-        })
+        }?)
     })
 }
 
@@ -46,7 +46,7 @@ pub unsafe extern "C" fn MPI_Info_get(
         let room = usize::try_from(valuelen)
             .map_err(|_| Error::invalid(MPI_ERR_ARG, format!("valuelen {valuelen} is negative")))?;
         // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
-        match rt().info_get(Handle(info), &unsafe { read_c_string(key) })? {
+        match rt().info_get(Handle(info), &unsafe { read_c_string(key) }?)? {
             Some(v) => unsafe {
                 write_c_string(value, room + 1, &v);
                 *flag = 1;
@@ -72,7 +72,7 @@ pub unsafe extern "C" fn MPI_Info_get_string(
         // SAFETY: `buflen` checked non-NULL above (capi/mod.rs contract).
         let room = usize::try_from(unsafe { *buflen }).unwrap_or(0);
         // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
-        match rt().info_get(Handle(info), &unsafe { read_c_string(key) })? {
+        match rt().info_get(Handle(info), &unsafe { read_c_string(key) }?)? {
             Some(v) => unsafe {
                 if room > 0 {
                     nonnull!(value);
@@ -98,7 +98,7 @@ pub unsafe extern "C" fn MPI_Info_get_valuelen(
     entry!("MPI_Info_get_valuelen", Scope::NoObject, {
         nonnull!(key, valuelen, flag);
         // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
-        match rt().info_get(Handle(info), &unsafe { read_c_string(key) })? {
+        match rt().info_get(Handle(info), &unsafe { read_c_string(key) }?)? {
             Some(v) => unsafe {
                 *valuelen = v.len() as c_int;
                 *flag = 1;
@@ -115,7 +115,7 @@ pub unsafe extern "C" fn MPI_Info_delete(info: MPI_Info, key: *const c_char) -> 
     entry!("MPI_Info_delete", Scope::NoObject, {
         nonnull!(key);
         // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
-        rt().info_delete(Handle(info), &unsafe { read_c_string(key) })
+        rt().info_delete(Handle(info), &unsafe { read_c_string(key) }?)
     })
 }
 
@@ -205,7 +205,7 @@ pub unsafe extern "C" fn MPI_Info_create_env(
                 if a.is_null() {
                     break;
                 }
-                args.push(unsafe { read_c_string(a) });
+                args.push(unsafe { read_c_string(a) }?);
             }
         }
         let h = rt().info_create()?;
