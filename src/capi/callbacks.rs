@@ -104,20 +104,22 @@ fn predefined_delete(f: Option<MPI_Comm_delete_attr_function>) -> bool {
 }
 
 /// A C copy function as the core sees it: NULL and the predefined ones are recognised.
-pub fn c_copy_fn(f: Option<MPI_Comm_copy_attr_function>) -> CopyFn {
-    match (predefined_copy(f), f) {
+pub fn c_copy_fn(f: Option<MPI_Comm_copy_attr_function>) -> crate::error::Result<CopyFn> {
+    Ok(match (predefined_copy(f), f) {
         (Some(native), _) => native,
-        (None, Some(f)) => CopyFn::User(Box::new(CCopy(f))),
+        (None, Some(f)) => CopyFn::User(crate::primitives::alloc::try_box(CCopy(f))?),
         (None, None) => CopyFn::Null,
-    }
+    })
 }
 
 /// A C delete function as the core sees it.
-pub fn c_delete_fn(f: Option<MPI_Comm_delete_attr_function>) -> DeleteFn {
-    match f {
-        Some(f) if !predefined_delete(Some(f)) => DeleteFn::User(Box::new(CDelete(f))),
+pub fn c_delete_fn(f: Option<MPI_Comm_delete_attr_function>) -> crate::error::Result<DeleteFn> {
+    Ok(match f {
+        Some(f) if !predefined_delete(Some(f)) => {
+            DeleteFn::User(crate::primitives::alloc::try_box(CDelete(f))?)
+        }
         _ => DeleteFn::Null,
-    }
+    })
 }
 
 /// What a keyval with these C callbacks records of them, when both are NULL or predefined

@@ -225,7 +225,7 @@ pub unsafe extern "C" fn MPI_Comm_set_name(comm: MPI_Comm, comm_name: *const c_c
         nonnull!(comm_name);
         // SAFETY: `read_c_string` needs a NUL-terminated string (MPI's contract for this routine,
         // capi/mod.rs).
-        rt().comm_set_name(Handle(comm), &unsafe { read_c_string(comm_name) })
+        rt().comm_set_name(Handle(comm), &unsafe { read_c_string(comm_name) }?)
     })
 }
 
@@ -470,7 +470,7 @@ pub unsafe extern "C" fn MPI_Comm_create_from_group(
         rt().check_handle(HandleKind::Info, Handle(info))?;
         // SAFETY: `read_c_string` needs a NUL-terminated string (MPI's contract for this routine,
         // capi/mod.rs).
-        let tag = unsafe { read_c_string(stringtag) };
+        let tag = unsafe { read_c_string(stringtag) }?;
         let h = rt().comm_from_group(Handle(group), &tag, Handle(errhandler))?;
         newcomm.set(h.0);
         Ok(())

@@ -400,7 +400,7 @@ pub unsafe extern "C" fn MPI_Type_set_name(
     entry!("MPI_Type_set_name", Scope::NoObject, {
         nonnull!(type_name);
         // SAFETY: `type_name` checked non-NULL above (capi/mod.rs contract).
-        rt().type_set_name(Handle(datatype), &unsafe { read_c_string(type_name) })
+        rt().type_set_name(Handle(datatype), &unsafe { read_c_string(type_name) }?)
     })
 }
 

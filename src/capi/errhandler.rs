@@ -202,6 +202,6 @@ pub unsafe extern "C" fn MPI_Add_error_string(errorcode: c_int, string: *const c
     entry!("MPI_Add_error_string", Scope::NoObject, {
         nonnull!(string);
         // SAFETY: `string` checked non-NULL above (capi/mod.rs contract).
-        rt().add_error_string(errorcode, &unsafe { read_c_string(string) })
+        rt().add_error_string(errorcode, &unsafe { read_c_string(string) }?)
     })
 }

@@ -27,9 +27,9 @@ pub unsafe extern "C" fn MPI_Info_set(
         nonnull!(key, value);
         // SAFETY: `read_c_string` needs a NUL-terminated string (MPI's contract for this routine,
         // capi/mod.rs).
-        rt().info_set(Handle(info), &unsafe { read_c_string(key) }, &unsafe {
+        rt().info_set(Handle(info), &unsafe { read_c_string(key) }?, &unsafe {
             read_c_string(value)
-        })
+        }?)
     })
 }
 
@@ -48,7 +48,7 @@ pub unsafe extern "C" fn MPI_Info_get(
         let room = usize::try_from(valuelen)
             .map_err(|_| Error::invalid(MPI_ERR_ARG, format!("valuelen {valuelen} is negative")))?;
         // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
-        match rt().info_get(Handle(info), &unsafe { read_c_string(key) })? {
+        match rt().info_get(Handle(info), &unsafe { read_c_string(key) }?)? {
             Some(v) => {
                 // SAFETY: `value` is not NULL (checked above) and has `valuelen + 1` bytes (MPI's
                 // contract for this routine, capi/mod.rs).
@@ -76,7 +76,7 @@ pub unsafe extern "C" fn MPI_Info_get_string(
         let flag = try_out!(flag);
         let room = usize::try_from(buflen.get()).unwrap_or(0);
         // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
-        match rt().info_get(Handle(info), &unsafe { read_c_string(key) })? {
+        match rt().info_get(Handle(info), &unsafe { read_c_string(key) }?)? {
             Some(v) => {
                 if room > 0 {
                     nonnull!(value);
@@ -105,7 +105,7 @@ pub unsafe extern "C" fn MPI_Info_get_valuelen(
         let valuelen = try_out!(valuelen);
         let flag = try_out!(flag);
         // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
-        match rt().info_get(Handle(info), &unsafe { read_c_string(key) })? {
+        match rt().info_get(Handle(info), &unsafe { read_c_string(key) }?)? {
             Some(v) => {
                 valuelen.set(v.len() as c_int);
                 flag.set(1);
@@ -121,7 +121,7 @@ pub unsafe extern "C" fn MPI_Info_delete(info: MPI_Info, key: *const c_char) -> 
     entry!("MPI_Info_delete", Scope::NoObject, {
         nonnull!(key);
         // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
-        rt().info_delete(Handle(info), &unsafe { read_c_string(key) })
+        rt().info_delete(Handle(info), &unsafe { read_c_string(key) }?)
     })
 }
 
@@ -210,7 +210,7 @@ pub unsafe extern "C" fn MPI_Info_create_env(
                 }
                 // SAFETY: `read_c_string` needs a NUL-terminated string (MPI's contract for this
                 // routine, capi/mod.rs).
-                args.push(unsafe { read_c_string(a) });
+                args.push(unsafe { read_c_string(a) }?);
             }
         }
         let h = rt().info_create()?;

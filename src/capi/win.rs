@@ -90,7 +90,7 @@ pub unsafe extern "C" fn MPI_Win_set_name(win: MPI_Win, win_name: *const c_char)
     entry!("MPI_Win_set_name", Scope::Win(win), {
         nonnull!(win_name);
         // SAFETY: `win_name` checked non-NULL above (capi/mod.rs contract).
-        rt().win_set_name(Handle(win), &unsafe { read_c_string(win_name) })
+        rt().win_set_name(Handle(win), &unsafe { read_c_string(win_name) }?)
     })
 }
 

@@ -191,8 +191,8 @@ unsafe fn create_keyval_slow(
         let extra_state = try_in!(extra_state) as i64;
         keyval.set(fint(rt().create_keyval(
             calls.kind,
-            fortran_address_copy_fn(copy_fn),
-            fortran_address_delete_fn(delete_fn),
+            fortran_address_copy_fn(copy_fn)?,
+            fortran_address_delete_fn(delete_fn)?,
             extra_state,
         )?));
         Ok(())
@@ -726,8 +726,8 @@ pub unsafe extern "C" fn mpi_keyval_create_(
         let extra_state = wide(try_in!(extra_state));
         keyval.set(fint(rt().create_keyval(
             MPI1.kind,
-            fortran_integer_copy_fn(copy_fn),
-            fortran_integer_delete_fn(delete_fn),
+            fortran_integer_copy_fn(copy_fn)?,
+            fortran_integer_delete_fn(delete_fn)?,
             extra_state,
         )?));
         Ok(())

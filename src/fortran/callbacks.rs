@@ -240,40 +240,56 @@ pub fn fortran_native_callbacks(
 
 /// The copy behaviour of a routine given to `MPI_*_CREATE_KEYVAL`: the predefined Fortran
 /// routines are recognised by address (any spelling), so a DUP keeps value and provenance.
-pub fn fortran_address_copy_fn(f: Option<MPI_Fcopy_attr_function>) -> CopyFn {
-    let Some(f) = f else { return CopyFn::Null };
+pub fn fortran_address_copy_fn(f: Option<MPI_Fcopy_attr_function>) -> crate::error::Result<CopyFn> {
+    let Some(f) = f else { return Ok(CopyFn::Null) };
     match predefined(f as usize) {
-        Some(Predefined::Dup) => CopyFn::Dup,
-        Some(_) => CopyFn::Null,
-        None => CopyFn::User(Box::new(FortranAddressCopy(f))),
+        Some(Predefined::Dup) => Ok(CopyFn::Dup),
+        Some(_) => Ok(CopyFn::Null),
+        None => Ok(CopyFn::User(crate::primitives::alloc::try_box(
+            FortranAddressCopy(f),
+        )?)),
     }
 }
 
 /// The delete behaviour of a routine given to `MPI_*_CREATE_KEYVAL`.
-pub fn fortran_address_delete_fn(f: Option<MPI_Fdelete_attr_function>) -> DeleteFn {
-    let Some(f) = f else { return DeleteFn::Null };
+pub fn fortran_address_delete_fn(
+    f: Option<MPI_Fdelete_attr_function>,
+) -> crate::error::Result<DeleteFn> {
+    let Some(f) = f else {
+        return Ok(DeleteFn::Null);
+    };
     match predefined(f as usize) {
-        Some(Predefined::NullDelete) => DeleteFn::Null,
-        _ => DeleteFn::User(Box::new(FortranAddressDelete(f))),
+        Some(Predefined::NullDelete) => Ok(DeleteFn::Null),
+        _ => Ok(DeleteFn::User(crate::primitives::alloc::try_box(
+            FortranAddressDelete(f),
+        )?)),
     }
 }
 
 /// The copy behaviour of a routine given to `MPI_KEYVAL_CREATE`.
-pub fn fortran_integer_copy_fn(f: Option<MPI_Fcopy_function>) -> CopyFn {
-    let Some(f) = f else { return CopyFn::Null };
+pub fn fortran_integer_copy_fn(f: Option<MPI_Fcopy_function>) -> crate::error::Result<CopyFn> {
+    let Some(f) = f else { return Ok(CopyFn::Null) };
     match predefined(f as usize) {
-        Some(Predefined::Dup) => CopyFn::Dup,
-        Some(_) => CopyFn::Null,
-        None => CopyFn::User(Box::new(FortranIntegerCopy(f))),
+        Some(Predefined::Dup) => Ok(CopyFn::Dup),
+        Some(_) => Ok(CopyFn::Null),
+        None => Ok(CopyFn::User(crate::primitives::alloc::try_box(
+            FortranIntegerCopy(f),
+        )?)),
     }
 }
 
 /// The delete behaviour of a routine given to `MPI_KEYVAL_CREATE`.
-pub fn fortran_integer_delete_fn(f: Option<MPI_Fdelete_function>) -> DeleteFn {
-    let Some(f) = f else { return DeleteFn::Null };
+pub fn fortran_integer_delete_fn(
+    f: Option<MPI_Fdelete_function>,
+) -> crate::error::Result<DeleteFn> {
+    let Some(f) = f else {
+        return Ok(DeleteFn::Null);
+    };
     match predefined(f as usize) {
-        Some(Predefined::NullDelete) => DeleteFn::Null,
-        _ => DeleteFn::User(Box::new(FortranIntegerDelete(f))),
+        Some(Predefined::NullDelete) => Ok(DeleteFn::Null),
+        _ => Ok(DeleteFn::User(crate::primitives::alloc::try_box(
+            FortranIntegerDelete(f),
+        )?)),
     }
 }
 

@@ -60,7 +60,7 @@ impl Runtime {
     }
 
     /// A new communicator without attributes (split, create), inheriting the error handler.
-    fn comm_derive(st: &mut State, parent: Handle, members: Vec<i32>) -> Result<Handle> {
+    fn comm_derive(st: &mut State, parent: Handle, members: impl Into<Members>) -> Result<Handle> {
         let errh = st.comms.get(parent)?.errhandler;
         let h = st.comms.insert(Comm::new(members, "", errh))?;
         st.errhandler_add_ref(errh);
@@ -80,7 +80,7 @@ impl Runtime {
                 format!("color {color} is negative"),
             ));
         }
-        Self::comm_derive(&mut st, comm, vec![0])
+        Self::comm_derive(&mut st, comm, Members::ThisProcess)
     }
 
     /// `MPI_Comm_create`, `MPI_Comm_create_group`: the group must be a subgroup of the

@@ -4,6 +4,7 @@
 
 use crate::consts::*;
 use crate::error::{Error, Result};
+use crate::primitives::alloc;
 use crate::world::handle::Handle;
 pub use crate::world::objects::info::Info;
 use crate::world::runtime::Runtime;
@@ -43,9 +44,14 @@ impl Runtime {
         }
         let mut st = self.active()?;
         let i = st.infos.get_mut(info)?;
+        // Every allocation first: a refused one leaves the info as it was.
+        let value = alloc::try_string(value)?;
         match i.find(key) {
-            Some(n) => i.entries[n].1 = value.to_owned(),
-            None => i.entries.push((key.to_owned(), value.to_owned())),
+            Some(n) => i.entries[n].1 = value,
+            None => {
+                let key = alloc::try_string(key)?;
+                alloc::try_push(&mut i.entries, (key, value))?;
+            }
         }
         Ok(())
     }
