@@ -78,7 +78,7 @@ pub fn render_twins(entries: &[FortranEntry]) -> String {
         };
         for twin in spellings(e) {
             s.push_str(&format!(
-                "/// `{twin}`: another spelling of `{name}`.\n#[no_mangle]\npub unsafe extern \"C\" fn {twin}({params}){ret} {{\n    unsafe {{ {module}::{name}({args}) }}\n}}\n\n",
+                "/// `{twin}`: another spelling of `{name}`.\n#[no_mangle]\npub unsafe extern \"C\" fn {twin}({params}){ret} {{\n    // SAFETY: the caller's arguments, passed on unchanged: the contract is `{name}`'s.\n    unsafe {{ {module}::{name}({args}) }}\n}}\n\n",
                 name = e.name,
                 params = params.join(", "),
                 module = e.module,

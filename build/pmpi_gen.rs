@@ -47,7 +47,13 @@ pub fn render(entries: &[EntryPoint]) -> String {
         let (qual, call) = if e.is_unsafe {
             (
                 "unsafe ",
-                format!("unsafe {{ {}::{}({}) }}", e.module, e.name, args.join(", ")),
+                format!(
+                    "// SAFETY: the caller's arguments, passed on unchanged: the contract is `{}`'s.\n    unsafe {{ {}::{}({}) }}",
+                    e.name,
+                    e.module,
+                    e.name,
+                    args.join(", ")
+                ),
             )
         } else {
             ("", format!("{}::{}({})", e.module, e.name, args.join(", ")))

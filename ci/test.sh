@@ -7,7 +7,8 @@
 # in release mode: unit tests, the mpi.h freshness test, the C programs of tests/c (built with
 # the installed mpicc, run plainly and under valgrind), the Fortran programs, the comparison of
 # every constant with the MPI 5.0 ABI, the layer over each engine at 1, 2 and 4 processes, and
-# the getter tests with the portable Rust getters. Exits non-zero on any failure.
+# the getter tests with the portable Rust getters, after clippy with every warning denied.
+# Exits non-zero on any failure.
 #
 # --quick: the edit loop (under a minute after one edit on 2 cores, once target/quick is built):
 # the unit tests, the getters against the Rust path (tests/fast_get.rs), the randomized model
@@ -55,6 +56,16 @@ python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || apt_install python3-venv
 # MPICH 5's mpi_abi.h (PyPI package `mpich`, pinned so the reference does not move) defines it.
 # Installed once into target/mpich5; if PyPI cannot be reached, that test fails and says why.
 mpich5_venv
+
+# --- lints ---------------------------------------------------------------------------------
+# Every warning is an error, and src/lib.rs denies `unsafe` without its `// SAFETY:` line and
+# public `unsafe fn` without `# Safety` (issue 16). Checking only: no code is generated.
+if cargo clippy --version >/dev/null 2>&1; then
+    cargo clippy --release --all-targets -- -D warnings
+else
+    echo "ci/test.sh: clippy is not installed (rustup component add clippy)" >&2
+    exit 1
+fi
 
 # --- tests ---------------------------------------------------------------------------------
 # valgrind is installed now: the C program tests must not skip their valgrind runs.

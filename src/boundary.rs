@@ -257,13 +257,13 @@ pub unsafe fn write_c_string(buf: *mut std::ffi::c_char, max: usize, s: &str) ->
     n as c_int
 }
 
-/// Reads a NUL-terminated C string (lossily, as names are only text).
+/// Reads a NUL-terminated C string (lossily, as names are only text), or fails with
+/// `MPI_ERR_NO_MEM` when there is no memory for the copy.
 ///
 /// # Safety
 /// `s` must be a valid NUL-terminated string.
-pub unsafe fn read_c_string(s: *const std::ffi::c_char) -> String {
+pub unsafe fn read_c_string(s: *const std::ffi::c_char) -> crate::error::Result<String> {
     // SAFETY: a NUL-terminated string (this function's contract).
-    unsafe { std::ffi::CStr::from_ptr(s) }
-        .to_string_lossy()
-        .into_owned()
+    let text = unsafe { std::ffi::CStr::from_ptr(s) }.to_string_lossy();
+    crate::primitives::alloc::try_string(&text)
 }

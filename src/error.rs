@@ -79,20 +79,27 @@ pub enum Error {
     /// handler: its code is the call's, as the engine gave it.
     #[error("the engine MPI returned error code {code}")]
     Engine { code: i32 },
-    /// The attribute store's arena could not map memory for a record, table or cell.
-    #[error("out of memory for {what}")]
-    OutOfMemory { what: &'static str },
     /// A fixed limit on live objects was reached (handles and keyval numbers fit 32 bits).
     #[error("too many live {what}: the limit is {}", Thousands(*limit))]
     Exhausted { what: Limited, limit: usize },
-    /// An allocation failed (out of memory is an error, never an abort).
-    #[error("out of memory: {bytes} bytes could not be allocated")]
-    NoMemory { bytes: usize },
+    /// An allocation failed (out of memory is an error, never an abort): `bytes` for `what` (a
+    /// part of the attribute store, or the type of a vector's elements).
+    #[error("out of memory: {bytes} bytes for {what} could not be allocated")]
+    NoMemory { what: &'static str, bytes: usize },
     #[error("internal error: a panic was caught ({0})")]
     Panic(String),
 }
 
 impl Error {
+    /// The error of a refused allocation of `n` values of `T` for `what`.
+    #[cold]
+    pub fn no_memory<T>(what: &'static str, n: usize) -> Error {
+        Error::NoMemory {
+            what,
+            bytes: n.saturating_mul(std::mem::size_of::<T>()),
+        }
+    }
+
     /// Shorthand for [`Error::Invalid`].
     pub fn invalid(class: i32, detail: impl Into<String>) -> Error {
         Error::Invalid {
@@ -120,9 +127,7 @@ impl Error {
             Error::Engine { .. } => MPI_ERR_OTHER,
             Error::NullArgument { .. } => MPI_ERR_ARG,
             Error::Invalid { class, .. } => *class,
-            Error::Exhausted { .. } | Error::NoMemory { .. } | Error::OutOfMemory { .. } => {
-                MPI_ERR_NO_MEM
-            }
+            Error::Exhausted { .. } | Error::NoMemory { .. } => MPI_ERR_NO_MEM,
             Error::Panic(_) => MPI_ERR_INTERN,
         }
     }

@@ -35,6 +35,7 @@ pub fn locked_gets() -> usize {
 pub fn reset() -> c_int {
     let rt = Runtime::global();
     let rc = match rt.phase() {
+        // SAFETY: MPI_Finalize takes no argument: no pointer is read.
         Phase::Initialized => unsafe { crate::capi::init::MPI_Finalize() },
         _ => crate::consts::MPI_SUCCESS,
     };

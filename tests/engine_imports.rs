@@ -520,3 +520,69 @@ fn the_checker_finds_cycles_through_use_trees_and_super() {
         vec![vec![PathBuf::from("e/a.rs"), PathBuf::from("e/b.rs")]]
     );
 }
+
+fn assert_no_cycle(g: &BTreeMap<PathBuf, BTreeSet<PathBuf>>, what: &str) {
+    let found = cycles(g);
+    assert!(
+        found.is_empty(),
+        "import cycles between {what}:\n{}",
+        found
+            .iter()
+            .map(|c| format!("  {c:?}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+// The single-process world (issue 16): the objects it holds are leaf types (world/objects),
+// `State` holds them, `Runtime` wraps the state, and the operations (`impl Runtime` in
+// world/comm.rs, world/p2p.rs, ...) sit above all three. Before the split, 13 of its files
+// imported one another in one knot.
+#[test]
+fn the_world_has_no_import_cycle() {
+    let srcs = sources(&src_dir());
+    let g = graph(&srcs);
+    let world = subgraph(&g, "world");
+    assert!(
+        world.len() > 20,
+        "the world's files were not found: {world:?}"
+    );
+    assert_no_cycle(&world, "the world's files");
+}
+
+// And none anywhere in src/: faces, boundary, worlds, engine, primitives and leaves.
+#[test]
+fn src_has_no_import_cycle() {
+    let srcs = sources(&src_dir());
+    let g = graph(&srcs);
+    assert!(g.len() > 80, "the source files were not found");
+    assert_no_cycle(&g, "the files of src/");
+}
+
+// The objects the world holds name none of its operations: within the world they use only the
+// handles, the attribute cells and the datatype layouts, and each other.
+#[test]
+fn the_worlds_objects_are_leaves() {
+    let srcs = sources(&src_dir());
+    let g = graph(&srcs);
+    let allowed = [
+        "world/objects",
+        "world/handle.rs",
+        "world/attr_cell.rs",
+        "world/datatype/layout.rs",
+    ];
+    let wrong: Vec<String> = g
+        .iter()
+        .filter(|(f, _)| f.starts_with("world/objects"))
+        .flat_map(|(f, to)| {
+            to.iter()
+                .filter(|t| t.starts_with("world") && !allowed.iter().any(|a| t.starts_with(a)))
+                .map(move |t| format!("{} names {}", f.display(), t.display()))
+        })
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "the objects name operations:\n{}",
+        wrong.join("\n")
+    );
+}

@@ -340,7 +340,7 @@ fn getters_answer_as_the_rust_path() {
             datatype,
             0,
             -1,
-            comm ^ (1 << 18),
+            comm ^ (1 << 24), // another generation of a live communicator
         ];
         let types = [datatype, MPI_INT, MPI_DATATYPE_NULL, comm, win, 0];
         let wins = [win, MPI_WIN_NULL, comm, datatype, 0, -1];

@@ -72,8 +72,8 @@ unsafe fn create_keyval_slow(
         let keyval = try_out!(keyval);
         keyval.set(rt().create_keyval(
             calls.kind,
-            c_copy_fn(copy_fn),
-            c_delete_fn(delete_fn),
+            c_copy_fn(copy_fn)?,
+            c_delete_fn(delete_fn)?,
             extra_state as i64,
         )?);
         Ok(())

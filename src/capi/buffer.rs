@@ -3,17 +3,14 @@
 //! attaches a buffer the library grows as needed: its room has no bound here, since messages
 //! are copied into memory of the library's own.
 
+use crate::boundary::rt;
 use crate::capi::boundary::Scope;
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::p2p::BufferOwner;
-use crate::world::{Error, Handle, Result, Runtime};
-use crate::{entry, nonnull};
+use crate::world::{Error, Handle, Result};
+use crate::{entry, nonnull, try_out};
 use std::ffi::{c_int, c_void};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// `MPI_BUFFER_AUTOMATIC`, as include/mpi_fragment.h defines it (`((void *)2)`, MPI 5.0 ABI).
 const AUTOMATIC: usize = 2;
@@ -48,7 +45,9 @@ unsafe fn detach<T: TryFrom<i64>>(
             format!("the detached buffer's size {n} does not fit an int (use the _c form)"),
         )
     });
+    // SAFETY: `buffer_addr` is valid here by this function's contract (its `# Safety`).
     unsafe { *buffer_addr.cast::<*mut c_void>() = addr as *mut c_void };
+    // SAFETY: `size` is valid here by this function's contract (its `# Safety`).
     unsafe { *size = fitted? };
     Ok(())
 }
@@ -70,6 +69,8 @@ pub unsafe extern "C" fn MPI_Buffer_attach_c(buffer: *mut c_void, size: MPI_Coun
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Buffer_detach(buffer_addr: *mut c_void, size: *mut c_int) -> c_int {
     entry!("MPI_Buffer_detach", Scope::NoObject, {
+        // SAFETY: `detach` needs `buffer_addr` a writable `void **` and `size` writable (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe { detach(None, buffer_addr, size) }
     })
 }
@@ -80,6 +81,8 @@ pub unsafe extern "C" fn MPI_Buffer_detach_c(
     size: *mut MPI_Count,
 ) -> c_int {
     entry!("MPI_Buffer_detach_c", Scope::NoObject, {
+        // SAFETY: `detach` needs `buffer_addr` a writable `void **` and `size` writable (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe { detach(None, buffer_addr, size) }
     })
 }
@@ -95,9 +98,9 @@ pub unsafe extern "C" fn MPI_Buffer_flush() -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Buffer_iflush(request: *mut MPI_Request) -> c_int {
     entry!("MPI_Buffer_iflush", Scope::NoObject, {
-        nonnull!(request);
+        let request = try_out!(request);
         rt().buffer_flush(None)?;
-        unsafe { *request = rt().completed_request()?.0 };
+        request.set(rt().completed_request()?.0);
         Ok(())
     })
 }
@@ -131,6 +134,8 @@ pub unsafe extern "C" fn MPI_Comm_detach_buffer(
     size: *mut c_int,
 ) -> c_int {
     entry!("MPI_Comm_detach_buffer", Scope::Comm(comm), {
+        // SAFETY: `detach` needs `buffer_addr` a writable `void **` and `size` writable (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe { detach(Some(Handle(comm)), buffer_addr, size) }
     })
 }
@@ -142,6 +147,8 @@ pub unsafe extern "C" fn MPI_Comm_detach_buffer_c(
     size: *mut MPI_Count,
 ) -> c_int {
     entry!("MPI_Comm_detach_buffer_c", Scope::Comm(comm), {
+        // SAFETY: `detach` needs `buffer_addr` a writable `void **` and `size` writable (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe { detach(Some(Handle(comm)), buffer_addr, size) }
     })
 }
@@ -159,9 +166,9 @@ pub unsafe extern "C" fn MPI_Comm_iflush_buffer(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Comm_iflush_buffer", Scope::Comm(comm), {
-        nonnull!(request);
+        let request = try_out!(request);
         rt().buffer_flush(Some(Handle(comm)))?;
-        unsafe { *request = rt().completed_request()?.0 };
+        request.set(rt().completed_request()?.0);
         Ok(())
     })
 }

@@ -104,20 +104,22 @@ fn predefined_delete(f: Option<MPI_Comm_delete_attr_function>) -> bool {
 }
 
 /// A C copy function as the core sees it: NULL and the predefined ones are recognised.
-pub fn c_copy_fn(f: Option<MPI_Comm_copy_attr_function>) -> CopyFn {
-    match (predefined_copy(f), f) {
+pub fn c_copy_fn(f: Option<MPI_Comm_copy_attr_function>) -> crate::error::Result<CopyFn> {
+    Ok(match (predefined_copy(f), f) {
         (Some(native), _) => native,
-        (None, Some(f)) => CopyFn::User(Box::new(CCopy(f))),
+        (None, Some(f)) => CopyFn::User(crate::primitives::alloc::try_box(CCopy(f))?),
         (None, None) => CopyFn::Null,
-    }
+    })
 }
 
 /// A C delete function as the core sees it.
-pub fn c_delete_fn(f: Option<MPI_Comm_delete_attr_function>) -> DeleteFn {
-    match f {
-        Some(f) if !predefined_delete(Some(f)) => DeleteFn::User(Box::new(CDelete(f))),
+pub fn c_delete_fn(f: Option<MPI_Comm_delete_attr_function>) -> crate::error::Result<DeleteFn> {
+    Ok(match f {
+        Some(f) if !predefined_delete(Some(f)) => {
+            DeleteFn::User(crate::primitives::alloc::try_box(CDelete(f))?)
+        }
         _ => DeleteFn::Null,
-    }
+    })
 }
 
 /// What a keyval with these C callbacks records of them, when both are NULL or predefined
@@ -143,6 +145,8 @@ unsafe fn null_copy(flag: *mut c_int) -> c_int {
 
 unsafe fn dup_copy(value_in: *mut c_void, value_out: *mut c_void, flag: *mut c_int) -> c_int {
     if !value_out.is_null() {
+        // SAFETY: a C `*_DUP_FN` is called with `attribute_val_out` pointing to a `void *` (MPI 4.1
+        // §7.7.2), not NULL by the guard above.
         unsafe { *value_out.cast::<*mut c_void>() = value_in };
     }
     if !flag.is_null() {
@@ -169,6 +173,8 @@ pub unsafe extern "C" fn MPI_COMM_NULL_COPY_FN(
         attribute_val_in,
         attribute_val_out,
     );
+    // SAFETY: `null_copy` needs the callback's FLAG (and IERROR) writable (MPI's contract for this
+    // routine, capi/mod.rs).
     unsafe { null_copy(flag) }
 }
 
@@ -183,6 +189,8 @@ pub unsafe extern "C" fn MPI_COMM_DUP_FN(
     flag: *mut c_int,
 ) -> c_int {
     let _ = (oldcomm, comm_keyval, extra_state);
+    // SAFETY: `dup_copy` needs the callback's value and flag arguments valid (MPI's contract for
+    // this routine, capi/mod.rs).
     unsafe { dup_copy(attribute_val_in, attribute_val_out, flag) }
 }
 
@@ -215,6 +223,8 @@ pub unsafe extern "C" fn MPI_TYPE_NULL_COPY_FN(
         attribute_val_in,
         attribute_val_out,
     );
+    // SAFETY: `null_copy` needs the callback's FLAG (and IERROR) writable (MPI's contract for this
+    // routine, capi/mod.rs).
     unsafe { null_copy(flag) }
 }
 
@@ -229,6 +239,8 @@ pub unsafe extern "C" fn MPI_TYPE_DUP_FN(
     flag: *mut c_int,
 ) -> c_int {
     let _ = (oldtype, type_keyval, extra_state);
+    // SAFETY: `dup_copy` needs the callback's value and flag arguments valid (MPI's contract for
+    // this routine, capi/mod.rs).
     unsafe { dup_copy(attribute_val_in, attribute_val_out, flag) }
 }
 
@@ -261,6 +273,8 @@ pub unsafe extern "C" fn MPI_WIN_NULL_COPY_FN(
         attribute_val_in,
         attribute_val_out,
     );
+    // SAFETY: `null_copy` needs the callback's FLAG (and IERROR) writable (MPI's contract for this
+    // routine, capi/mod.rs).
     unsafe { null_copy(flag) }
 }
 
@@ -275,6 +289,8 @@ pub unsafe extern "C" fn MPI_WIN_DUP_FN(
     flag: *mut c_int,
 ) -> c_int {
     let _ = (oldwin, win_keyval, extra_state);
+    // SAFETY: `dup_copy` needs the callback's value and flag arguments valid (MPI's contract for
+    // this routine, capi/mod.rs).
     unsafe { dup_copy(attribute_val_in, attribute_val_out, flag) }
 }
 
@@ -307,6 +323,8 @@ pub unsafe extern "C" fn MPI_NULL_COPY_FN(
         attribute_val_in,
         attribute_val_out,
     );
+    // SAFETY: `null_copy` needs the callback's FLAG (and IERROR) writable (MPI's contract for this
+    // routine, capi/mod.rs).
     unsafe { null_copy(flag) }
 }
 
@@ -321,6 +339,8 @@ pub unsafe extern "C" fn MPI_DUP_FN(
     flag: *mut c_int,
 ) -> c_int {
     let _ = (oldcomm, keyval, extra_state);
+    // SAFETY: `dup_copy` needs the callback's value and flag arguments valid (MPI's contract for
+    // this routine, capi/mod.rs).
     unsafe { dup_copy(attribute_val_in, attribute_val_out, flag) }
 }
 

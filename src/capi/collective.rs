@@ -42,6 +42,8 @@ unsafe fn copy_blocks(src: *const c_void, dst: *mut c_void, blocks: &[(i64, i64)
         let s = src.cast::<u8>().wrapping_offset(off as isize);
         let d = dst.cast::<u8>().wrapping_offset(off as isize);
         // `copy` (memmove): a user's overlapping runs must not be undefined behaviour here.
+        // SAFETY: both buffers hold every run (this function's `# Safety`): `s` and `d` start the
+        // same run in each.
         unsafe { std::ptr::copy(s, d, len as usize) };
     }
 }
@@ -75,6 +77,7 @@ pub(crate) unsafe fn reduce_local(
             "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)",
         ));
     }
+    // SAFETY: `sendbuf`, `recvbuf` are valid here by this function's contract (its `# Safety`).
     unsafe { copy_blocks(sendbuf, recvbuf, &blocks) };
     Ok(())
 }
@@ -118,6 +121,8 @@ pub unsafe extern "C" fn MPI_Reduce(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Reduce", Scope::Comm(comm), {
+        // SAFETY: `reduce_local` needs both buffers to hold count x datatype (MPI's contract for
+        // this routine, capi/mod.rs).
         unsafe {
             reduce_local(
                 sendbuf,
@@ -144,6 +149,8 @@ pub unsafe extern "C" fn MPI_Allreduce(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Allreduce", Scope::Comm(comm), {
+        // SAFETY: `reduce_local` needs both buffers to hold count x datatype (MPI's contract for
+        // this routine, capi/mod.rs).
         unsafe {
             reduce_local(
                 sendbuf,
@@ -205,6 +212,8 @@ pub(crate) unsafe fn transfer(
     let mut packed = Vec::with_capacity(sent as usize);
     for &(off, len) in &sblocks {
         let s = sendbuf.cast::<u8>().wrapping_offset(off as isize);
+        // SAFETY: `sendbuf` holds every run of its typemap (this function's `# Safety`), and `s` is
+        // the start of one of them.
         packed.extend_from_slice(unsafe { std::slice::from_raw_parts(s, len as usize) });
     }
     let mut at = 0usize;
@@ -214,6 +223,8 @@ pub(crate) unsafe fn transfer(
         }
         let n = (len as usize).min(packed.len() - at);
         let d = recvbuf.cast::<u8>().wrapping_offset(off as isize);
+        // SAFETY: `recvbuf` holds every run of its typemap (this function's `# Safety`), `d` starts
+        // one and `n` is at most its length; `packed` is ours, so they do not overlap.
         unsafe { std::ptr::copy_nonoverlapping(packed.as_ptr().add(at), d, n) };
         at += n;
     }
@@ -232,6 +243,8 @@ pub unsafe extern "C" fn MPI_Gather(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Gather", Scope::Comm(comm), {
+        // SAFETY: `transfer` needs both buffers to hold their count x datatype (MPI's contract for
+        // this routine, capi/mod.rs).
         unsafe {
             transfer(
                 comm,
@@ -255,6 +268,8 @@ pub unsafe extern "C" fn MPI_Scatter(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Scatter", Scope::Comm(comm), {
+        // SAFETY: `transfer` needs both buffers to hold their count x datatype (MPI's contract for
+        // this routine, capi/mod.rs).
         unsafe {
             transfer(
                 comm,
@@ -277,6 +292,8 @@ pub unsafe extern "C" fn MPI_Allgather(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Allgather", Scope::Comm(comm), {
+        // SAFETY: `transfer` needs both buffers to hold their count x datatype (MPI's contract for
+        // this routine, capi/mod.rs).
         unsafe {
             transfer(
                 comm,
@@ -299,6 +316,8 @@ pub unsafe extern "C" fn MPI_Alltoall(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Alltoall", Scope::Comm(comm), {
+        // SAFETY: `transfer` needs both buffers to hold their count x datatype (MPI's contract for
+        // this routine, capi/mod.rs).
         unsafe {
             transfer(
                 comm,
@@ -321,6 +340,8 @@ pub unsafe extern "C" fn MPI_Scan(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Scan", Scope::Comm(comm), {
+        // SAFETY: `reduce_local` needs both buffers to hold count x datatype (MPI's contract for
+        // this routine, capi/mod.rs).
         unsafe {
             reduce_local(
                 sendbuf,

@@ -2,17 +2,15 @@
 //! process's own block sits at its displacement, and the nonblocking forms, which complete
 //! when they start (one process has no one to wait for) and return a complete request.
 
+use crate::boundary::rt;
+use crate::boundary::Out;
 use crate::capi::boundary::Scope;
 use crate::capi::collective::{reduce_local, transfer};
 use crate::capi::types::*;
-use crate::entry;
 use crate::world::reduce::CollArgs;
-use crate::world::{Error, Handle, Result, Runtime};
+use crate::world::{Error, Handle, Result};
+use crate::{entry, try_out};
 use std::ffi::{c_int, c_void};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// This process's entry (rank 0) of a per-process array argument.
 ///
@@ -22,6 +20,7 @@ unsafe fn own<T: Copy>(p: *const T, name: &'static str) -> Result<T> {
     if p.is_null() {
         return Err(Error::NullArgument { name });
     }
+    // SAFETY: `p` is valid here by this function's contract (its `# Safety`).
     Ok(unsafe { *p })
 }
 
@@ -37,16 +36,11 @@ fn at(buf: *const c_void, disp: c_int, datatype: MPI_Datatype) -> Result<*const 
         .cast())
 }
 
-/// Stores a complete request for a nonblocking collective that already ran.
-///
-/// # Safety
-/// `request` writable (checked).
-unsafe fn done(request: *mut MPI_Request) -> Result<()> {
-    if request.is_null() {
-        return Err(Error::NullArgument { name: "request" });
-    }
-    let h = rt().completed_request()?;
-    unsafe { *request = h.0 };
+/// Stores a complete request for a nonblocking collective that already ran (over one process
+/// it completes at once). Its entry point checks `request` before the work, so a NULL one
+/// changes nothing.
+fn done(request: Out<MPI_Request>) -> Result<()> {
+    request.set(rt().completed_request()?.0);
     Ok(())
 }
 
@@ -74,9 +68,15 @@ unsafe fn gatherv(
     comm: MPI_Comm,
 ) -> Result<()> {
     rt().comm_size(Handle(comm))?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let count = unsafe { own(r.1, "recvcounts") }?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let disp = unsafe { own(r.2, "displs") }?;
     let rbuf = at(r.0, disp, r.3)? as *mut c_void;
+    // SAFETY: the buffers and arrays are as the MPI routine describes, this function's contract
+    // (its `# Safety`), which is what `transfer` asks.
     unsafe { transfer(comm, root, s, (rbuf, count, r.3)) }
 }
 
@@ -88,9 +88,15 @@ unsafe fn scatterv(
     comm: MPI_Comm,
 ) -> Result<()> {
     rt().comm_size(Handle(comm))?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let count = unsafe { own(s.1, "sendcounts") }?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let disp = unsafe { own(s.2, "displs") }?;
     let sbuf = at(s.0, disp, s.3)?;
+    // SAFETY: the buffers and arrays are as the MPI routine describes, this function's contract
+    // (its `# Safety`), which is what `transfer` asks.
     unsafe { transfer(comm, Some(root), (sbuf, count, s.3), r) }
 }
 
@@ -101,15 +107,27 @@ unsafe fn alltoallv(
     comm: MPI_Comm,
 ) -> Result<()> {
     rt().comm_size(Handle(comm))?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let rcount = unsafe { own(r.1, "recvcounts") }?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let rdisp = unsafe { own(r.2, "rdispls") }?;
     let rbuf = at(r.0, rdisp, r.3)? as *mut c_void;
     if crate::capi::collective::is_in_place(s.0) {
+        // SAFETY: the buffers and arrays are as the MPI routine describes, this function's contract
+        // (its `# Safety`), which is what `transfer` asks.
         return unsafe { transfer(comm, None, (s.0, rcount, r.3), (rbuf, rcount, r.3)) };
     }
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let scount = unsafe { own(s.1, "sendcounts") }?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let sdisp = unsafe { own(s.2, "sdispls") }?;
     let sbuf = at(s.0, sdisp, s.3)?;
+    // SAFETY: the buffers and arrays are as the MPI routine describes, this function's contract
+    // (its `# Safety`), which is what `transfer` asks.
     unsafe { transfer(comm, None, (sbuf, scount, s.3), (rbuf, rcount, r.3)) }
 }
 
@@ -125,23 +143,39 @@ unsafe fn alltoallw(
     comm: MPI_Comm,
 ) -> Result<()> {
     rt().comm_size(Handle(comm))?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let rcount = unsafe { own(r.1, "recvcounts") }?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let rdisp = unsafe { own(r.2, "rdispls") }?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let rtype = unsafe { own(r.3, "recvtypes") }?;
     let rbuf =
         r.0.cast::<u8>()
             .wrapping_offset(rdisp as isize)
             .cast::<c_void>();
     if crate::capi::collective::is_in_place(s.0) {
+        // SAFETY: the buffers and arrays are as the MPI routine describes, this function's contract
+        // (its `# Safety`), which is what `transfer` asks.
         return unsafe { transfer(comm, None, (s.0, rcount, rtype), (rbuf, rcount, rtype)) };
     }
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let scount = unsafe { own(s.1, "sendcounts") }?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let sdisp = unsafe { own(s.2, "sdispls") }?;
+    // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
+    // (its `# Safety`) passes on the MPI routine's.
     let stype = unsafe { own(s.3, "sendtypes") }?;
     let sbuf =
         s.0.cast::<u8>()
             .wrapping_offset(sdisp as isize)
             .cast::<c_void>();
+    // SAFETY: the buffers and arrays are as the MPI routine describes, this function's contract
+    // (its `# Safety`), which is what `transfer` asks.
     unsafe { transfer(comm, None, (sbuf, scount, stype), (rbuf, rcount, rtype)) }
 }
 
@@ -154,6 +188,8 @@ unsafe fn reduce_scatter(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: the buffers hold count x datatype, this function's callers' contract
+    // (MPI_Reduce_scatter's buffers), which is what `reduce_local` asks.
     unsafe {
         reduce_local(
             sendbuf,
@@ -176,6 +212,8 @@ pub unsafe extern "C" fn MPI_Gatherv(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Gatherv", Scope::Comm(comm), {
+        // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             gatherv(
                 (sendbuf, sendcount, sendtype),
@@ -199,6 +237,8 @@ pub unsafe extern "C" fn MPI_Allgatherv(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Allgatherv", Scope::Comm(comm), {
+        // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             gatherv(
                 (sendbuf, sendcount, sendtype),
@@ -223,6 +263,8 @@ pub unsafe extern "C" fn MPI_Scatterv(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Scatterv", Scope::Comm(comm), {
+        // SAFETY: `scatterv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             scatterv(
                 (sendbuf, sendcounts, displs, sendtype),
@@ -247,6 +289,8 @@ pub unsafe extern "C" fn MPI_Alltoallv(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Alltoallv", Scope::Comm(comm), {
+        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             alltoallv(
                 (sendbuf, sendcounts, sdispls, sendtype),
@@ -270,6 +314,8 @@ pub unsafe extern "C" fn MPI_Alltoallw(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Alltoallw", Scope::Comm(comm), {
+        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             alltoallw(
                 (sendbuf, sendcounts, sdispls, sendtypes),
@@ -290,7 +336,11 @@ pub unsafe extern "C" fn MPI_Reduce_scatter(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Reduce_scatter", Scope::Comm(comm), {
+        // SAFETY: `own` needs an array with an entry per process (one here) (MPI's contract for
+        // this routine, capi/mod.rs).
         let count = unsafe { own(recvcounts, "recvcounts") }?;
+        // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe { reduce_scatter(sendbuf, recvbuf, count, datatype, op, comm) }
     })
 }
@@ -305,6 +355,8 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_block(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Reduce_scatter_block", Scope::Comm(comm), {
+        // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe { reduce_scatter(sendbuf, recvbuf, recvcount, datatype, op, comm) }
     })
 }
@@ -312,8 +364,9 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_block(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Ibarrier(comm: MPI_Comm, request: *mut MPI_Request) -> c_int {
     entry!("MPI_Ibarrier", Scope::Comm(comm), {
+        let request = try_out!(request);
         rt().barrier(Handle(comm))?;
-        unsafe { done(request) }
+        done(request)
     })
 }
 
@@ -327,9 +380,10 @@ pub unsafe extern "C" fn MPI_Ibcast(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ibcast", Scope::Comm(comm), {
+        let request = try_out!(request);
         let blocks = rt().collective_blocks(args(comm, count, datatype, None, Some(root)))?;
         crate::capi::collective::check_buffer(buffer, &blocks, "buffer")?;
-        unsafe { done(request) }
+        done(request)
     })
 }
 
@@ -345,17 +399,17 @@ pub unsafe extern "C" fn MPI_Ireduce(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ireduce", Scope::Comm(comm), {
-        let r: Result<()> = {
-            unsafe {
-                reduce_local(
-                    sendbuf,
-                    recvbuf,
-                    args(comm, count, datatype, Some(op), Some(root)),
-                )
-            }
-        };
-        r?;
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `reduce_local` needs both buffers to hold count x datatype (MPI's contract
+        // for this routine, capi/mod.rs).
+        unsafe {
+            reduce_local(
+                sendbuf,
+                recvbuf,
+                args(comm, count, datatype, Some(op), Some(root)),
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -370,17 +424,17 @@ pub unsafe extern "C" fn MPI_Iallreduce(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iallreduce", Scope::Comm(comm), {
-        let r: Result<()> = {
-            unsafe {
-                reduce_local(
-                    sendbuf,
-                    recvbuf,
-                    args(comm, count, datatype, Some(op), None),
-                )
-            }
-        };
-        r?;
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `reduce_local` needs both buffers to hold count x datatype (MPI's contract
+        // for this routine, capi/mod.rs).
+        unsafe {
+            reduce_local(
+                sendbuf,
+                recvbuf,
+                args(comm, count, datatype, Some(op), None),
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -395,17 +449,17 @@ pub unsafe extern "C" fn MPI_Iscan(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iscan", Scope::Comm(comm), {
-        let r: Result<()> = {
-            unsafe {
-                reduce_local(
-                    sendbuf,
-                    recvbuf,
-                    args(comm, count, datatype, Some(op), None),
-                )
-            }
-        };
-        r?;
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `reduce_local` needs both buffers to hold count x datatype (MPI's contract
+        // for this routine, capi/mod.rs).
+        unsafe {
+            reduce_local(
+                sendbuf,
+                recvbuf,
+                args(comm, count, datatype, Some(op), None),
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -421,9 +475,10 @@ pub unsafe extern "C" fn MPI_Iexscan(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iexscan", Scope::Comm(comm), {
+        let request = try_out!(request);
         let _ = (sendbuf, recvbuf);
         rt().collective_blocks(args(comm, count, datatype, Some(op), None))?;
-        unsafe { done(request) }
+        done(request)
     })
 }
 
@@ -440,18 +495,18 @@ pub unsafe extern "C" fn MPI_Igather(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Igather", Scope::Comm(comm), {
-        let r: Result<()> = {
-            unsafe {
-                transfer(
-                    comm,
-                    Some(root),
-                    (sendbuf, sendcount, sendtype),
-                    (recvbuf, recvcount, recvtype),
-                )
-            }
-        };
-        r?;
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `transfer` needs both buffers to hold their count x datatype (MPI's contract
+        // for this routine, capi/mod.rs).
+        unsafe {
+            transfer(
+                comm,
+                Some(root),
+                (sendbuf, sendcount, sendtype),
+                (recvbuf, recvcount, recvtype),
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -468,18 +523,18 @@ pub unsafe extern "C" fn MPI_Iscatter(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iscatter", Scope::Comm(comm), {
-        let r: Result<()> = {
-            unsafe {
-                transfer(
-                    comm,
-                    Some(root),
-                    (sendbuf, sendcount, sendtype),
-                    (recvbuf, recvcount, recvtype),
-                )
-            }
-        };
-        r?;
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `transfer` needs both buffers to hold their count x datatype (MPI's contract
+        // for this routine, capi/mod.rs).
+        unsafe {
+            transfer(
+                comm,
+                Some(root),
+                (sendbuf, sendcount, sendtype),
+                (recvbuf, recvcount, recvtype),
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -495,18 +550,18 @@ pub unsafe extern "C" fn MPI_Iallgather(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iallgather", Scope::Comm(comm), {
-        let r: Result<()> = {
-            unsafe {
-                transfer(
-                    comm,
-                    None,
-                    (sendbuf, sendcount, sendtype),
-                    (recvbuf, recvcount, recvtype),
-                )
-            }
-        };
-        r?;
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `transfer` needs both buffers to hold their count x datatype (MPI's contract
+        // for this routine, capi/mod.rs).
+        unsafe {
+            transfer(
+                comm,
+                None,
+                (sendbuf, sendcount, sendtype),
+                (recvbuf, recvcount, recvtype),
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -522,18 +577,18 @@ pub unsafe extern "C" fn MPI_Ialltoall(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ialltoall", Scope::Comm(comm), {
-        let r: Result<()> = {
-            unsafe {
-                transfer(
-                    comm,
-                    None,
-                    (sendbuf, sendcount, sendtype),
-                    (recvbuf, recvcount, recvtype),
-                )
-            }
-        };
-        r?;
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `transfer` needs both buffers to hold their count x datatype (MPI's contract
+        // for this routine, capi/mod.rs).
+        unsafe {
+            transfer(
+                comm,
+                None,
+                (sendbuf, sendcount, sendtype),
+                (recvbuf, recvcount, recvtype),
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -551,18 +606,18 @@ pub unsafe extern "C" fn MPI_Igatherv(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Igatherv", Scope::Comm(comm), {
-        let r: Result<()> = {
-            unsafe {
-                gatherv(
-                    (sendbuf, sendcount, sendtype),
-                    (recvbuf, recvcounts, displs, recvtype),
-                    Some(root),
-                    comm,
-                )
-            }
-        };
-        r?;
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
+        unsafe {
+            gatherv(
+                (sendbuf, sendcount, sendtype),
+                (recvbuf, recvcounts, displs, recvtype),
+                Some(root),
+                comm,
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -579,18 +634,18 @@ pub unsafe extern "C" fn MPI_Iallgatherv(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iallgatherv", Scope::Comm(comm), {
-        let r: Result<()> = {
-            unsafe {
-                gatherv(
-                    (sendbuf, sendcount, sendtype),
-                    (recvbuf, recvcounts, displs, recvtype),
-                    None,
-                    comm,
-                )
-            }
-        };
-        r?;
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
+        unsafe {
+            gatherv(
+                (sendbuf, sendcount, sendtype),
+                (recvbuf, recvcounts, displs, recvtype),
+                None,
+                comm,
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -608,18 +663,18 @@ pub unsafe extern "C" fn MPI_Iscatterv(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iscatterv", Scope::Comm(comm), {
-        let r: Result<()> = {
-            unsafe {
-                scatterv(
-                    (sendbuf, sendcounts, displs, sendtype),
-                    (recvbuf, recvcount, recvtype),
-                    root,
-                    comm,
-                )
-            }
-        };
-        r?;
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `scatterv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
+        unsafe {
+            scatterv(
+                (sendbuf, sendcounts, displs, sendtype),
+                (recvbuf, recvcount, recvtype),
+                root,
+                comm,
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -637,17 +692,17 @@ pub unsafe extern "C" fn MPI_Ialltoallv(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ialltoallv", Scope::Comm(comm), {
-        let r: Result<()> = {
-            unsafe {
-                alltoallv(
-                    (sendbuf, sendcounts, sdispls, sendtype),
-                    (recvbuf, recvcounts, rdispls, recvtype),
-                    comm,
-                )
-            }
-        };
-        r?;
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
+        unsafe {
+            alltoallv(
+                (sendbuf, sendcounts, sdispls, sendtype),
+                (recvbuf, recvcounts, rdispls, recvtype),
+                comm,
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -665,17 +720,17 @@ pub unsafe extern "C" fn MPI_Ialltoallw(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ialltoallw", Scope::Comm(comm), {
-        let r: Result<()> = {
-            unsafe {
-                alltoallw(
-                    (sendbuf, sendcounts, sdispls, sendtypes),
-                    (recvbuf, recvcounts, rdispls, recvtypes),
-                    comm,
-                )
-            }
-        };
-        r?;
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
+        unsafe {
+            alltoallw(
+                (sendbuf, sendcounts, sdispls, sendtypes),
+                (recvbuf, recvcounts, rdispls, recvtypes),
+                comm,
+            )
+        }?;
+        done(request)
     })
 }
 
@@ -690,12 +745,14 @@ pub unsafe extern "C" fn MPI_Ireduce_scatter(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ireduce_scatter", Scope::Comm(comm), {
-        let r: Result<()> = {
-            let count = unsafe { own(recvcounts, "recvcounts") }?;
-            unsafe { reduce_scatter(sendbuf, recvbuf, count, datatype, op, comm) }
-        };
-        r?;
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `own` needs an array with an entry per process (one here) (MPI's contract for
+        // this routine, capi/mod.rs).
+        let count = unsafe { own(recvcounts, "recvcounts") }?;
+        // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
+        unsafe { reduce_scatter(sendbuf, recvbuf, count, datatype, op, comm) }?;
+        done(request)
     })
 }
 
@@ -710,9 +767,10 @@ pub unsafe extern "C" fn MPI_Ireduce_scatter_block(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ireduce_scatter_block", Scope::Comm(comm), {
-        let r: Result<()> =
-            { unsafe { reduce_scatter(sendbuf, recvbuf, recvcount, datatype, op, comm) } };
-        r?;
-        unsafe { done(request) }
+        let request = try_out!(request);
+        // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
+        unsafe { reduce_scatter(sendbuf, recvbuf, recvcount, datatype, op, comm) }?;
+        done(request)
     })
 }

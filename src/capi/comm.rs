@@ -5,13 +5,15 @@ use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::comm::GroupOp;
 use crate::world::{Error, Handle, HandleKind};
-use crate::{entry, nonnull};
+use crate::{entry, nonnull, try_out};
 use std::ffi::{c_char, c_int};
 
 /// The dup shared by `MPI_Comm_dup` and `MPI_Comm_dup_with_info`: on failure the new handle is
 /// `MPI_COMM_NULL` (MPI 4.1 §7.4.2).
 unsafe fn dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> crate::error::Result<()> {
     let h = rt().comm_dup(Handle(comm));
+    // SAFETY: `newcomm` is the entry point's output argument, checked non-NULL by both callers
+    // (`MPI_Comm_dup`, `MPI_Comm_dup_with_info`).
     unsafe { *newcomm = h.as_ref().map_or(MPI_COMM_NULL, |h| h.0) };
     h.map(drop)
 }
@@ -23,6 +25,8 @@ unsafe fn idup(
     request: *mut MPI_Request,
 ) -> crate::error::Result<()> {
     let r = rt().comm_idup(Handle(comm));
+    // SAFETY: `newcomm` and `request` are the output arguments of `MPI_Comm_idup` /
+    // `MPI_Comm_idup_with_info`, which check them non-NULL before calling.
     unsafe {
         *newcomm = r.as_ref().map_or(MPI_COMM_NULL, |(c, _)| c.0);
         *request = r.as_ref().map_or(MPI_REQUEST_NULL, |(_, q)| q.0);
@@ -34,6 +38,7 @@ unsafe fn idup(
 pub unsafe extern "C" fn MPI_Comm_dup(comm: MPI_Comm, newcomm: *mut MPI_Comm) -> c_int {
     entry!("MPI_Comm_dup", Scope::Comm(comm), {
         nonnull!(newcomm);
+        // SAFETY: `dup` needs `newcomm` writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { dup(comm, newcomm) }
     })
 }
@@ -47,6 +52,7 @@ pub unsafe extern "C" fn MPI_Comm_dup_with_info(
     entry!("MPI_Comm_dup_with_info", Scope::Comm(comm), {
         nonnull!(newcomm);
         rt().check_handle(HandleKind::Info, Handle(info))?;
+        // SAFETY: `dup` needs `newcomm` writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { dup(comm, newcomm) }
     })
 }
@@ -59,6 +65,8 @@ pub unsafe extern "C" fn MPI_Comm_idup(
 ) -> c_int {
     entry!("MPI_Comm_idup", Scope::Comm(comm), {
         nonnull!(newcomm, request);
+        // SAFETY: `idup` needs `newcomm` and `request` writable (MPI's contract for this routine,
+        // capi/mod.rs).
         unsafe { idup(comm, newcomm, request) }
     })
 }
@@ -73,6 +81,8 @@ pub unsafe extern "C" fn MPI_Comm_idup_with_info(
     entry!("MPI_Comm_idup_with_info", Scope::Comm(comm), {
         nonnull!(newcomm, request);
         rt().check_handle(HandleKind::Info, Handle(info))?;
+        // SAFETY: `idup` needs `newcomm` and `request` writable (MPI's contract for this routine,
+        // capi/mod.rs).
         unsafe { idup(comm, newcomm, request) }
     })
 }
@@ -85,9 +95,9 @@ pub unsafe extern "C" fn MPI_Comm_split(
     newcomm: *mut MPI_Comm,
 ) -> c_int {
     entry!("MPI_Comm_split", Scope::Comm(comm), {
-        nonnull!(newcomm);
+        let newcomm = try_out!(newcomm);
         let h = rt().comm_split(Handle(comm), color, key)?;
-        unsafe { *newcomm = h.0 };
+        newcomm.set(h.0);
         Ok(())
     })
 }
@@ -102,9 +112,9 @@ pub unsafe extern "C" fn MPI_Comm_split_type(
 ) -> c_int {
     let _ = key;
     entry!("MPI_Comm_split_type", Scope::Comm(comm), {
-        nonnull!(newcomm);
+        let newcomm = try_out!(newcomm);
         let h = rt().comm_split_type(Handle(comm), split_type, Handle(info))?;
-        unsafe { *newcomm = h.0 };
+        newcomm.set(h.0);
         Ok(())
     })
 }
@@ -116,9 +126,9 @@ pub unsafe extern "C" fn MPI_Comm_create(
     newcomm: *mut MPI_Comm,
 ) -> c_int {
     entry!("MPI_Comm_create", Scope::Comm(comm), {
-        nonnull!(newcomm);
+        let newcomm = try_out!(newcomm);
         let h = rt().comm_create(Handle(comm), Handle(group))?;
-        unsafe { *newcomm = h.0 };
+        newcomm.set(h.0);
         Ok(())
     })
 }
@@ -131,7 +141,7 @@ pub unsafe extern "C" fn MPI_Comm_create_group(
     newcomm: *mut MPI_Comm,
 ) -> c_int {
     entry!("MPI_Comm_create_group", Scope::Comm(comm), {
-        nonnull!(newcomm);
+        let newcomm = try_out!(newcomm);
         if tag < 0 {
             return Err(Error::invalid(
                 MPI_ERR_TAG,
@@ -139,7 +149,7 @@ pub unsafe extern "C" fn MPI_Comm_create_group(
             ));
         }
         let h = rt().comm_create(Handle(comm), Handle(group))?;
-        unsafe { *newcomm = h.0 };
+        newcomm.set(h.0);
         Ok(())
     })
 }
@@ -149,11 +159,17 @@ pub unsafe extern "C" fn MPI_Comm_free(comm: *mut MPI_Comm) -> c_int {
     let scope = if comm.is_null() {
         Scope::NoObject
     } else {
+        // SAFETY: `comm`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         Scope::Comm(unsafe { *comm })
     };
     entry!("MPI_Comm_free", scope, {
         nonnull!(comm);
+        // SAFETY: `comm`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         rt().comm_free(Handle(unsafe { *comm }))?;
+        // SAFETY: `comm`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *comm = MPI_COMM_NULL };
         Ok(())
     })
@@ -162,9 +178,9 @@ pub unsafe extern "C" fn MPI_Comm_free(comm: *mut MPI_Comm) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_size(comm: MPI_Comm, size: *mut c_int) -> c_int {
     entry!("MPI_Comm_size", Scope::Comm(comm), {
-        nonnull!(size);
+        let size = try_out!(size);
         let n = rt().comm_size(Handle(comm))?;
-        unsafe { *size = n };
+        size.set(n);
         Ok(())
     })
 }
@@ -172,9 +188,9 @@ pub unsafe extern "C" fn MPI_Comm_size(comm: MPI_Comm, size: *mut c_int) -> c_in
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_int {
     entry!("MPI_Comm_rank", Scope::Comm(comm), {
-        nonnull!(rank);
+        let rank = try_out!(rank);
         let r = rt().comm_rank(Handle(comm))?;
-        unsafe { *rank = r };
+        rank.set(r);
         Ok(())
     })
 }
@@ -182,9 +198,9 @@ pub unsafe extern "C" fn MPI_Comm_rank(comm: MPI_Comm, rank: *mut c_int) -> c_in
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_test_inter(comm: MPI_Comm, flag: *mut c_int) -> c_int {
     entry!("MPI_Comm_test_inter", Scope::Comm(comm), {
-        nonnull!(flag);
+        let flag = try_out!(flag);
         rt().comm_size(Handle(comm))?;
-        unsafe { *flag = 0 };
+        flag.set(0);
         Ok(())
     })
 }
@@ -196,9 +212,9 @@ pub unsafe extern "C" fn MPI_Comm_compare(
     result: *mut c_int,
 ) -> c_int {
     entry!("MPI_Comm_compare", Scope::Comm(comm1), {
-        nonnull!(result);
+        let result = try_out!(result);
         let r = rt().comm_compare(Handle(comm1), Handle(comm2))?;
-        unsafe { *result = r };
+        result.set(r);
         Ok(())
     })
 }
@@ -207,7 +223,9 @@ pub unsafe extern "C" fn MPI_Comm_compare(
 pub unsafe extern "C" fn MPI_Comm_set_name(comm: MPI_Comm, comm_name: *const c_char) -> c_int {
     entry!("MPI_Comm_set_name", Scope::Comm(comm), {
         nonnull!(comm_name);
-        rt().comm_set_name(Handle(comm), &unsafe { read_c_string(comm_name) })
+        // SAFETY: `read_c_string` needs a NUL-terminated string (MPI's contract for this routine,
+        // capi/mod.rs).
+        rt().comm_set_name(Handle(comm), &unsafe { read_c_string(comm_name) }?)
     })
 }
 
@@ -218,10 +236,13 @@ pub unsafe extern "C" fn MPI_Comm_get_name(
     resultlen: *mut c_int,
 ) -> c_int {
     entry!("MPI_Comm_get_name", Scope::Comm(comm), {
-        nonnull!(comm_name, resultlen);
+        nonnull!(comm_name);
+        let resultlen = try_out!(resultlen);
         let name = rt().comm_get_name(Handle(comm))?;
+        // SAFETY: `write_c_string` needs a buffer of at least `max` bytes (MPI's contract for this
+        // routine, capi/mod.rs).
         let n = unsafe { write_c_string(comm_name, MPI_MAX_OBJECT_NAME as usize, &name) };
-        unsafe { *resultlen = n };
+        resultlen.set(n);
         Ok(())
     })
 }
@@ -229,9 +250,9 @@ pub unsafe extern "C" fn MPI_Comm_get_name(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_group(comm: MPI_Comm, group: *mut MPI_Group) -> c_int {
     entry!("MPI_Comm_group", Scope::Comm(comm), {
-        nonnull!(group);
+        let group = try_out!(group);
         let g = rt().comm_group(Handle(comm))?;
-        unsafe { *group = g.0 };
+        group.set(g.0);
         Ok(())
     })
 }
@@ -239,9 +260,9 @@ pub unsafe extern "C" fn MPI_Comm_group(comm: MPI_Comm, group: *mut MPI_Group) -
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Group_free(group: *mut MPI_Group) -> c_int {
     entry!("MPI_Group_free", Scope::NoObject, {
-        nonnull!(group);
-        rt().group_free(Handle(unsafe { *group }))?;
-        unsafe { *group = MPI_GROUP_NULL };
+        let group = try_out!(group);
+        rt().group_free(Handle(group.get()))?;
+        group.set(MPI_GROUP_NULL);
         Ok(())
     })
 }
@@ -249,9 +270,9 @@ pub unsafe extern "C" fn MPI_Group_free(group: *mut MPI_Group) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Group_size(group: MPI_Group, size: *mut c_int) -> c_int {
     entry!("MPI_Group_size", Scope::NoObject, {
-        nonnull!(size);
+        let size = try_out!(size);
         let n = rt().group_size(Handle(group))?;
-        unsafe { *size = n };
+        size.set(n);
         Ok(())
     })
 }
@@ -259,9 +280,9 @@ pub unsafe extern "C" fn MPI_Group_size(group: MPI_Group, size: *mut c_int) -> c
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Group_rank(group: MPI_Group, rank: *mut c_int) -> c_int {
     entry!("MPI_Group_rank", Scope::NoObject, {
-        nonnull!(rank);
+        let rank = try_out!(rank);
         let r = rt().group_rank(Handle(group))?;
-        unsafe { *rank = r };
+        rank.set(r);
         Ok(())
     })
 }
@@ -273,9 +294,9 @@ pub unsafe extern "C" fn MPI_Group_compare(
     result: *mut c_int,
 ) -> c_int {
     entry!("MPI_Group_compare", Scope::NoObject, {
-        nonnull!(result);
+        let result = try_out!(result);
         let r = rt().group_compare(Handle(group1), Handle(group2))?;
-        unsafe { *result = r };
+        result.set(r);
         Ok(())
     })
 }
@@ -288,9 +309,11 @@ pub unsafe extern "C" fn MPI_Group_incl(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     entry!("MPI_Group_incl", Scope::NoObject, {
-        nonnull!(newgroup);
+        let newgroup = try_out!(newgroup);
+        // SAFETY: `array` needs the array to hold `n` entries when `n > 0` (MPI's contract for this
+        // routine, capi/mod.rs).
         let g = rt().group_incl(Handle(group), unsafe { array(ranks, n, "ranks") }?)?;
-        unsafe { *newgroup = g.0 };
+        newgroup.set(g.0);
         Ok(())
     })
 }
@@ -303,11 +326,13 @@ pub unsafe extern "C" fn MPI_Group_range_incl(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     entry!("MPI_Group_range_incl", Scope::NoObject, {
-        nonnull!(newgroup);
+        let newgroup = try_out!(newgroup);
+        // SAFETY: `array` needs the array to hold `n` entries when `n > 0` (MPI's contract for this
+        // routine, capi/mod.rs).
         let g = rt().group_range_incl(Handle(group), unsafe {
             array(ranges.cast_const(), n, "ranges")
         }?)?;
-        unsafe { *newgroup = g.0 };
+        newgroup.set(g.0);
         Ok(())
     })
 }
@@ -322,6 +347,8 @@ unsafe fn array<'a, T>(p: *const T, n: c_int, name: &'static str) -> crate::erro
     if p.is_null() {
         return Err(Error::NullArgument { name });
     }
+    // SAFETY: `p` is not NULL here (checked above for `n > 0`) and the entry points pass their
+    // array argument of `n` entries (MPI's contract for them).
     Ok(unsafe { std::slice::from_raw_parts(p, n) })
 }
 
@@ -333,9 +360,11 @@ pub unsafe extern "C" fn MPI_Group_excl(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     entry!("MPI_Group_excl", Scope::NoObject, {
-        nonnull!(newgroup);
+        let newgroup = try_out!(newgroup);
+        // SAFETY: `array` needs the array to hold `n` entries when `n > 0` (MPI's contract for this
+        // routine, capi/mod.rs).
         let g = rt().group_excl(Handle(group), unsafe { array(ranks, n, "ranks") }?)?;
-        unsafe { *newgroup = g.0 };
+        newgroup.set(g.0);
         Ok(())
     })
 }
@@ -348,11 +377,13 @@ pub unsafe extern "C" fn MPI_Group_range_excl(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     entry!("MPI_Group_range_excl", Scope::NoObject, {
-        nonnull!(newgroup);
+        let newgroup = try_out!(newgroup);
+        // SAFETY: `array` needs the array to hold `n` entries when `n > 0` (MPI's contract for this
+        // routine, capi/mod.rs).
         let g = rt().group_range_excl(Handle(group), unsafe {
             array(ranges.cast_const(), n, "ranges")
         }?)?;
-        unsafe { *newgroup = g.0 };
+        newgroup.set(g.0);
         Ok(())
     })
 }
@@ -366,12 +397,16 @@ pub unsafe extern "C" fn MPI_Group_translate_ranks(
     ranks2: *mut c_int,
 ) -> c_int {
     entry!("MPI_Group_translate_ranks", Scope::NoObject, {
+        // SAFETY: `array` needs the array to hold `n` entries when `n > 0` (MPI's contract for this
+        // routine, capi/mod.rs).
         let from = unsafe { array(ranks1, n, "ranks1") }?;
         if !from.is_empty() {
             nonnull!(ranks2);
         }
         let out = rt().group_translate_ranks(Handle(group1), from, Handle(group2))?;
         for (i, r) in out.into_iter().enumerate() {
+            // SAFETY: `ranks2`: an argument of this call, checked non-NULL above, valid for its
+            // type during the call (MPI's contract for this routine, capi/mod.rs).
             unsafe { *ranks2.add(i) = r };
         }
         Ok(())
@@ -385,9 +420,9 @@ pub unsafe extern "C" fn MPI_Group_union(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     entry!("MPI_Group_union", Scope::NoObject, {
-        nonnull!(newgroup);
+        let newgroup = try_out!(newgroup);
         let g = rt().group_set_op(Handle(group1), Handle(group2), GroupOp::Union)?;
-        unsafe { *newgroup = g.0 };
+        newgroup.set(g.0);
         Ok(())
     })
 }
@@ -399,9 +434,9 @@ pub unsafe extern "C" fn MPI_Group_intersection(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     entry!("MPI_Group_intersection", Scope::NoObject, {
-        nonnull!(newgroup);
+        let newgroup = try_out!(newgroup);
         let g = rt().group_set_op(Handle(group1), Handle(group2), GroupOp::Intersection)?;
-        unsafe { *newgroup = g.0 };
+        newgroup.set(g.0);
         Ok(())
     })
 }
@@ -413,9 +448,9 @@ pub unsafe extern "C" fn MPI_Group_difference(
     newgroup: *mut MPI_Group,
 ) -> c_int {
     entry!("MPI_Group_difference", Scope::NoObject, {
-        nonnull!(newgroup);
+        let newgroup = try_out!(newgroup);
         let g = rt().group_set_op(Handle(group1), Handle(group2), GroupOp::Difference)?;
-        unsafe { *newgroup = g.0 };
+        newgroup.set(g.0);
         Ok(())
     })
 }
@@ -430,11 +465,14 @@ pub unsafe extern "C" fn MPI_Comm_create_from_group(
     newcomm: *mut MPI_Comm,
 ) -> c_int {
     entry!("MPI_Comm_create_from_group", Scope::NoObject, {
-        nonnull!(stringtag, newcomm);
+        nonnull!(stringtag);
+        let newcomm = try_out!(newcomm);
         rt().check_handle(HandleKind::Info, Handle(info))?;
-        let tag = unsafe { read_c_string(stringtag) };
+        // SAFETY: `read_c_string` needs a NUL-terminated string (MPI's contract for this routine,
+        // capi/mod.rs).
+        let tag = unsafe { read_c_string(stringtag) }?;
         let h = rt().comm_from_group(Handle(group), &tag, Handle(errhandler))?;
-        unsafe { *newcomm = h.0 };
+        newcomm.set(h.0);
         Ok(())
     })
 }

@@ -4,7 +4,7 @@ use crate::boundary::{read_c_string, rt, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::{Error, Handle, Result};
-use crate::{entry, nonnull};
+use crate::{entry, nonnull, try_out};
 use std::ffi::{c_char, c_int, c_void};
 
 /// A C `count` argument as a length: negative is `MPI_ERR_COUNT` (MPI 4.1 §2.6.4).
@@ -28,6 +28,7 @@ unsafe fn array_arg<T: Copy + Into<i64>>(
     if p.is_null() {
         return Err(Error::NullArgument { name });
     }
+    // SAFETY: `p` is valid here by this function's contract (its `# Safety`).
     Ok(unsafe { std::slice::from_raw_parts(p, n) }
         .iter()
         .map(|&v| v.into())
@@ -45,6 +46,7 @@ unsafe fn aint_array_arg(p: *const MPI_Aint, n: usize, name: &'static str) -> Re
     if p.is_null() {
         return Err(Error::NullArgument { name });
     }
+    // SAFETY: `p` is valid here by this function's contract (its `# Safety`).
     Ok(unsafe { std::slice::from_raw_parts(p, n) }
         .iter()
         .map(|&v| v as i64)
@@ -56,6 +58,7 @@ unsafe fn aint_array_arg(p: *const MPI_Aint, n: usize, name: &'static str) -> Re
 /// # Safety
 /// `newtype` must be valid for writing (checked non-NULL by the caller).
 unsafe fn out(newtype: *mut MPI_Datatype, h: Handle) -> Result<()> {
+    // SAFETY: `newtype` is valid here by this function's contract (its `# Safety`).
     unsafe { *newtype = h.0 };
     Ok(())
 }
@@ -127,7 +130,11 @@ pub unsafe extern "C" fn MPI_Type_indexed(
     entry!("MPI_Type_indexed", Scope::NoObject, {
         nonnull!(newtype);
         let n = count_arg(count)?;
+        // SAFETY: `array_arg` needs the array to hold `n` elements when `n > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let bls = unsafe { array_arg(array_of_blocklengths, n, "array_of_blocklengths") }?;
+        // SAFETY: `array_arg` needs the array to hold `n` elements when `n > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let disps = unsafe { array_arg(array_of_displacements, n, "array_of_displacements") }?;
         let h = rt().type_indexed(&bls, &disps, Handle(oldtype))?;
         // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
@@ -146,7 +153,11 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed(
     entry!("MPI_Type_create_hindexed", Scope::NoObject, {
         nonnull!(newtype);
         let n = count_arg(count)?;
+        // SAFETY: `array_arg` needs the array to hold `n` elements when `n > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let bls = unsafe { array_arg(array_of_blocklengths, n, "array_of_blocklengths") }?;
+        // SAFETY: `aint_array_arg` needs the array to hold `n` elements when `n > 0` (MPI's
+        // contract for this routine, capi/mod.rs).
         let disps = unsafe { aint_array_arg(array_of_displacements, n, "array_of_displacements") }?;
         let h = rt().type_create_hindexed(&bls, &disps, Handle(oldtype))?;
         // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
@@ -165,6 +176,8 @@ pub unsafe extern "C" fn MPI_Type_create_indexed_block(
     entry!("MPI_Type_create_indexed_block", Scope::NoObject, {
         nonnull!(newtype);
         let n = count_arg(count)?;
+        // SAFETY: `array_arg` needs the array to hold `n` elements when `n > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let disps = unsafe { array_arg(array_of_displacements, n, "array_of_displacements") }?;
         let h = rt().type_create_indexed_block(blocklength.into(), &disps, Handle(oldtype))?;
         // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
@@ -183,6 +196,8 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_block(
     entry!("MPI_Type_create_hindexed_block", Scope::NoObject, {
         nonnull!(newtype);
         let n = count_arg(count)?;
+        // SAFETY: `aint_array_arg` needs the array to hold `n` elements when `n > 0` (MPI's
+        // contract for this routine, capi/mod.rs).
         let disps = unsafe { aint_array_arg(array_of_displacements, n, "array_of_displacements") }?;
         let h = rt().type_create_hindexed_block(blocklength.into(), &disps, Handle(oldtype))?;
         // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
@@ -201,8 +216,14 @@ pub unsafe extern "C" fn MPI_Type_create_struct(
     entry!("MPI_Type_create_struct", Scope::NoObject, {
         nonnull!(newtype);
         let n = count_arg(count)?;
+        // SAFETY: `array_arg` needs the array to hold `n` elements when `n > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let bls = unsafe { array_arg(array_of_blocklengths, n, "array_of_blocklengths") }?;
+        // SAFETY: `aint_array_arg` needs the array to hold `n` elements when `n > 0` (MPI's
+        // contract for this routine, capi/mod.rs).
         let disps = unsafe { aint_array_arg(array_of_displacements, n, "array_of_displacements") }?;
+        // SAFETY: `array_arg` needs the array to hold `n` elements when `n > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let types: Vec<Handle> = unsafe { array_arg(array_of_types, n, "array_of_types") }?
             .into_iter()
             .map(|t| Handle(t as i32))
@@ -227,8 +248,14 @@ pub unsafe extern "C" fn MPI_Type_create_subarray(
         nonnull!(newtype);
         // MPI 4.1 §5.1.3: ndims must be positive; the core says so with MPI_ERR_ARG.
         let n = usize::try_from(ndims).unwrap_or(0);
+        // SAFETY: `array_arg` needs the array to hold `n` elements when `n > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let sizes = unsafe { array_arg(array_of_sizes, n, "array_of_sizes") }?;
+        // SAFETY: `array_arg` needs the array to hold `n` elements when `n > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let subsizes = unsafe { array_arg(array_of_subsizes, n, "array_of_subsizes") }?;
+        // SAFETY: `array_arg` needs the array to hold `n` elements when `n > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let starts = unsafe { array_arg(array_of_starts, n, "array_of_starts") }?;
         let h = rt().type_create_subarray(&sizes, &subsizes, &starts, order, Handle(oldtype))?;
         // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
@@ -254,11 +281,10 @@ pub unsafe extern "C" fn MPI_Type_create_resized(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_Datatype) -> c_int {
     entry!("MPI_Type_dup", Scope::NoObject, {
-        nonnull!(newtype);
+        let newtype = try_out!(newtype);
         let h = rt().type_dup(Handle(oldtype));
         // As for MPI_Comm_dup: on failure the new handle is the null handle.
-        // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *newtype = h.as_ref().map_or(MPI_DATATYPE_NULL, |h| h.0) };
+        newtype.set(h.as_ref().map_or(MPI_DATATYPE_NULL, |h| h.0));
         h.map(drop)
     })
 }
@@ -266,20 +292,17 @@ pub unsafe extern "C" fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_D
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
     entry!("MPI_Type_commit", Scope::NoObject, {
-        nonnull!(datatype);
-        // SAFETY: `datatype` checked non-NULL above (capi/mod.rs contract).
-        rt().type_commit(Handle(unsafe { *datatype }))
+        let datatype = try_out!(datatype);
+        rt().type_commit(Handle(datatype.get()))
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
     entry!("MPI_Type_free", Scope::NoObject, {
-        nonnull!(datatype);
-        // SAFETY: `datatype` checked non-NULL above (capi/mod.rs contract).
-        rt().type_free(Handle(unsafe { *datatype }))?;
-        // SAFETY: `datatype` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *datatype = MPI_DATATYPE_NULL };
+        let datatype = try_out!(datatype);
+        rt().type_free(Handle(datatype.get()))?;
+        datatype.set(MPI_DATATYPE_NULL);
         Ok(())
     })
 }
@@ -287,11 +310,10 @@ pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size(datatype: MPI_Datatype, size: *mut c_int) -> c_int {
     entry!("MPI_Type_size", Scope::NoObject, {
-        nonnull!(size);
+        let size = try_out!(size);
         let s = rt().type_size(Handle(datatype))?;
         // MPI 4.1 §5.1.5: a size that does not fit an int is MPI_UNDEFINED.
-        // SAFETY: `size` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *size = c_int::try_from(s).unwrap_or(MPI_UNDEFINED) };
+        size.set(c_int::try_from(s).unwrap_or(MPI_UNDEFINED));
         Ok(())
     })
 }
@@ -299,10 +321,9 @@ pub unsafe extern "C" fn MPI_Type_size(datatype: MPI_Datatype, size: *mut c_int)
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
     entry!("MPI_Type_size_x", Scope::NoObject, {
-        nonnull!(size);
+        let size = try_out!(size);
         let s = rt().type_size(Handle(datatype))?;
-        // SAFETY: `size` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *size = s };
+        size.set(s);
         Ok(())
     })
 }
@@ -314,12 +335,11 @@ pub unsafe extern "C" fn MPI_Type_get_extent(
     extent: *mut MPI_Aint,
 ) -> c_int {
     entry!("MPI_Type_get_extent", Scope::NoObject, {
-        nonnull!(lb, extent);
+        let lb = try_out!(lb);
+        let extent = try_out!(extent);
         let (l, e) = rt().type_get_extent(Handle(datatype))?;
-        unsafe {
-            *lb = l as MPI_Aint;
-            *extent = e as MPI_Aint;
-        }
+        lb.set(l as MPI_Aint);
+        extent.set(e as MPI_Aint);
         Ok(())
     })
 }
@@ -331,12 +351,11 @@ pub unsafe extern "C" fn MPI_Type_get_extent_x(
     extent: *mut MPI_Count,
 ) -> c_int {
     entry!("MPI_Type_get_extent_x", Scope::NoObject, {
-        nonnull!(lb, extent);
+        let lb = try_out!(lb);
+        let extent = try_out!(extent);
         let (l, e) = rt().type_get_extent(Handle(datatype))?;
-        unsafe {
-            *lb = l;
-            *extent = e;
-        }
+        lb.set(l);
+        extent.set(e);
         Ok(())
     })
 }
@@ -348,12 +367,11 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent(
     true_extent: *mut MPI_Aint,
 ) -> c_int {
     entry!("MPI_Type_get_true_extent", Scope::NoObject, {
-        nonnull!(true_lb, true_extent);
+        let true_lb = try_out!(true_lb);
+        let true_extent = try_out!(true_extent);
         let (l, e) = rt().type_get_true_extent(Handle(datatype))?;
-        unsafe {
-            *true_lb = l as MPI_Aint;
-            *true_extent = e as MPI_Aint;
-        }
+        true_lb.set(l as MPI_Aint);
+        true_extent.set(e as MPI_Aint);
         Ok(())
     })
 }
@@ -365,12 +383,11 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent_x(
     true_extent: *mut MPI_Count,
 ) -> c_int {
     entry!("MPI_Type_get_true_extent_x", Scope::NoObject, {
-        nonnull!(true_lb, true_extent);
+        let true_lb = try_out!(true_lb);
+        let true_extent = try_out!(true_extent);
         let (l, e) = rt().type_get_true_extent(Handle(datatype))?;
-        unsafe {
-            *true_lb = l;
-            *true_extent = e;
-        }
+        true_lb.set(l);
+        true_extent.set(e);
         Ok(())
     })
 }
@@ -383,7 +400,7 @@ pub unsafe extern "C" fn MPI_Type_set_name(
     entry!("MPI_Type_set_name", Scope::NoObject, {
         nonnull!(type_name);
         // SAFETY: `type_name` checked non-NULL above (capi/mod.rs contract).
-        rt().type_set_name(Handle(datatype), &unsafe { read_c_string(type_name) })
+        rt().type_set_name(Handle(datatype), &unsafe { read_c_string(type_name) }?)
     })
 }
 
@@ -394,12 +411,12 @@ pub unsafe extern "C" fn MPI_Type_get_name(
     resultlen: *mut c_int,
 ) -> c_int {
     entry!("MPI_Type_get_name", Scope::NoObject, {
-        nonnull!(type_name, resultlen);
+        nonnull!(type_name);
+        let resultlen = try_out!(resultlen);
         let name = rt().type_get_name(Handle(datatype))?;
         // SAFETY: `type_name` checked non-NULL above (capi/mod.rs contract).
         let n = unsafe { write_c_string(type_name, MPI_MAX_OBJECT_NAME as usize, &name) };
-        // SAFETY: `resultlen` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *resultlen = n };
+        resultlen.set(n);
         Ok(())
     })
 }
@@ -407,10 +424,9 @@ pub unsafe extern "C" fn MPI_Type_get_name(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Get_address(location: *const c_void, address: *mut MPI_Aint) -> c_int {
     entry!("MPI_Get_address", Scope::NoObject, {
-        nonnull!(address);
+        let address = try_out!(address);
         // MPI 4.1 §5.1.5: the address relative to MPI_BOTTOM (NULL); any location is valid.
-        // SAFETY: `address` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *address = location as MPI_Aint };
+        address.set(location as MPI_Aint);
         Ok(())
     })
 }

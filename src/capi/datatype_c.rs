@@ -1,16 +1,13 @@
 //! The large-count (`_c`) datatype constructors (MPI 4.1 §5.1.2, §5.1.7): the same types as
 //! their `int` forms, decoded with their arguments as large counts (§5.1.13).
 
+use crate::boundary::rt;
 use crate::capi::boundary::Scope;
 use crate::capi::types::*;
 use crate::consts::*;
-use crate::world::{Error, Handle, Result, Runtime};
+use crate::world::{Error, Handle, Result};
 use crate::{entry, nonnull};
 use std::ffi::c_int;
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// A large `count` argument as a length: negative is `MPI_ERR_COUNT`.
 fn count_arg(count: MPI_Count) -> Result<usize> {
@@ -29,6 +26,7 @@ unsafe fn counts(p: *const MPI_Count, n: usize, name: &'static str) -> Result<Ve
     if p.is_null() {
         return Err(Error::NullArgument { name });
     }
+    // SAFETY: `p` is valid here by this function's contract (its `# Safety`).
     Ok(unsafe { std::slice::from_raw_parts(p, n) }.to_vec())
 }
 
@@ -42,6 +40,7 @@ unsafe fn out(newtype: *mut MPI_Datatype, h: Result<Handle>) -> Result<()> {
         let _ = rt().type_free(h);
         return Err(e);
     }
+    // SAFETY: `newtype` is valid here by this function's contract (its `# Safety`).
     unsafe { *newtype = h.0 };
     Ok(())
 }
@@ -54,6 +53,8 @@ pub unsafe extern "C" fn MPI_Type_contiguous_c(
 ) -> c_int {
     entry!("MPI_Type_contiguous_c", Scope::NoObject, {
         nonnull!(newtype);
+        // SAFETY: `out` needs the output handle writable (MPI's contract for this routine,
+        // capi/mod.rs).
         unsafe { out(newtype, rt().type_contiguous(count, Handle(oldtype))) }
     })
 }
@@ -69,6 +70,8 @@ pub unsafe extern "C" fn MPI_Type_vector_c(
     entry!("MPI_Type_vector_c", Scope::NoObject, {
         nonnull!(newtype);
         let h = rt().type_vector(count, blocklength, stride, Handle(oldtype));
+        // SAFETY: `out` needs the output handle writable (MPI's contract for this routine,
+        // capi/mod.rs).
         unsafe { out(newtype, h) }
     })
 }
@@ -84,6 +87,8 @@ pub unsafe extern "C" fn MPI_Type_create_hvector_c(
     entry!("MPI_Type_create_hvector_c", Scope::NoObject, {
         nonnull!(newtype);
         let h = rt().type_create_hvector(count, blocklength, stride, Handle(oldtype));
+        // SAFETY: `out` needs the output handle writable (MPI's contract for this routine,
+        // capi/mod.rs).
         unsafe { out(newtype, h) }
     })
 }
@@ -99,8 +104,14 @@ pub unsafe extern "C" fn MPI_Type_indexed_c(
     entry!("MPI_Type_indexed_c", Scope::NoObject, {
         nonnull!(newtype);
         let n = count_arg(count)?;
+        // SAFETY: `counts` needs the array to hold `n` counts when `n > 0` (MPI's contract for this
+        // routine, capi/mod.rs).
         let bls = unsafe { counts(array_of_blocklengths, n, "array_of_blocklengths") }?;
+        // SAFETY: `counts` needs the array to hold `n` counts when `n > 0` (MPI's contract for this
+        // routine, capi/mod.rs).
         let ds = unsafe { counts(array_of_displacements, n, "array_of_displacements") }?;
+        // SAFETY: `out` needs the output handle writable (MPI's contract for this routine,
+        // capi/mod.rs).
         unsafe { out(newtype, rt().type_indexed(&bls, &ds, Handle(oldtype))) }
     })
 }
@@ -116,8 +127,14 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_c(
     entry!("MPI_Type_create_hindexed_c", Scope::NoObject, {
         nonnull!(newtype);
         let n = count_arg(count)?;
+        // SAFETY: `counts` needs the array to hold `n` counts when `n > 0` (MPI's contract for this
+        // routine, capi/mod.rs).
         let bls = unsafe { counts(array_of_blocklengths, n, "array_of_blocklengths") }?;
+        // SAFETY: `counts` needs the array to hold `n` counts when `n > 0` (MPI's contract for this
+        // routine, capi/mod.rs).
         let ds = unsafe { counts(array_of_displacements, n, "array_of_displacements") }?;
+        // SAFETY: `out` needs the output handle writable (MPI's contract for this routine,
+        // capi/mod.rs).
         unsafe {
             out(
                 newtype,
@@ -138,17 +155,25 @@ pub unsafe extern "C" fn MPI_Type_create_struct_c(
     entry!("MPI_Type_create_struct_c", Scope::NoObject, {
         nonnull!(newtype);
         let n = count_arg(count)?;
+        // SAFETY: `counts` needs the array to hold `n` counts when `n > 0` (MPI's contract for this
+        // routine, capi/mod.rs).
         let bls = unsafe { counts(array_of_blocklengths, n, "array_of_blocklengths") }?;
+        // SAFETY: `counts` needs the array to hold `n` counts when `n > 0` (MPI's contract for this
+        // routine, capi/mod.rs).
         let ds = unsafe { counts(array_of_displacements, n, "array_of_displacements") }?;
         let ts: Vec<Handle> = if n == 0 {
             Vec::new()
         } else {
             nonnull!(array_of_types);
+            // SAFETY: `array_of_types` is not NULL (checked above) and holds `count` datatypes
+            // (MPI's contract for this routine, capi/mod.rs).
             unsafe { std::slice::from_raw_parts(array_of_types, n) }
                 .iter()
                 .map(|&t| Handle(t))
                 .collect()
         };
+        // SAFETY: `out` needs the output handle writable (MPI's contract for this routine,
+        // capi/mod.rs).
         unsafe { out(newtype, rt().type_create_struct(&bls, &ds, &ts)) }
     })
 }
@@ -162,6 +187,8 @@ pub unsafe extern "C" fn MPI_Type_create_resized_c(
 ) -> c_int {
     entry!("MPI_Type_create_resized_c", Scope::NoObject, {
         nonnull!(newtype);
+        // SAFETY: `out` needs the output handle writable (MPI's contract for this routine,
+        // capi/mod.rs).
         unsafe {
             out(
                 newtype,

@@ -2,17 +2,14 @@
 //! `MPI_Type_get_contents` and their `_c` forms, which alone decode types made by the `_c`
 //! constructors (their integer and address arguments come back as large counts).
 
+use crate::boundary::rt;
 use crate::capi::boundary::Scope;
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::datatype::Decoded;
-use crate::world::{Error, Handle, Runtime};
-use crate::{entry, nonnull};
+use crate::world::{Error, Handle};
+use crate::{entry, nonnull, try_out};
 use std::ffi::c_int;
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 fn narrow_int(v: i64, what: &str) -> crate::error::Result<c_int> {
     c_int::try_from(v)
@@ -48,6 +45,7 @@ unsafe fn fill<T, U: Copy>(
         .map(|&v| conv(v))
         .collect::<crate::error::Result<Vec<T>>>()?;
     for (i, v) in vals.into_iter().enumerate() {
+        // SAFETY: `dst` is valid here by this function's contract (its `# Safety`).
         unsafe { dst.add(i).write(v) };
     }
     Ok(())
@@ -92,6 +90,9 @@ pub unsafe extern "C" fn MPI_Type_get_envelope(
         let ni = narrow_int(e.num_integers, "num_integers")?;
         let na = narrow_int(e.num_addresses, "num_addresses")?;
         let nd = narrow_int(e.num_datatypes, "num_datatypes")?;
+        // SAFETY: `num_integers`, `num_addresses`, `num_datatypes`, `combiner`: arguments of this
+        // call, checked non-NULL above, valid for their types during the call (MPI's contract for
+        // this routine, capi/mod.rs).
         unsafe {
             *num_integers = ni;
             *num_addresses = na;
@@ -112,21 +113,17 @@ pub unsafe extern "C" fn MPI_Type_get_envelope_c(
     combiner: *mut c_int,
 ) -> c_int {
     entry!("MPI_Type_get_envelope_c", Scope::NoObject, {
-        nonnull!(
-            num_integers,
-            num_addresses,
-            num_large_counts,
-            num_datatypes,
-            combiner
-        );
+        let num_integers = try_out!(num_integers);
+        let num_addresses = try_out!(num_addresses);
+        let num_large_counts = try_out!(num_large_counts);
+        let num_datatypes = try_out!(num_datatypes);
+        let combiner = try_out!(combiner);
         let e = rt().type_envelope(Handle(datatype))?;
-        unsafe {
-            *num_integers = e.num_integers;
-            *num_addresses = e.num_addresses;
-            *num_large_counts = e.num_large_counts;
-            *num_datatypes = e.num_datatypes;
-            *combiner = e.combiner;
-        }
+        num_integers.set(e.num_integers);
+        num_addresses.set(e.num_addresses);
+        num_large_counts.set(e.num_large_counts);
+        num_datatypes.set(e.num_datatypes);
+        combiner.set(e.combiner);
         Ok(())
     })
 }
@@ -158,6 +155,8 @@ pub unsafe extern "C" fn MPI_Type_get_contents(
             }
         }
         let d = rt().type_contents(Handle(datatype))?;
+        // SAFETY: `fill` needs each output array to have room for the count it is given (MPI's
+        // contract for this routine, capi/mod.rs).
         let done = unsafe {
             fill(
                 array_of_integers,
@@ -224,6 +223,8 @@ pub unsafe extern "C" fn MPI_Type_get_contents_c(
             }
         }
         let d = rt().type_contents(Handle(datatype))?;
+        // SAFETY: `fill` needs each output array to have room for the count it is given (MPI's
+        // contract for this routine, capi/mod.rs).
         let done = unsafe {
             fill(
                 array_of_integers,

@@ -5,7 +5,7 @@ use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::errhandler::UserErrhandler;
 use crate::world::{Error, Handle, ObjectKind};
-use crate::{entry, nonnull};
+use crate::{entry, nonnull, try_out};
 use std::ffi::{c_char, c_int};
 use std::sync::Arc;
 
@@ -42,6 +42,8 @@ pub unsafe extern "C" fn MPI_Comm_create_errhandler(
     errhandler: *mut MPI_Errhandler,
 ) -> c_int {
     entry!("MPI_Comm_create_errhandler", Scope::NoObject, {
+        // SAFETY: `create` needs the errhandler output writable (MPI's contract for this routine,
+        // capi/mod.rs).
         unsafe { create(ObjectKind::Comm, comm_errhandler_fn, errhandler) }
     })
 }
@@ -52,6 +54,8 @@ pub unsafe extern "C" fn MPI_Win_create_errhandler(
     errhandler: *mut MPI_Errhandler,
 ) -> c_int {
     entry!("MPI_Win_create_errhandler", Scope::NoObject, {
+        // SAFETY: `create` needs the errhandler output writable (MPI's contract for this routine,
+        // capi/mod.rs).
         unsafe { create(ObjectKind::Win, win_errhandler_fn, errhandler) }
     })
 }
@@ -79,10 +83,9 @@ pub unsafe extern "C" fn MPI_Comm_get_errhandler(
     errhandler: *mut MPI_Errhandler,
 ) -> c_int {
     entry!("MPI_Comm_get_errhandler", Scope::Comm(comm), {
-        nonnull!(errhandler);
+        let errhandler = try_out!(errhandler);
         let h = rt().get_errhandler(ObjectKind::Comm, Handle(comm))?;
-        // SAFETY: `errhandler` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *errhandler = h.0 };
+        errhandler.set(h.0);
         Ok(())
     })
 }
@@ -93,10 +96,9 @@ pub unsafe extern "C" fn MPI_Win_get_errhandler(
     errhandler: *mut MPI_Errhandler,
 ) -> c_int {
     entry!("MPI_Win_get_errhandler", Scope::Win(win), {
-        nonnull!(errhandler);
+        let errhandler = try_out!(errhandler);
         let h = rt().get_errhandler(ObjectKind::Win, Handle(win))?;
-        // SAFETY: `errhandler` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *errhandler = h.0 };
+        errhandler.set(h.0);
         Ok(())
     })
 }
@@ -104,11 +106,9 @@ pub unsafe extern "C" fn MPI_Win_get_errhandler(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Errhandler_free(errhandler: *mut MPI_Errhandler) -> c_int {
     entry!("MPI_Errhandler_free", Scope::NoObject, {
-        nonnull!(errhandler);
-        // SAFETY: `errhandler` checked non-NULL above (capi/mod.rs contract).
-        rt().errhandler_free(Handle(unsafe { *errhandler }))?;
-        // SAFETY: `errhandler` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *errhandler = MPI_ERRHANDLER_NULL };
+        let errhandler = try_out!(errhandler);
+        rt().errhandler_free(Handle(errhandler.get()))?;
+        errhandler.set(MPI_ERRHANDLER_NULL);
         Ok(())
     })
 }
@@ -153,10 +153,9 @@ pub unsafe extern "C" fn MPI_Win_call_errhandler(win: MPI_Win, errorcode: c_int)
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Error_class(errorcode: c_int, errorclass: *mut c_int) -> c_int {
     entry!("MPI_Error_class", Scope::NoObject, {
-        nonnull!(errorclass);
+        let errorclass = try_out!(errorclass);
         let c = rt().error_class(errorcode)?;
-        // SAFETY: `errorclass` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *errorclass = c };
+        errorclass.set(c);
         Ok(())
     })
 }
@@ -168,12 +167,12 @@ pub unsafe extern "C" fn MPI_Error_string(
     resultlen: *mut c_int,
 ) -> c_int {
     entry!("MPI_Error_string", Scope::NoObject, {
-        nonnull!(string, resultlen);
+        nonnull!(string);
+        let resultlen = try_out!(resultlen);
         let s = rt().error_string(errorcode)?;
         // SAFETY: `string` checked non-NULL above (capi/mod.rs contract).
         let n = unsafe { write_c_string(string, MPI_MAX_ERROR_STRING as usize, &s) };
-        // SAFETY: `resultlen` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *resultlen = n };
+        resultlen.set(n);
         Ok(())
     })
 }
@@ -181,10 +180,9 @@ pub unsafe extern "C" fn MPI_Error_string(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Add_error_class(errorclass: *mut c_int) -> c_int {
     entry!("MPI_Add_error_class", Scope::NoObject, {
-        nonnull!(errorclass);
+        let errorclass = try_out!(errorclass);
         let c = rt().add_error_class()?;
-        // SAFETY: `errorclass` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *errorclass = c };
+        errorclass.set(c);
         Ok(())
     })
 }
@@ -192,10 +190,9 @@ pub unsafe extern "C" fn MPI_Add_error_class(errorclass: *mut c_int) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Add_error_code(errorclass: c_int, errorcode: *mut c_int) -> c_int {
     entry!("MPI_Add_error_code", Scope::NoObject, {
-        nonnull!(errorcode);
+        let errorcode = try_out!(errorcode);
         let c = rt().add_error_code(errorclass)?;
-        // SAFETY: `errorcode` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *errorcode = c };
+        errorcode.set(c);
         Ok(())
     })
 }
@@ -205,6 +202,6 @@ pub unsafe extern "C" fn MPI_Add_error_string(errorcode: c_int, string: *const c
     entry!("MPI_Add_error_string", Scope::NoObject, {
         nonnull!(string);
         // SAFETY: `string` checked non-NULL above (capi/mod.rs contract).
-        rt().add_error_string(errorcode, &unsafe { read_c_string(string) })
+        rt().add_error_string(errorcode, &unsafe { read_c_string(string) }?)
     })
 }

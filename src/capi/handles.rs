@@ -8,13 +8,14 @@
 //! integer to `fromint` erroneous; the null handle makes the next call on it fail with the
 //! kind's error class).
 
+use crate::boundary::rt;
 use crate::capi::types::*;
-use crate::world::{Handle, HandleKind, Runtime};
+use crate::world::{Handle, HandleKind};
 use std::ffi::c_int;
 
 fn f2c(kind: HandleKind, f: MPI_Fint) -> MPI_Fint {
     let h = Handle(f);
-    if h == kind.null() || Runtime::global().check_handle(kind, h).is_ok() {
+    if h == kind.null() || rt().check_handle(kind, h).is_ok() {
         f
     } else {
         kind.null().0

@@ -4,16 +4,15 @@ use crate::boundary::{read_c_string, rt, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::{Error, Handle};
-use crate::{entry, nonnull};
+use crate::{entry, nonnull, try_out};
 use std::ffi::{c_char, c_int};
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Info_create(info: *mut MPI_Info) -> c_int {
     entry!("MPI_Info_create", Scope::NoObject, {
-        nonnull!(info);
+        let info = try_out!(info);
         let h = rt().info_create()?;
-        // SAFETY: `info` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *info = h.0 };
+        info.set(h.0);
         Ok(())
     })
 }
@@ -26,9 +25,11 @@ pub unsafe extern "C" fn MPI_Info_set(
 ) -> c_int {
     entry!("MPI_Info_set", Scope::NoObject, {
         nonnull!(key, value);
-        rt().info_set(Handle(info), &unsafe { read_c_string(key) }, &unsafe {
+        // SAFETY: `read_c_string` needs a NUL-terminated string (MPI's contract for this routine,
+        // capi/mod.rs).
+        rt().info_set(Handle(info), &unsafe { read_c_string(key) }?, &unsafe {
             read_c_string(value)
-        })
+        }?)
     })
 }
 
@@ -42,17 +43,19 @@ pub unsafe extern "C" fn MPI_Info_get(
     flag: *mut c_int,
 ) -> c_int {
     entry!("MPI_Info_get", Scope::NoObject, {
-        nonnull!(key, value, flag);
+        nonnull!(key, value);
+        let flag = try_out!(flag);
         let room = usize::try_from(valuelen)
             .map_err(|_| Error::invalid(MPI_ERR_ARG, format!("valuelen {valuelen} is negative")))?;
         // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
-        match rt().info_get(Handle(info), &unsafe { read_c_string(key) })? {
-            Some(v) => unsafe {
-                write_c_string(value, room + 1, &v);
-                *flag = 1;
-            },
-            // SAFETY: `flag` checked non-NULL above (capi/mod.rs contract).
-            None => unsafe { *flag = 0 },
+        match rt().info_get(Handle(info), &unsafe { read_c_string(key) }?)? {
+            Some(v) => {
+                // SAFETY: `value` is not NULL (checked above) and has `valuelen + 1` bytes (MPI's
+                // contract for this routine, capi/mod.rs).
+                unsafe { write_c_string(value, room + 1, &v) };
+                flag.set(1);
+            }
+            None => flag.set(0),
         }
         Ok(())
     })
@@ -68,21 +71,23 @@ pub unsafe extern "C" fn MPI_Info_get_string(
     flag: *mut c_int,
 ) -> c_int {
     entry!("MPI_Info_get_string", Scope::NoObject, {
-        nonnull!(key, buflen, flag);
-        // SAFETY: `buflen` checked non-NULL above (capi/mod.rs contract).
-        let room = usize::try_from(unsafe { *buflen }).unwrap_or(0);
+        nonnull!(key);
+        let buflen = try_out!(buflen);
+        let flag = try_out!(flag);
+        let room = usize::try_from(buflen.get()).unwrap_or(0);
         // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
-        match rt().info_get(Handle(info), &unsafe { read_c_string(key) })? {
-            Some(v) => unsafe {
+        match rt().info_get(Handle(info), &unsafe { read_c_string(key) }?)? {
+            Some(v) => {
                 if room > 0 {
                     nonnull!(value);
-                    write_c_string(value, room, &v);
+                    // SAFETY: `value` is not NULL (checked above) and has `buflen` bytes, `room`
+                    // at most (MPI's contract for this routine, capi/mod.rs).
+                    unsafe { write_c_string(value, room, &v) };
                 }
-                *buflen = v.len() as c_int + 1;
-                *flag = 1;
-            },
-            // SAFETY: `flag` checked non-NULL above (capi/mod.rs contract).
-            None => unsafe { *flag = 0 },
+                buflen.set(v.len() as c_int + 1);
+                flag.set(1);
+            }
+            None => flag.set(0),
         }
         Ok(())
     })
@@ -96,15 +101,16 @@ pub unsafe extern "C" fn MPI_Info_get_valuelen(
     flag: *mut c_int,
 ) -> c_int {
     entry!("MPI_Info_get_valuelen", Scope::NoObject, {
-        nonnull!(key, valuelen, flag);
+        nonnull!(key);
+        let valuelen = try_out!(valuelen);
+        let flag = try_out!(flag);
         // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
-        match rt().info_get(Handle(info), &unsafe { read_c_string(key) })? {
-            Some(v) => unsafe {
-                *valuelen = v.len() as c_int;
-                *flag = 1;
-            },
-            // SAFETY: `flag` checked non-NULL above (capi/mod.rs contract).
-            None => unsafe { *flag = 0 },
+        match rt().info_get(Handle(info), &unsafe { read_c_string(key) }?)? {
+            Some(v) => {
+                valuelen.set(v.len() as c_int);
+                flag.set(1);
+            }
+            None => flag.set(0),
         }
         Ok(())
     })
@@ -115,17 +121,16 @@ pub unsafe extern "C" fn MPI_Info_delete(info: MPI_Info, key: *const c_char) -> 
     entry!("MPI_Info_delete", Scope::NoObject, {
         nonnull!(key);
         // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
-        rt().info_delete(Handle(info), &unsafe { read_c_string(key) })
+        rt().info_delete(Handle(info), &unsafe { read_c_string(key) }?)
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) -> c_int {
     entry!("MPI_Info_dup", Scope::NoObject, {
-        nonnull!(newinfo);
+        let newinfo = try_out!(newinfo);
         let h = rt().info_dup(Handle(info))?;
-        // SAFETY: `newinfo` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *newinfo = h.0 };
+        newinfo.set(h.0);
         Ok(())
     })
 }
@@ -133,11 +138,9 @@ pub unsafe extern "C" fn MPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) ->
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Info_free(info: *mut MPI_Info) -> c_int {
     entry!("MPI_Info_free", Scope::NoObject, {
-        nonnull!(info);
-        // SAFETY: `info` checked non-NULL above (capi/mod.rs contract).
-        rt().info_free(Handle(unsafe { *info }))?;
-        // SAFETY: `info` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *info = MPI_INFO_NULL };
+        let info = try_out!(info);
+        rt().info_free(Handle(info.get()))?;
+        info.set(MPI_INFO_NULL);
         Ok(())
     })
 }
@@ -145,10 +148,9 @@ pub unsafe extern "C" fn MPI_Info_free(info: *mut MPI_Info) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Info_get_nkeys(info: MPI_Info, nkeys: *mut c_int) -> c_int {
     entry!("MPI_Info_get_nkeys", Scope::NoObject, {
-        nonnull!(nkeys);
+        let nkeys = try_out!(nkeys);
         let n = rt().info_nkeys(Handle(info))?;
-        // SAFETY: `nkeys` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *nkeys = n };
+        nkeys.set(n);
         Ok(())
     })
 }
@@ -178,11 +180,10 @@ pub unsafe extern "C" fn MPI_Comm_set_info(comm: MPI_Comm, info: MPI_Info) -> c_
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_get_info(comm: MPI_Comm, info_used: *mut MPI_Info) -> c_int {
     entry!("MPI_Comm_get_info", Scope::Comm(comm), {
-        nonnull!(info_used);
+        let info_used = try_out!(info_used);
         rt().comm_size(Handle(comm))?;
         let h = rt().info_create()?;
-        // SAFETY: `info_used` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *info_used = h.0 };
+        info_used.set(h.0);
         Ok(())
     })
 }
@@ -197,15 +198,19 @@ pub unsafe extern "C" fn MPI_Info_create_env(
     info: *mut MPI_Info,
 ) -> c_int {
     entry!("MPI_Info_create_env", Scope::NoObject, {
-        nonnull!(info);
+        let info = try_out!(info);
         let mut args = Vec::new();
         if !argv.is_null() {
             for i in 0..argc.max(0) as usize {
+                // SAFETY: `argv`: an argument of this call, checked non-NULL above, valid for its
+                // type during the call (MPI's contract for this routine, capi/mod.rs).
                 let a = unsafe { *argv.add(i) };
                 if a.is_null() {
                     break;
                 }
-                args.push(unsafe { read_c_string(a) });
+                // SAFETY: `read_c_string` needs a NUL-terminated string (MPI's contract for this
+                // routine, capi/mod.rs).
+                args.push(unsafe { read_c_string(a) }?);
             }
         }
         let h = rt().info_create()?;
@@ -235,7 +240,7 @@ pub unsafe extern "C" fn MPI_Info_create_env(
                 return Err(e);
             }
         }
-        unsafe { *info = h.0 };
+        info.set(h.0);
         Ok(())
     })
 }

@@ -5,7 +5,7 @@ use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::state::Phase;
 use crate::world::Error;
-use crate::{entry, nonnull};
+use crate::{entry, nonnull, try_out};
 use std::ffi::{c_char, c_int};
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -38,10 +38,9 @@ pub unsafe extern "C" fn MPI_Init_thread(
 ) -> c_int {
     let _ = (argc, argv);
     entry!("MPI_Init_thread", Scope::NoObject, {
-        nonnull!(provided);
+        let provided = try_out!(provided);
         let level = rt().init_with(required, initial_errhandler())?;
-        // SAFETY: `provided` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *provided = level };
+        provided.set(level);
         Ok(())
     })
 }
@@ -54,9 +53,8 @@ pub unsafe extern "C" fn MPI_Finalize() -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Initialized(flag: *mut c_int) -> c_int {
     entry!("MPI_Initialized", Scope::NoObject, {
-        nonnull!(flag);
-        // SAFETY: `flag` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *flag = (rt().phase() != Phase::NotInitialized) as c_int };
+        let flag = try_out!(flag);
+        flag.set((rt().phase() != Phase::NotInitialized) as c_int);
         Ok(())
     })
 }
@@ -64,9 +62,8 @@ pub unsafe extern "C" fn MPI_Initialized(flag: *mut c_int) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Finalized(flag: *mut c_int) -> c_int {
     entry!("MPI_Finalized", Scope::NoObject, {
-        nonnull!(flag);
-        // SAFETY: `flag` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *flag = (rt().phase() == Phase::Finalized) as c_int };
+        let flag = try_out!(flag);
+        flag.set((rt().phase() == Phase::Finalized) as c_int);
         Ok(())
     })
 }
@@ -81,10 +78,9 @@ pub unsafe extern "C" fn MPI_Abort(comm: MPI_Comm, errorcode: c_int) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Query_thread(provided: *mut c_int) -> c_int {
     entry!("MPI_Query_thread", Scope::NoObject, {
-        nonnull!(provided);
+        let provided = try_out!(provided);
         let level = rt().active()?.thread_level;
-        // SAFETY: `provided` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *provided = level };
+        provided.set(level);
         Ok(())
     })
 }
@@ -92,10 +88,9 @@ pub unsafe extern "C" fn MPI_Query_thread(provided: *mut c_int) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Is_thread_main(flag: *mut c_int) -> c_int {
     entry!("MPI_Is_thread_main", Scope::NoObject, {
-        nonnull!(flag);
+        let flag = try_out!(flag);
         require_active()?;
-        // SAFETY: `flag` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *flag = rt().is_init_thread() as c_int };
+        flag.set(rt().is_init_thread() as c_int);
         Ok(())
     })
 }
@@ -119,11 +114,10 @@ pub extern "C" fn MPI_Wtick() -> f64 {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Get_version(version: *mut c_int, subversion: *mut c_int) -> c_int {
     entry!("MPI_Get_version", Scope::NoObject, {
-        nonnull!(version, subversion);
-        unsafe {
-            *version = MPI_VERSION;
-            *subversion = MPI_SUBVERSION;
-        }
+        let version = try_out!(version);
+        let subversion = try_out!(subversion);
+        version.set(MPI_VERSION);
+        subversion.set(MPI_SUBVERSION);
         Ok(())
     })
 }
@@ -134,7 +128,10 @@ pub unsafe extern "C" fn MPI_Get_library_version(
     resultlen: *mut c_int,
 ) -> c_int {
     entry!("MPI_Get_library_version", Scope::NoObject, {
-        nonnull!(version, resultlen);
+        nonnull!(version);
+        let resultlen = try_out!(resultlen);
+        // SAFETY: `write_c_string` needs a buffer of at least `max` bytes (MPI's contract for this
+        // routine, capi/mod.rs).
         let n = unsafe {
             write_c_string(
                 version,
@@ -142,8 +139,7 @@ pub unsafe extern "C" fn MPI_Get_library_version(
                 &library_version(),
             )
         };
-        // SAFETY: `resultlen` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *resultlen = n };
+        resultlen.set(n);
         Ok(())
     })
 }
@@ -163,12 +159,12 @@ pub fn processor_name() -> String {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Get_processor_name(name: *mut c_char, resultlen: *mut c_int) -> c_int {
     entry!("MPI_Get_processor_name", Scope::NoObject, {
-        nonnull!(name, resultlen);
+        nonnull!(name);
+        let resultlen = try_out!(resultlen);
         require_active()?;
         // SAFETY: `name` checked non-NULL above (capi/mod.rs contract).
         let n = unsafe { write_c_string(name, MPI_MAX_PROCESSOR_NAME as usize, &processor_name()) };
-        // SAFETY: `resultlen` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *resultlen = n };
+        resultlen.set(n);
         Ok(())
     })
 }

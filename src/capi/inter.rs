@@ -2,15 +2,16 @@
 //! communicator has the one process on one side), so on any live communicator these are the
 //! error the standard gives for an intracommunicator: `MPI_ERR_COMM`.
 
+use crate::boundary::rt;
 use crate::capi::boundary::Scope;
 use crate::capi::types::*;
 use crate::consts::*;
-use crate::world::{Error, Handle, Result, Runtime};
+use crate::world::{Error, Handle, Result};
 use crate::{entry, nonnull};
 use std::ffi::c_int;
 
 fn not_inter(comm: MPI_Comm) -> Result<()> {
-    Runtime::global().comm_size(Handle(comm))?;
+    rt().comm_size(Handle(comm))?;
     Err(Error::invalid(
         MPI_ERR_COMM,
         format!("communicator {comm:#x} is an intracommunicator"),

@@ -18,6 +18,8 @@ pub unsafe extern "C" fn MPI_Alloc_mem(
         rt().check_handle(HandleKind::Info, Handle(info))?;
         let base = rt().alloc_mem(size as i64)?;
         // `baseptr` is really a `void **` (MPI 4.1 §9.2).
+        // SAFETY: `baseptr`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { *baseptr.cast::<*mut c_void>() = base as *mut c_void };
         Ok(())
     })

@@ -6,7 +6,7 @@ use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::datatype::check_op;
 use crate::world::{Error, Handle};
-use crate::{entry, nonnull};
+use crate::{entry, try_out};
 use std::ffi::c_int;
 
 /// `MPI_Op_free`: a predefined operation is `MPI_ERR_OP` (MPI 4.1 §6.9.5), as is a null or
@@ -14,8 +14,8 @@ use std::ffi::c_int;
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Op_free(op: *mut MPI_Op) -> c_int {
     entry!("MPI_Op_free", Scope::NoObject, {
-        nonnull!(op);
-        let h = unsafe { *op };
+        let op = try_out!(op);
+        let h = op.get();
         check_op(Handle(h))?;
         Err(Error::invalid(
             MPI_ERR_OP,
@@ -28,9 +28,9 @@ pub unsafe extern "C" fn MPI_Op_free(op: *mut MPI_Op) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Op_commutative(op: MPI_Op, commute: *mut c_int) -> c_int {
     entry!("MPI_Op_commutative", Scope::NoObject, {
-        nonnull!(commute);
+        let commute = try_out!(commute);
         check_op(Handle(op))?;
-        unsafe { *commute = 1 };
+        commute.set(1);
         Ok(())
     })
 }

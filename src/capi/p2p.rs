@@ -2,6 +2,7 @@
 //! messages and matches them (`world::p2p`); this face moves the bytes between user buffers
 //! and the queued messages, along the datatype's byte runs.
 
+use crate::boundary::rt;
 use crate::capi::boundary::Scope;
 use crate::capi::status;
 use crate::capi::types::*;
@@ -9,13 +10,9 @@ use crate::consts::*;
 use crate::world::p2p::{deadlock, Delivery, RecvTarget, SendMode};
 use crate::world::request::{PersistentOp, Tested};
 use crate::world::status::Status;
-use crate::world::{Error, Handle, Result, Runtime};
-use crate::{entry, nonnull};
+use crate::world::{Error, Handle, Result};
+use crate::{entry, nonnull, try_out};
 use std::ffi::{c_int, c_void};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// Gathers `count` x `datatype` from `buf` into one byte vector (the message's data).
 ///
@@ -33,6 +30,8 @@ pub unsafe fn pack(buf: *const c_void, count: i64, datatype: MPI_Datatype) -> Re
     })?;
     for &(off, len) in &blocks {
         let p = buf.cast::<u8>().wrapping_offset(off as isize);
+        // SAFETY: `buf` holds every run of count x datatype (this function's `# Safety`), and `p`
+        // is the start of one of them.
         data.extend_from_slice(unsafe { std::slice::from_raw_parts(p, len as usize) });
     }
     Ok(data)
@@ -50,6 +49,8 @@ pub unsafe fn unpack(buf: usize, blocks: &[(i64, i64)], data: &[u8]) {
         }
         let n = (len as usize).min(data.len() - at);
         let d = (buf as *mut u8).wrapping_offset(off as isize);
+        // SAFETY: `buf` holds every run (this function's `# Safety`), `d` starts one and `n` is at
+        // most its length; `at + n` is within `data`.
         unsafe { std::ptr::copy(data.as_ptr().add(at), d, n) };
         at += n;
     }
@@ -60,6 +61,8 @@ pub unsafe fn unpack(buf: usize, blocks: &[(i64, i64)], data: &[u8]) {
 /// # Safety
 /// The receive buffer must still be valid, as the MPI caller promises until completion.
 pub unsafe fn deliver(d: Delivery) -> Result<()> {
+    // SAFETY: the receive buffer is still valid (this function's `# Safety`), which is what
+    // `unpack` asks.
     unsafe { unpack(d.target.buf, &d.target.blocks, &d.data) };
     rt().delivered(d.req, d.status)
 }
@@ -85,10 +88,14 @@ unsafe fn start_send(
         rt().p2p_blocks(Handle(datatype), count)?;
         Vec::new()
     } else {
+        // SAFETY: `buf` holds count x datatype, this function's contract (its `# Safety`), which is
+        // what `pack` asks.
         unsafe { pack(buf, count, datatype) }?
     };
     let (h, d) = rt().send(Handle(comm), dest, tag, data, mode, req)?;
     if let Some(d) = d {
+        // SAFETY: the receive buffer of `d` is a pending receive's, valid until it completes (MPI's
+        // contract for receive buffers, which `deliver` asks).
         unsafe { deliver(d) }?;
     }
     Ok(h)
@@ -117,6 +124,8 @@ unsafe fn start_recv(
     };
     let (h, d) = rt().recv(target, req)?;
     if let Some(d) = d {
+        // SAFETY: the receive buffer of `d` is a pending receive's, valid until it completes (MPI's
+        // contract for receive buffers, which `deliver` asks).
         unsafe { deliver(d) }?;
     }
     Ok(h)
@@ -153,24 +162,31 @@ fn received(s: &Status) -> Result<()> {
     Ok(())
 }
 
-/// A blocking send of any mode.
+/// The body of every blocking send (`MPI_Send`, `MPI_Send_c`, `MPI_Bsend`, `MPI_Ssend`,
+/// `MPI_Rsend`): `what` names the call in a deadlock error.
 ///
 /// # Safety
 /// As [`pack`].
 // The MPI call's own arguments, passed on as they are.
 #[allow(clippy::too_many_arguments)]
-unsafe fn send_blocking(
+#[inline(always)]
+unsafe fn send(
+    name: &'static str,
+    mode: SendMode,
+    what: &str,
     buf: *const c_void,
     count: i64,
     datatype: MPI_Datatype,
     dest: c_int,
     tag: c_int,
     comm: MPI_Comm,
-    mode: SendMode,
-    what: &str,
-) -> Result<()> {
-    let h = unsafe { start_send(buf, count, datatype, dest, tag, comm, mode, None) }?;
-    finish_blocking(h, what).map(drop)
+) -> c_int {
+    entry!(name, Scope::Comm(comm), {
+        // SAFETY: `buf` holds count x datatype, this function's contract (its `# Safety`), which
+        // is what `start_send` asks.
+        let h = unsafe { start_send(buf, count, datatype, dest, tag, comm, mode, None) }?;
+        finish_blocking(h, what).map(drop)
+    })
 }
 
 /// A blocking receive.
@@ -186,8 +202,10 @@ unsafe fn recv_blocking(
     comm: MPI_Comm,
     status: *mut MPI_Status,
 ) -> Result<()> {
+    // SAFETY: `buf` is valid here by this function's contract (its `# Safety`).
     let h = unsafe { start_recv(buf, count, datatype, source, tag, comm, None) }?;
     let s = finish_blocking(h, "MPI_Recv with no matching message")?;
+    // SAFETY: `status` is valid here by this function's contract (its `# Safety`).
     unsafe { status::write(status, &s) };
     received(&s)
 }
@@ -201,20 +219,21 @@ pub unsafe extern "C" fn MPI_Send(
     tag: c_int,
     comm: MPI_Comm,
 ) -> c_int {
-    entry!("MPI_Send", Scope::Comm(comm), {
-        unsafe {
-            send_blocking(
-                buf,
-                count.into(),
-                datatype,
-                dest,
-                tag,
-                comm,
-                SendMode::Standard,
-                "MPI_Send",
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `send` asks.
+    unsafe {
+        send(
+            "MPI_Send",
+            SendMode::Standard,
+            "MPI_Send",
+            buf,
+            count.into(),
+            datatype,
+            dest,
+            tag,
+            comm,
+        )
+    }
 }
 
 #[no_mangle]
@@ -226,20 +245,21 @@ pub unsafe extern "C" fn MPI_Send_c(
     tag: c_int,
     comm: MPI_Comm,
 ) -> c_int {
-    entry!("MPI_Send_c", Scope::Comm(comm), {
-        unsafe {
-            send_blocking(
-                buf,
-                count,
-                datatype,
-                dest,
-                tag,
-                comm,
-                SendMode::Standard,
-                "MPI_Send_c",
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `send` asks.
+    unsafe {
+        send(
+            "MPI_Send_c",
+            SendMode::Standard,
+            "MPI_Send_c",
+            buf,
+            count,
+            datatype,
+            dest,
+            tag,
+            comm,
+        )
+    }
 }
 
 #[no_mangle]
@@ -251,20 +271,21 @@ pub unsafe extern "C" fn MPI_Bsend(
     tag: c_int,
     comm: MPI_Comm,
 ) -> c_int {
-    entry!("MPI_Bsend", Scope::Comm(comm), {
-        unsafe {
-            send_blocking(
-                buf,
-                count.into(),
-                datatype,
-                dest,
-                tag,
-                comm,
-                SendMode::Buffered,
-                "MPI_Bsend",
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `send` asks.
+    unsafe {
+        send(
+            "MPI_Bsend",
+            SendMode::Buffered,
+            "MPI_Bsend",
+            buf,
+            count.into(),
+            datatype,
+            dest,
+            tag,
+            comm,
+        )
+    }
 }
 
 #[no_mangle]
@@ -276,20 +297,21 @@ pub unsafe extern "C" fn MPI_Ssend(
     tag: c_int,
     comm: MPI_Comm,
 ) -> c_int {
-    entry!("MPI_Ssend", Scope::Comm(comm), {
-        unsafe {
-            send_blocking(
-                buf,
-                count.into(),
-                datatype,
-                dest,
-                tag,
-                comm,
-                SendMode::Synchronous,
-                "MPI_Ssend with no matching receive posted",
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `send` asks.
+    unsafe {
+        send(
+            "MPI_Ssend",
+            SendMode::Synchronous,
+            "MPI_Ssend with no matching receive posted",
+            buf,
+            count.into(),
+            datatype,
+            dest,
+            tag,
+            comm,
+        )
+    }
 }
 
 #[no_mangle]
@@ -301,42 +323,50 @@ pub unsafe extern "C" fn MPI_Rsend(
     tag: c_int,
     comm: MPI_Comm,
 ) -> c_int {
-    entry!("MPI_Rsend", Scope::Comm(comm), {
-        unsafe {
-            send_blocking(
-                buf,
-                count.into(),
-                datatype,
-                dest,
-                tag,
-                comm,
-                SendMode::Ready,
-                "MPI_Rsend",
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `send` asks.
+    unsafe {
+        send(
+            "MPI_Rsend",
+            SendMode::Ready,
+            "MPI_Rsend",
+            buf,
+            count.into(),
+            datatype,
+            dest,
+            tag,
+            comm,
+        )
+    }
 }
 
-/// A nonblocking send of any mode.
+/// The body of every nonblocking send (`MPI_Isend`, `MPI_Isend_c`, `MPI_Ibsend`, `MPI_Issend`,
+/// `MPI_Irsend`).
 ///
 /// # Safety
-/// As [`pack`]; `request` writable (checked).
+/// As [`pack`]; `request` NULL or writable.
 // The MPI call's own arguments, passed on as they are.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 unsafe fn isend(
+    name: &'static str,
+    mode: SendMode,
     buf: *const c_void,
     count: i64,
     datatype: MPI_Datatype,
     dest: c_int,
     tag: c_int,
     comm: MPI_Comm,
-    mode: SendMode,
     request: *mut MPI_Request,
-) -> Result<()> {
-    nonnull!(request);
-    let h = unsafe { start_send(buf, count, datatype, dest, tag, comm, mode, None) }?;
-    unsafe { *request = h.0 };
-    Ok(())
+) -> c_int {
+    entry!(name, Scope::Comm(comm), {
+        let request = try_out!(request);
+        // SAFETY: `buf` holds count x datatype, this function's contract (its `# Safety`), which
+        // is what `start_send` asks.
+        let h = unsafe { start_send(buf, count, datatype, dest, tag, comm, mode, None) }?;
+        request.set(h.0);
+        Ok(())
+    })
 }
 
 #[no_mangle]
@@ -349,20 +379,21 @@ pub unsafe extern "C" fn MPI_Isend(
     comm: MPI_Comm,
     request: *mut MPI_Request,
 ) -> c_int {
-    entry!("MPI_Isend", Scope::Comm(comm), {
-        unsafe {
-            isend(
-                buf,
-                count.into(),
-                datatype,
-                dest,
-                tag,
-                comm,
-                SendMode::Standard,
-                request,
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `isend` asks.
+    unsafe {
+        isend(
+            "MPI_Isend",
+            SendMode::Standard,
+            buf,
+            count.into(),
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
 }
 
 #[no_mangle]
@@ -375,20 +406,21 @@ pub unsafe extern "C" fn MPI_Isend_c(
     comm: MPI_Comm,
     request: *mut MPI_Request,
 ) -> c_int {
-    entry!("MPI_Isend_c", Scope::Comm(comm), {
-        unsafe {
-            isend(
-                buf,
-                count,
-                datatype,
-                dest,
-                tag,
-                comm,
-                SendMode::Standard,
-                request,
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `isend` asks.
+    unsafe {
+        isend(
+            "MPI_Isend_c",
+            SendMode::Standard,
+            buf,
+            count,
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
 }
 
 #[no_mangle]
@@ -401,20 +433,21 @@ pub unsafe extern "C" fn MPI_Ibsend(
     comm: MPI_Comm,
     request: *mut MPI_Request,
 ) -> c_int {
-    entry!("MPI_Ibsend", Scope::Comm(comm), {
-        unsafe {
-            isend(
-                buf,
-                count.into(),
-                datatype,
-                dest,
-                tag,
-                comm,
-                SendMode::Buffered,
-                request,
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `isend` asks.
+    unsafe {
+        isend(
+            "MPI_Ibsend",
+            SendMode::Buffered,
+            buf,
+            count.into(),
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
 }
 
 #[no_mangle]
@@ -427,20 +460,21 @@ pub unsafe extern "C" fn MPI_Issend(
     comm: MPI_Comm,
     request: *mut MPI_Request,
 ) -> c_int {
-    entry!("MPI_Issend", Scope::Comm(comm), {
-        unsafe {
-            isend(
-                buf,
-                count.into(),
-                datatype,
-                dest,
-                tag,
-                comm,
-                SendMode::Synchronous,
-                request,
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `isend` asks.
+    unsafe {
+        isend(
+            "MPI_Issend",
+            SendMode::Synchronous,
+            buf,
+            count.into(),
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
 }
 
 #[no_mangle]
@@ -453,20 +487,21 @@ pub unsafe extern "C" fn MPI_Irsend(
     comm: MPI_Comm,
     request: *mut MPI_Request,
 ) -> c_int {
-    entry!("MPI_Irsend", Scope::Comm(comm), {
-        unsafe {
-            isend(
-                buf,
-                count.into(),
-                datatype,
-                dest,
-                tag,
-                comm,
-                SendMode::Ready,
-                request,
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `isend` asks.
+    unsafe {
+        isend(
+            "MPI_Irsend",
+            SendMode::Ready,
+            buf,
+            count.into(),
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
 }
 
 #[no_mangle]
@@ -480,6 +515,8 @@ pub unsafe extern "C" fn MPI_Recv(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Recv", Scope::Comm(comm), {
+        // SAFETY: `recv_blocking` needs the receive buffer to hold count x datatype and `status`
+        // NULL or writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { recv_blocking(buf, count.into(), datatype, source, tag, comm, status) }
     })
 }
@@ -495,6 +532,8 @@ pub unsafe extern "C" fn MPI_Recv_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Recv_c", Scope::Comm(comm), {
+        // SAFETY: `recv_blocking` needs the receive buffer to hold count x datatype and `status`
+        // NULL or writable (MPI's contract for this routine, capi/mod.rs).
         unsafe { recv_blocking(buf, count, datatype, source, tag, comm, status) }
     })
 }
@@ -510,9 +549,11 @@ pub unsafe extern "C" fn MPI_Irecv(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Irecv", Scope::Comm(comm), {
-        nonnull!(request);
+        let request = try_out!(request);
+        // SAFETY: `start_recv` needs the receive buffer to hold count x datatype until the receive
+        // completes (MPI's contract for this routine, capi/mod.rs).
         let h = unsafe { start_recv(buf, count.into(), datatype, source, tag, comm, None) }?;
-        unsafe { *request = h.0 };
+        request.set(h.0);
         Ok(())
     })
 }
@@ -528,9 +569,11 @@ pub unsafe extern "C" fn MPI_Irecv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Irecv_c", Scope::Comm(comm), {
-        nonnull!(request);
+        let request = try_out!(request);
+        // SAFETY: `start_recv` needs the receive buffer to hold count x datatype until the receive
+        // completes (MPI's contract for this routine, capi/mod.rs).
         let h = unsafe { start_recv(buf, count, datatype, source, tag, comm, None) }?;
-        unsafe { *request = h.0 };
+        request.set(h.0);
         Ok(())
     })
 }
@@ -552,6 +595,8 @@ pub unsafe extern "C" fn MPI_Sendrecv(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Sendrecv", Scope::Comm(comm), {
+        // SAFETY: `start_recv` needs the receive buffer to hold count x datatype until the receive
+        // completes (MPI's contract for this routine, capi/mod.rs).
         let r = unsafe {
             start_recv(
                 recvbuf,
@@ -563,6 +608,8 @@ pub unsafe extern "C" fn MPI_Sendrecv(
                 None,
             )
         }?;
+        // SAFETY: `start_send` needs the send buffer to hold count x datatype (MPI's contract for
+        // this routine, capi/mod.rs).
         let sent = unsafe {
             start_send(
                 sendbuf,
@@ -584,6 +631,8 @@ pub unsafe extern "C" fn MPI_Sendrecv(
         };
         let _ = s;
         let s = finish_blocking(r, "MPI_Sendrecv with no matching message")?;
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         unsafe { status::write(status, &s) };
         received(&s)
     })
@@ -606,12 +655,18 @@ pub unsafe extern "C" fn MPI_Sendrecv_replace(
         let data = if dest == MPI_PROC_NULL {
             Vec::new()
         } else {
+            // SAFETY: `pack` needs the buffers to hold what count x datatype covers (MPI's contract
+            // for this routine, capi/mod.rs).
             unsafe { pack(buf, count.into(), datatype) }?
         };
+        // SAFETY: `start_recv` needs the receive buffer to hold count x datatype until the receive
+        // completes (MPI's contract for this routine, capi/mod.rs).
         let r = unsafe { start_recv(buf, count.into(), datatype, source, recvtag, comm, None) }?;
         match rt().send(Handle(comm), dest, sendtag, data, SendMode::Standard, None) {
             Ok((h, d)) => {
                 if let Some(d) = d {
+                    // SAFETY: `deliver` needs the receive buffer still valid (MPI's contract for
+                    // this routine, capi/mod.rs).
                     unsafe { deliver(d) }?;
                 }
                 finish_blocking(h, "MPI_Sendrecv_replace's send")?;
@@ -622,6 +677,8 @@ pub unsafe extern "C" fn MPI_Sendrecv_replace(
             }
         }
         let s = finish_blocking(r, "MPI_Sendrecv_replace with no matching message")?;
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         unsafe { status::write(status, &s) };
         received(&s)
     })
@@ -638,6 +695,9 @@ pub unsafe extern "C" fn MPI_Iprobe(
     entry!("MPI_Iprobe", Scope::Comm(comm), {
         nonnull!(flag);
         let s = rt().probe(Handle(comm), source, tag)?;
+        // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe {
             *flag = s.is_some() as c_int;
             if let Some(s) = s {
@@ -658,6 +718,8 @@ pub unsafe extern "C" fn MPI_Probe(
     entry!("MPI_Probe", Scope::Comm(comm), {
         loop {
             if let Some(s) = rt().probe(Handle(comm), source, tag)? {
+                // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's
+                // contract for this routine, capi/mod.rs).
                 unsafe { status::write(status, &s) };
                 return Ok(());
             }
@@ -676,8 +738,35 @@ pub unsafe extern "C" fn MPI_Probe(
 unsafe fn init(op: PersistentOp, request: *mut MPI_Request) -> Result<()> {
     nonnull!(request);
     let h = rt().persistent_init(op)?;
+    // SAFETY: `request` is valid here by this function's contract (its `# Safety`).
     unsafe { *request = h.0 };
     Ok(())
+}
+
+/// The body of `MPI_Send_init`, `MPI_Bsend_init`, `MPI_Ssend_init` and `MPI_Rsend_init`.
+///
+/// # Safety
+/// As [`init`].
+// The MPI call's own arguments, passed on as they are.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn send_init(
+    name: &'static str,
+    mode: SendMode,
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    request: *mut MPI_Request,
+) -> c_int {
+    entry!(name, Scope::Comm(comm), {
+        let op = send_op(mode, buf, count, datatype, dest, tag, comm);
+        // SAFETY: `request` NULL or writable and the buffer valid until the request is freed:
+        // this function's contract, which is what `init` asks.
+        unsafe { init(op, request) }
+    })
 }
 
 #[no_mangle]
@@ -690,14 +779,21 @@ pub unsafe extern "C" fn MPI_Send_init(
     comm: MPI_Comm,
     request: *mut MPI_Request,
 ) -> c_int {
-    entry!("MPI_Send_init", Scope::Comm(comm), {
-        unsafe {
-            init(
-                send_op(SendMode::Standard, buf, count, datatype, dest, tag, comm),
-                request,
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `send_init` asks.
+    unsafe {
+        send_init(
+            "MPI_Send_init",
+            SendMode::Standard,
+            buf,
+            count,
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
 }
 
 #[no_mangle]
@@ -710,14 +806,21 @@ pub unsafe extern "C" fn MPI_Bsend_init(
     comm: MPI_Comm,
     request: *mut MPI_Request,
 ) -> c_int {
-    entry!("MPI_Bsend_init", Scope::Comm(comm), {
-        unsafe {
-            init(
-                send_op(SendMode::Buffered, buf, count, datatype, dest, tag, comm),
-                request,
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `send_init` asks.
+    unsafe {
+        send_init(
+            "MPI_Bsend_init",
+            SendMode::Buffered,
+            buf,
+            count,
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
 }
 
 #[no_mangle]
@@ -730,14 +833,21 @@ pub unsafe extern "C" fn MPI_Ssend_init(
     comm: MPI_Comm,
     request: *mut MPI_Request,
 ) -> c_int {
-    entry!("MPI_Ssend_init", Scope::Comm(comm), {
-        unsafe {
-            init(
-                send_op(SendMode::Synchronous, buf, count, datatype, dest, tag, comm),
-                request,
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `send_init` asks.
+    unsafe {
+        send_init(
+            "MPI_Ssend_init",
+            SendMode::Synchronous,
+            buf,
+            count,
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
 }
 
 #[no_mangle]
@@ -750,14 +860,21 @@ pub unsafe extern "C" fn MPI_Rsend_init(
     comm: MPI_Comm,
     request: *mut MPI_Request,
 ) -> c_int {
-    entry!("MPI_Rsend_init", Scope::Comm(comm), {
-        unsafe {
-            init(
-                send_op(SendMode::Ready, buf, count, datatype, dest, tag, comm),
-                request,
-            )
-        }
-    })
+    // SAFETY: this call's own arguments, under MPI's contract for it (capi/mod.rs): what
+    // `send_init` asks.
+    unsafe {
+        send_init(
+            "MPI_Rsend_init",
+            SendMode::Ready,
+            buf,
+            count,
+            datatype,
+            dest,
+            tag,
+            comm,
+            request,
+        )
+    }
 }
 
 fn send_op(
@@ -799,6 +916,8 @@ pub unsafe extern "C" fn MPI_Recv_init(
             tag,
             comm: Handle(comm),
         };
+        // SAFETY: `init` needs `request` writable and the buffer valid until the request is freed
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { init(op, request) }
     })
 }
@@ -817,6 +936,8 @@ unsafe fn start(req: Handle) -> Result<()> {
             dest,
             tag,
             comm,
+            // SAFETY: the buffers given at init are still valid (this function's `# Safety`: MPI's
+            // contract for persistent requests until they are freed).
         } => unsafe {
             start_send(
                 buf as *const c_void,
@@ -837,6 +958,8 @@ unsafe fn start(req: Handle) -> Result<()> {
             source,
             tag,
             comm,
+            // SAFETY: the buffers given at init are still valid (this function's `# Safety`: MPI's
+            // contract for persistent requests until they are freed).
         } => unsafe {
             start_recv(
                 buf as *mut c_void,
@@ -856,6 +979,9 @@ unsafe fn start(req: Handle) -> Result<()> {
 pub unsafe extern "C" fn MPI_Start(request: *mut MPI_Request) -> c_int {
     entry!("MPI_Start", Scope::NoObject, {
         nonnull!(request);
+        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call; `start` needs the buffers given at init still valid (MPI's contract for
+        // this routine, capi/mod.rs).
         unsafe { start(Handle(*request)) }
     })
 }
@@ -863,8 +989,12 @@ pub unsafe extern "C" fn MPI_Start(request: *mut MPI_Request) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Startall(count: c_int, array_of_requests: *mut MPI_Request) -> c_int {
     entry!("MPI_Startall", Scope::NoObject, {
+        // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let reqs = unsafe { crate::capi::request::requests(array_of_requests, count) }?;
         for &r in reqs.iter() {
+            // SAFETY: `start` needs the buffers given at init still valid (MPI's contract for this
+            // routine, capi/mod.rs).
             unsafe { start(Handle(r)) }?;
         }
         Ok(())

@@ -3,17 +3,14 @@
 //! (`MPI_Pack_external` and friends, with their big-endian external32 layout, are not here
 //! yet.)
 
+use crate::boundary::rt;
 use crate::capi::boundary::Scope;
 use crate::capi::p2p::unpack;
 use crate::capi::types::*;
 use crate::consts::*;
-use crate::world::{Error, Handle, Result, Runtime};
-use crate::{entry, nonnull};
+use crate::world::{Error, Handle, Result};
+use crate::{entry, nonnull, try_out};
 use std::ffi::{c_int, c_void};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// `MPI_Pack`'s work: appends the data at `*position` and moves it.
 ///
@@ -29,7 +26,9 @@ unsafe fn pack(
     comm: MPI_Comm,
 ) -> Result<()> {
     rt().comm_size(Handle(comm))?;
+    // SAFETY: `position` is valid here by this function's contract (its `# Safety`).
     let pos = unsafe { *position };
+    // SAFETY: `inbuf` is valid here by this function's contract (its `# Safety`).
     let data = unsafe { crate::capi::p2p::pack(inbuf, incount, datatype) }?;
     if pos < 0 || pos + data.len() as i64 > outsize {
         return Err(Error::invalid(
@@ -43,8 +42,11 @@ unsafe fn pack(
     if !data.is_empty() {
         nonnull!(outbuf);
         let d = outbuf.cast::<u8>().wrapping_offset(pos as isize);
+        // SAFETY: `outbuf` has `outsize` bytes (this function's `# Safety`) and `d + data.len()` is
+        // within them (checked above).
         unsafe { std::ptr::copy(data.as_ptr(), d, data.len()) };
     }
+    // SAFETY: `position` is valid here by this function's contract (its `# Safety`).
     unsafe { *position = pos + data.len() as i64 };
     Ok(())
 }
@@ -63,6 +65,7 @@ unsafe fn unpack_from(
     comm: MPI_Comm,
 ) -> Result<()> {
     rt().comm_size(Handle(comm))?;
+    // SAFETY: `position` is valid here by this function's contract (its `# Safety`).
     let pos = unsafe { *position };
     let blocks = rt().p2p_blocks(Handle(datatype), outcount)?;
     let need: i64 = blocks.iter().map(|b| b.1).sum();
@@ -74,6 +77,7 @@ unsafe fn unpack_from(
     }
     if need > 0 {
         nonnull!(inbuf);
+        // SAFETY: `inbuf` is valid here by this function's contract (its `# Safety`).
         let src = unsafe {
             std::slice::from_raw_parts(
                 inbuf.cast::<u8>().wrapping_offset(pos as isize),
@@ -81,8 +85,10 @@ unsafe fn unpack_from(
             )
         }
         .to_vec();
+        // SAFETY: `outbuf` is valid here by this function's contract (its `# Safety`).
         unsafe { unpack(outbuf as usize, &blocks, &src) };
     }
+    // SAFETY: `position` is valid here by this function's contract (its `# Safety`).
     unsafe { *position = pos + need };
     Ok(())
 }
@@ -98,8 +104,10 @@ pub unsafe extern "C" fn MPI_Pack(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Pack", Scope::Comm(comm), {
-        nonnull!(position);
-        let mut pos = unsafe { *position } as i64;
+        let position = try_out!(position);
+        let mut pos = position.get() as i64;
+        // SAFETY: `pack` needs the buffers to hold what count x datatype covers (MPI's contract for
+        // this routine, capi/mod.rs).
         unsafe {
             pack(
                 inbuf,
@@ -111,7 +119,7 @@ pub unsafe extern "C" fn MPI_Pack(
                 comm,
             )
         }?;
-        unsafe { *position = pos as c_int };
+        position.set(pos as c_int);
         Ok(())
     })
 }
@@ -128,6 +136,8 @@ pub unsafe extern "C" fn MPI_Pack_c(
 ) -> c_int {
     entry!("MPI_Pack_c", Scope::Comm(comm), {
         nonnull!(position);
+        // SAFETY: `pack` needs the buffers to hold what count x datatype covers (MPI's contract for
+        // this routine, capi/mod.rs).
         unsafe { pack(inbuf, incount, datatype, outbuf, outsize, position, comm) }
     })
 }
@@ -143,8 +153,10 @@ pub unsafe extern "C" fn MPI_Unpack(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Unpack", Scope::Comm(comm), {
-        nonnull!(position);
-        let mut pos = unsafe { *position } as i64;
+        let position = try_out!(position);
+        let mut pos = position.get() as i64;
+        // SAFETY: `unpack_from` needs the buffers to hold what count x datatype covers (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe {
             unpack_from(
                 inbuf,
@@ -156,7 +168,7 @@ pub unsafe extern "C" fn MPI_Unpack(
                 comm,
             )
         }?;
-        unsafe { *position = pos as c_int };
+        position.set(pos as c_int);
         Ok(())
     })
 }
@@ -173,6 +185,8 @@ pub unsafe extern "C" fn MPI_Unpack_c(
 ) -> c_int {
     entry!("MPI_Unpack_c", Scope::Comm(comm), {
         nonnull!(position);
+        // SAFETY: `unpack_from` needs the buffers to hold what count x datatype covers (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe { unpack_from(inbuf, insize, position, outbuf, outcount, datatype, comm) }
     })
 }
@@ -200,7 +214,7 @@ pub unsafe extern "C" fn MPI_Pack_size(
     size: *mut c_int,
 ) -> c_int {
     entry!("MPI_Pack_size", Scope::Comm(comm), {
-        nonnull!(size);
+        let size = try_out!(size);
         let n = pack_size(incount.into(), datatype, comm)?;
         let n = c_int::try_from(n).map_err(|_| {
             Error::invalid(
@@ -208,7 +222,7 @@ pub unsafe extern "C" fn MPI_Pack_size(
                 format!("{n} bytes do not fit an int (use MPI_Pack_size_c)"),
             )
         })?;
-        unsafe { *size = n };
+        size.set(n);
         Ok(())
     })
 }
@@ -221,9 +235,9 @@ pub unsafe extern "C" fn MPI_Pack_size_c(
     size: *mut MPI_Count,
 ) -> c_int {
     entry!("MPI_Pack_size_c", Scope::Comm(comm), {
-        nonnull!(size);
+        let size = try_out!(size);
         let n = pack_size(incount, datatype, comm)?;
-        unsafe { *size = n };
+        size.set(n);
         Ok(())
     })
 }
@@ -243,9 +257,9 @@ pub extern "C" fn MPI_Aint_diff(addr1: MPI_Aint, addr2: MPI_Aint) -> MPI_Aint {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_size_c(datatype: MPI_Datatype, size: *mut MPI_Count) -> c_int {
     entry!("MPI_Type_size_c", Scope::NoObject, {
-        nonnull!(size);
+        let size = try_out!(size);
         let n = rt().type_size(Handle(datatype))?;
-        unsafe { *size = n };
+        size.set(n);
         Ok(())
     })
 }
@@ -257,12 +271,11 @@ pub unsafe extern "C" fn MPI_Type_get_extent_c(
     extent: *mut MPI_Count,
 ) -> c_int {
     entry!("MPI_Type_get_extent_c", Scope::NoObject, {
-        nonnull!(lb, extent);
+        let lb = try_out!(lb);
+        let extent = try_out!(extent);
         let (l, e) = rt().type_get_extent(Handle(datatype))?;
-        unsafe {
-            *lb = l;
-            *extent = e;
-        }
+        lb.set(l);
+        extent.set(e);
         Ok(())
     })
 }
@@ -274,12 +287,11 @@ pub unsafe extern "C" fn MPI_Type_get_true_extent_c(
     true_extent: *mut MPI_Count,
 ) -> c_int {
     entry!("MPI_Type_get_true_extent_c", Scope::NoObject, {
-        nonnull!(true_lb, true_extent);
+        let true_lb = try_out!(true_lb);
+        let true_extent = try_out!(true_extent);
         let (l, e) = rt().type_get_true_extent(Handle(datatype))?;
-        unsafe {
-            *true_lb = l;
-            *true_extent = e;
-        }
+        true_lb.set(l);
+        true_extent.set(e);
         Ok(())
     })
 }

@@ -1,19 +1,17 @@
 //! Request queries (MPI 4.1 §3.7.3, §3.7.5): `MPI_Request_get_status` and the MPI 4.1
 //! `_any`, `_all`, `_some` forms, which never free or deactivate a request.
 
+use crate::boundary::rt;
+use crate::boundary::Out;
 use crate::capi::boundary::Scope;
 use crate::capi::status;
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::request::Tested;
 use crate::world::status::Status;
-use crate::world::{Error, Handle, Result, Runtime};
-use crate::{entry, nonnull};
+use crate::world::{Error, Handle, Result};
+use crate::{entry, nonnull, try_out};
 use std::ffi::c_int;
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// A C array of `count` requests (NULL allowed when `count` is 0).
 ///
@@ -30,6 +28,7 @@ pub unsafe fn requests<'a>(p: *mut MPI_Request, count: c_int) -> Result<&'a mut 
             name: "array_of_requests",
         });
     }
+    // SAFETY: `p` is valid here by this function's contract (its `# Safety`).
     Ok(unsafe { std::slice::from_raw_parts_mut(p, n) })
 }
 
@@ -56,6 +55,9 @@ pub unsafe extern "C" fn MPI_Request_get_status(
     entry!("MPI_Request_get_status", Scope::NoObject, {
         nonnull!(flag);
         let s = rt().request_status(Handle(request))?;
+        // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe {
             *flag = s.is_some() as c_int;
             if let Some(s) = s {
@@ -78,9 +80,14 @@ pub unsafe extern "C" fn MPI_Request_get_status_any(
 ) -> c_int {
     entry!("MPI_Request_get_status_any", Scope::NoObject, {
         nonnull!(index, flag);
+        // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, count) }?;
         let all = statuses(reqs)?;
         if all.iter().all(Option::is_none) {
+            // SAFETY: `flag`, `index`: arguments of this call, checked non-NULL above, valid for
+            // their types during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE) or
+            // writable (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 *flag = 1;
                 *index = MPI_UNDEFINED;
@@ -93,11 +100,16 @@ pub unsafe extern "C" fn MPI_Request_get_status_any(
             .enumerate()
             .find_map(|(i, s)| s.flatten().map(|s| (i, s)))
         {
+            // SAFETY: `flag`, `index`: arguments of this call, checked non-NULL above, valid for
+            // their types during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE) or
+            // writable (MPI's contract for this routine, capi/mod.rs).
             Some((i, s)) => unsafe {
                 *flag = 1;
                 *index = i as c_int;
                 status::write(status, &s);
             },
+            // SAFETY: `flag`: an argument of this call, checked non-NULL above, valid for its type
+            // during the call (MPI's contract for this routine, capi/mod.rs).
             None => unsafe { *flag = 0 },
         }
         Ok(())
@@ -114,14 +126,18 @@ pub unsafe extern "C" fn MPI_Request_get_status_all(
     array_of_statuses: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Request_get_status_all", Scope::NoObject, {
-        nonnull!(flag);
+        let flag = try_out!(flag);
+        // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, count) }?;
         let all = statuses(reqs)?;
         let done = all.iter().all(|s| !matches!(s, Some(None)));
-        unsafe { *flag = done as c_int };
+        flag.set(done as c_int);
         if done && !array_of_statuses.is_null() {
             for (i, s) in all.iter().enumerate() {
                 let s = s.flatten().unwrap_or(Status::EMPTY);
+                // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's
+                // contract for this routine, capi/mod.rs).
                 unsafe { status::write(array_of_statuses.add(i), &s) };
             }
         }
@@ -140,11 +156,13 @@ pub unsafe extern "C" fn MPI_Request_get_status_some(
     array_of_statuses: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Request_get_status_some", Scope::NoObject, {
-        nonnull!(outcount);
+        let outcount = try_out!(outcount);
+        // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, incount) }?;
         let all = statuses(reqs)?;
         if all.iter().all(Option::is_none) {
-            unsafe { *outcount = MPI_UNDEFINED };
+            outcount.set(MPI_UNDEFINED);
             return Ok(());
         }
         let done: Vec<(usize, Status)> = all
@@ -156,6 +174,12 @@ pub unsafe extern "C" fn MPI_Request_get_status_some(
             nonnull!(array_of_indices);
         }
         for (k, (i, s)) in done.iter().enumerate() {
+            // SAFETY: `array_of_indices`: an argument of this call, checked non-NULL above, valid
+            // for its type during the call; `write` needs `status` NULL (MPI_STATUS_IGNORE) or
+            // writable (MPI's contract for this routine, capi/mod.rs).
+            // SAFETY: `indices` is not NULL (checked above) and has room for `incount` entries,
+            // `statuses` is NULL or has as many (MPI's contract for MPI_Testsome / MPI_Waitsome);
+            // `k` < number done <= `incount`.
             unsafe {
                 *array_of_indices.add(k) = *i as c_int;
                 if !array_of_statuses.is_null() {
@@ -163,7 +187,7 @@ pub unsafe extern "C" fn MPI_Request_get_status_some(
                 }
             }
         }
-        unsafe { *outcount = done.len() as c_int };
+        outcount.set(done.len() as c_int);
         Ok(())
     })
 }
@@ -174,6 +198,7 @@ pub unsafe extern "C" fn MPI_Request_get_status_some(
 /// `statuses` is NULL or has room for `i + 1` statuses.
 unsafe fn write_nth(statuses: *mut MPI_Status, i: usize, s: &Status) {
     if !statuses.is_null() {
+        // SAFETY: `statuses` is valid here by this function's contract (its `# Safety`).
         unsafe { status::write(statuses.add(i), s) };
     }
 }
@@ -208,12 +233,12 @@ fn outcome_all<'a>(done: impl IntoIterator<Item = &'a Status>) -> Result<()> {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int {
     entry!("MPI_Wait", Scope::NoObject, {
-        nonnull!(request);
-        let (s, r) = rt().request_wait(Handle(unsafe { *request }))?;
-        unsafe {
-            *request = r.0;
-            status::write(status, &s);
-        }
+        let request = try_out!(request);
+        let (s, r) = rt().request_wait(Handle(request.get()))?;
+        request.set(r.0);
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
+        unsafe { status::write(status, &s) };
         outcome(&s)
     })
 }
@@ -225,22 +250,37 @@ pub unsafe extern "C" fn MPI_Test(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Test", Scope::NoObject, {
-        nonnull!(request, flag);
-        match rt().request_test(Handle(unsafe { *request }))? {
+        let (request, flag) = (try_out!(request), try_out!(flag));
+        match rt().request_test(Handle(request.get()))? {
             Tested::Done(s, r) => {
-                unsafe {
-                    *request = r.0;
-                    *flag = 1;
-                    status::write(status, &s);
-                }
+                request.set(r.0);
+                flag.set(1);
+                // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's
+                // contract for this routine, capi/mod.rs).
+                unsafe { status::write(status, &s) };
                 outcome(&s)
             }
             Tested::Pending => {
-                unsafe { *flag = 0 };
+                flag.set(0);
                 Ok(())
             }
         }
     })
+}
+
+/// A wait by testing: `test` until it answers, giving the turn to other threads between tries
+/// (`wait_turn` fails with the deadlock error when nothing can complete the requests).
+fn wait_for<T>(
+    reqs: &mut [MPI_Request],
+    mut test: impl FnMut(&mut [MPI_Request]) -> Result<Option<T>>,
+) -> Result<T> {
+    loop {
+        if let Some(answer) = test(reqs)? {
+            return Ok(answer);
+        }
+        let hs: Vec<Handle> = reqs.iter().map(|&r| Handle(r)).collect();
+        rt().wait_turn(&hs)?;
+    }
 }
 
 /// Tests every active request of `reqs` once, completing those that are done.
@@ -290,6 +330,8 @@ unsafe fn testall(reqs: &mut [MPI_Request], statuses: *mut MPI_Status) -> Result
         } else {
             Status::EMPTY
         };
+        // SAFETY: `statuses` is NULL or has room for every request, this function's callers'
+        // contract (MPI_Testall's), which is what `write_nth` asks.
         unsafe { write_nth(statuses, i, &s) };
         done.push(s);
     }
@@ -304,14 +346,15 @@ pub unsafe extern "C" fn MPI_Waitall(
     array_of_statuses: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Waitall", Scope::NoObject, {
+        // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, count) }?;
-        loop {
-            if unsafe { testall(reqs, array_of_statuses) }? {
-                return Ok(());
-            }
-            let hs: Vec<Handle> = reqs.iter().map(|&r| Handle(r)).collect();
-            rt().wait_turn(&hs)?;
-        }
+        wait_for(reqs, |reqs| {
+            // SAFETY: `testall` needs `statuses` NULL or with room for every request (MPI's
+            // contract for this routine, capi/mod.rs).
+            let done = unsafe { testall(reqs, array_of_statuses) }?;
+            Ok(done.then_some(()))
+        })
     })
 }
 
@@ -323,10 +366,14 @@ pub unsafe extern "C" fn MPI_Testall(
     array_of_statuses: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Testall", Scope::NoObject, {
-        nonnull!(flag);
+        let flag = try_out!(flag);
+        // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, count) }?;
+        // SAFETY: `testall` needs `statuses` NULL or with room for every request (MPI's contract
+        // for this routine, capi/mod.rs).
         let done = unsafe { testall(reqs, array_of_statuses) };
-        unsafe { *flag = matches!(done, Ok(true)) as c_int };
+        flag.set(matches!(done, Ok(true)) as c_int);
         done.map(drop)
     })
 }
@@ -347,6 +394,23 @@ fn testany(reqs: &mut [MPI_Request]) -> Result<Option<Option<(usize, Status)>>> 
     Ok(if any_active { None } else { Some(None) })
 }
 
+/// Stores what [`testany`] found: the request's index and status, or `MPI_UNDEFINED` and the
+/// empty status when no request was active (MPI 4.1 §3.7.5).
+///
+/// # Safety
+/// `status` is NULL or writable.
+unsafe fn any_found(
+    found: Option<(usize, Status)>,
+    index: &Out<c_int>,
+    status: *mut MPI_Status,
+) -> Result<()> {
+    let (i, s) = found.map_or((MPI_UNDEFINED, Status::EMPTY), |(i, s)| (i as c_int, s));
+    index.set(i);
+    // SAFETY: `status` is valid here by this function's contract (its `# Safety`).
+    unsafe { status::write(status, &s) };
+    outcome(&s)
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Waitany(
     count: c_int,
@@ -355,30 +419,14 @@ pub unsafe extern "C" fn MPI_Waitany(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Waitany", Scope::NoObject, {
-        nonnull!(index);
+        let index = try_out!(index);
+        // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, count) }?;
-        loop {
-            match testany(reqs)? {
-                Some(Some((i, s))) => {
-                    unsafe {
-                        *index = i as c_int;
-                        status::write(status, &s);
-                    }
-                    return outcome(&s);
-                }
-                Some(None) => {
-                    unsafe {
-                        *index = MPI_UNDEFINED;
-                        status::write(status, &Status::EMPTY);
-                    }
-                    return Ok(());
-                }
-                None => {
-                    let hs: Vec<Handle> = reqs.iter().map(|&r| Handle(r)).collect();
-                    rt().wait_turn(&hs)?;
-                }
-            }
-        }
+        let found = wait_for(reqs, testany)?;
+        // SAFETY: `any_found` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract
+        // for this routine, capi/mod.rs).
+        unsafe { any_found(found, &index, status) }
     })
 }
 
@@ -391,30 +439,20 @@ pub unsafe extern "C" fn MPI_Testany(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Testany", Scope::NoObject, {
-        nonnull!(index, flag);
+        let (index, flag) = (try_out!(index), try_out!(flag));
+        // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, count) }?;
         match testany(reqs)? {
-            Some(Some((i, s))) => {
-                unsafe {
-                    *flag = 1;
-                    *index = i as c_int;
-                    status::write(status, &s);
-                }
-                outcome(&s)
-            }
-            Some(None) => {
-                unsafe {
-                    *flag = 1;
-                    *index = MPI_UNDEFINED;
-                    status::write(status, &Status::EMPTY);
-                }
-                Ok(())
+            Some(found) => {
+                flag.set(1);
+                // SAFETY: `any_found` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's
+                // contract for this routine, capi/mod.rs).
+                unsafe { any_found(found, &index, status) }
             }
             None => {
-                unsafe {
-                    *flag = 0;
-                    *index = MPI_UNDEFINED;
-                }
+                flag.set(0);
+                index.set(MPI_UNDEFINED);
                 Ok(())
             }
         }
@@ -443,6 +481,9 @@ unsafe fn testsome(
         nonnull!(indices);
     }
     for (k, (i, s)) in done.iter().enumerate() {
+        // SAFETY: `indices` is not NULL (checked above) and has room for one entry per request,
+        // `statuses` is NULL or has as many (MPI's contract for MPI_Testsome, whose arguments
+        // these are); `k` < the number done <= the number of requests.
         unsafe {
             *indices.add(k) = *i as c_int;
             write_nth(statuses, k, s);
@@ -461,25 +502,23 @@ pub unsafe extern "C" fn MPI_Waitsome(
     array_of_statuses: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Waitsome", Scope::NoObject, {
-        nonnull!(outcount);
+        let outcount = try_out!(outcount);
+        // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, incount) }?;
-        loop {
-            match unsafe { testsome(reqs, array_of_indices, array_of_statuses) } {
-                Ok(None) => {
-                    unsafe { *outcount = MPI_UNDEFINED };
-                    return Ok(());
-                }
-                Ok(Some(0)) => {
-                    let hs: Vec<Handle> = reqs.iter().map(|&r| Handle(r)).collect();
-                    rt().wait_turn(&hs)?;
-                }
-                Ok(Some(n)) => {
-                    unsafe { *outcount = n as c_int };
-                    return Ok(());
-                }
-                Err(e) => return Err(e),
-            }
-        }
+        let n = wait_for(reqs, |reqs| {
+            // SAFETY: `testsome` needs the index and status arrays with room for every request
+            // (MPI's contract for this routine, capi/mod.rs).
+            Ok(
+                match unsafe { testsome(reqs, array_of_indices, array_of_statuses) }? {
+                    None => Some(MPI_UNDEFINED),
+                    Some(0) => None,
+                    Some(n) => Some(n as c_int),
+                },
+            )
+        })?;
+        outcount.set(n);
+        Ok(())
     })
 }
 
@@ -492,10 +531,14 @@ pub unsafe extern "C" fn MPI_Testsome(
     array_of_statuses: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_Testsome", Scope::NoObject, {
-        nonnull!(outcount);
+        let outcount = try_out!(outcount);
+        // SAFETY: `requests` needs `count` readable requests when `count > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
         let reqs = unsafe { requests(array_of_requests, incount) }?;
+        // SAFETY: `testsome` needs the index and status arrays with room for every request (MPI's
+        // contract for this routine, capi/mod.rs).
         let n = unsafe { testsome(reqs, array_of_indices, array_of_statuses) }?;
-        unsafe { *outcount = n.map_or(MPI_UNDEFINED, |n| n as c_int) };
+        outcount.set(n.map_or(MPI_UNDEFINED, |n| n as c_int));
         Ok(())
     })
 }
@@ -503,9 +546,9 @@ pub unsafe extern "C" fn MPI_Testsome(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Request_free(request: *mut MPI_Request) -> c_int {
     entry!("MPI_Request_free", Scope::NoObject, {
-        nonnull!(request);
-        rt().request_free(Handle(unsafe { *request }))?;
-        unsafe { *request = MPI_REQUEST_NULL };
+        let request = try_out!(request);
+        rt().request_free(Handle(request.get()))?;
+        request.set(MPI_REQUEST_NULL);
         Ok(())
     })
 }
@@ -513,7 +556,7 @@ pub unsafe extern "C" fn MPI_Request_free(request: *mut MPI_Request) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Cancel(request: *mut MPI_Request) -> c_int {
     entry!("MPI_Cancel", Scope::NoObject, {
-        nonnull!(request);
-        rt().cancel(Handle(unsafe { *request }))
+        let request = try_out!(request);
+        rt().cancel(Handle(request.get()))
     })
 }

@@ -2,17 +2,14 @@
 //! MPI 4.1 field accessors. `MPI_Status` keeps the bytes received in `MPI_internal[0..2]` and
 //! the cancelled flag in `MPI_internal[2]`.
 
+use crate::boundary::rt;
 use crate::capi::boundary::Scope;
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::status::Status;
-use crate::world::{Handle, Runtime};
-use crate::{entry, nonnull};
+use crate::world::Handle;
+use crate::{entry, nonnull, try_out};
 use std::ffi::c_int;
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// The bytes a status records.
 pub fn status_bytes(s: &MPI_Status) -> i64 {
@@ -54,6 +51,7 @@ pub fn from_c(s: &MPI_Status) -> Status {
 /// `p` is NULL or valid for writing.
 pub unsafe fn write(p: *mut MPI_Status, st: &Status) {
     if !p.is_null() {
+        // SAFETY: `p` is valid here by this function's contract (its `# Safety`).
         unsafe { *p = to_c(st) };
     }
 }
@@ -70,9 +68,12 @@ pub unsafe extern "C" fn MPI_Get_count(
     count: *mut c_int,
 ) -> c_int {
     entry!("MPI_Get_count", Scope::NoObject, {
-        nonnull!(status, count);
+        nonnull!(status);
+        let count = try_out!(count);
+        // SAFETY: `status`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         let n = rt().status_count(status_bytes(unsafe { &*status }), Handle(datatype))?;
-        unsafe { *count = as_int(n) };
+        count.set(as_int(n));
         Ok(())
     })
 }
@@ -84,15 +85,20 @@ pub unsafe extern "C" fn MPI_Get_count_c(
     count: *mut MPI_Count,
 ) -> c_int {
     entry!("MPI_Get_count_c", Scope::NoObject, {
-        nonnull!(status, count);
+        nonnull!(status);
+        let count = try_out!(count);
+        // SAFETY: `status`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         let n = rt().status_count(status_bytes(unsafe { &*status }), Handle(datatype))?;
-        unsafe { *count = n };
+        count.set(n);
         Ok(())
     })
 }
 
 /// The elements of `datatype` a status records (MPI 4.1 §5.1.11).
 unsafe fn elements(status: *const MPI_Status, datatype: MPI_Datatype) -> crate::error::Result<i64> {
+    // SAFETY: `status` is not NULL (checked above) and points to a status (MPI's contract for this
+    // routine, capi/mod.rs).
     rt().type_elements(Handle(datatype), status_bytes(unsafe { &*status }))
 }
 
@@ -103,9 +109,12 @@ pub unsafe extern "C" fn MPI_Get_elements(
     count: *mut c_int,
 ) -> c_int {
     entry!("MPI_Get_elements", Scope::NoObject, {
-        nonnull!(status, count);
+        nonnull!(status);
+        let count = try_out!(count);
+        // SAFETY: `elements` needs `status` readable (MPI's contract for this routine,
+        // capi/mod.rs).
         let n = unsafe { elements(status, datatype) }?;
-        unsafe { *count = as_int(n) };
+        count.set(as_int(n));
         Ok(())
     })
 }
@@ -117,9 +126,12 @@ pub unsafe extern "C" fn MPI_Get_elements_c(
     count: *mut MPI_Count,
 ) -> c_int {
     entry!("MPI_Get_elements_c", Scope::NoObject, {
-        nonnull!(status, count);
+        nonnull!(status);
+        let count = try_out!(count);
+        // SAFETY: `elements` needs `status` readable (MPI's contract for this routine,
+        // capi/mod.rs).
         let n = unsafe { elements(status, datatype) }?;
-        unsafe { *count = n };
+        count.set(n);
         Ok(())
     })
 }
@@ -131,9 +143,12 @@ pub unsafe extern "C" fn MPI_Get_elements_x(
     count: *mut MPI_Count,
 ) -> c_int {
     entry!("MPI_Get_elements_x", Scope::NoObject, {
-        nonnull!(status, count);
+        nonnull!(status);
+        let count = try_out!(count);
+        // SAFETY: `elements` needs `status` readable (MPI's contract for this routine,
+        // capi/mod.rs).
         let n = unsafe { elements(status, datatype) }?;
-        unsafe { *count = n };
+        count.set(n);
         Ok(())
     })
 }
@@ -146,6 +161,8 @@ unsafe fn set_elements(
 ) -> crate::error::Result<()> {
     nonnull!(status);
     let bytes = rt().status_bytes_for(count, Handle(datatype))?;
+    // SAFETY: `status` is not NULL (checked above) and points to a writable status (MPI's contract
+    // for the routines that call this).
     set_status_bytes(unsafe { &mut *status }, bytes);
     Ok(())
 }
@@ -157,6 +174,8 @@ pub unsafe extern "C" fn MPI_Status_set_elements(
     count: c_int,
 ) -> c_int {
     entry!("MPI_Status_set_elements", Scope::NoObject, {
+        // SAFETY: `set_elements` needs `status` writable (MPI's contract for this routine,
+        // capi/mod.rs).
         unsafe { set_elements(status, datatype, count.into()) }
     })
 }
@@ -168,6 +187,8 @@ pub unsafe extern "C" fn MPI_Status_set_elements_c(
     count: MPI_Count,
 ) -> c_int {
     entry!("MPI_Status_set_elements_c", Scope::NoObject, {
+        // SAFETY: `set_elements` needs `status` writable (MPI's contract for this routine,
+        // capi/mod.rs).
         unsafe { set_elements(status, datatype, count) }
     })
 }
@@ -179,6 +200,8 @@ pub unsafe extern "C" fn MPI_Status_set_elements_x(
     count: MPI_Count,
 ) -> c_int {
     entry!("MPI_Status_set_elements_x", Scope::NoObject, {
+        // SAFETY: `set_elements` needs `status` writable (MPI's contract for this routine,
+        // capi/mod.rs).
         unsafe { set_elements(status, datatype, count) }
     })
 }
@@ -187,6 +210,8 @@ pub unsafe extern "C" fn MPI_Status_set_elements_x(
 pub unsafe extern "C" fn MPI_Status_set_cancelled(status: *mut MPI_Status, flag: c_int) -> c_int {
     entry!("MPI_Status_set_cancelled", Scope::NoObject, {
         nonnull!(status);
+        // SAFETY: `status`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { (*status).MPI_internal[2] = (flag != 0) as c_int };
         Ok(())
     })
@@ -195,8 +220,9 @@ pub unsafe extern "C" fn MPI_Status_set_cancelled(status: *mut MPI_Status, flag:
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Test_cancelled(status: *const MPI_Status, flag: *mut c_int) -> c_int {
     entry!("MPI_Test_cancelled", Scope::NoObject, {
-        nonnull!(status, flag);
-        unsafe { *flag = ((*status).MPI_internal[2] != 0) as c_int };
+        nonnull!(status);
+        let flag = try_out!(flag);
+        flag.set(((*status).MPI_internal[2] != 0) as c_int);
         Ok(())
     })
 }
@@ -207,8 +233,9 @@ pub unsafe extern "C" fn MPI_Status_get_source(
     source: *mut c_int,
 ) -> c_int {
     entry!("MPI_Status_get_source", Scope::NoObject, {
-        nonnull!(status, source);
-        unsafe { *source = (*status).MPI_SOURCE };
+        nonnull!(status);
+        let source = try_out!(source);
+        source.set((*status).MPI_SOURCE);
         Ok(())
     })
 }
@@ -216,8 +243,9 @@ pub unsafe extern "C" fn MPI_Status_get_source(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Status_get_tag(status: *mut MPI_Status, tag: *mut c_int) -> c_int {
     entry!("MPI_Status_get_tag", Scope::NoObject, {
-        nonnull!(status, tag);
-        unsafe { *tag = (*status).MPI_TAG };
+        nonnull!(status);
+        let tag = try_out!(tag);
+        tag.set((*status).MPI_TAG);
         Ok(())
     })
 }
@@ -225,8 +253,9 @@ pub unsafe extern "C" fn MPI_Status_get_tag(status: *mut MPI_Status, tag: *mut c
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Status_get_error(status: *mut MPI_Status, err: *mut c_int) -> c_int {
     entry!("MPI_Status_get_error", Scope::NoObject, {
-        nonnull!(status, err);
-        unsafe { *err = (*status).MPI_ERROR };
+        nonnull!(status);
+        let err = try_out!(err);
+        err.set((*status).MPI_ERROR);
         Ok(())
     })
 }
@@ -235,6 +264,8 @@ pub unsafe extern "C" fn MPI_Status_get_error(status: *mut MPI_Status, err: *mut
 pub unsafe extern "C" fn MPI_Status_set_source(status: *mut MPI_Status, source: c_int) -> c_int {
     entry!("MPI_Status_set_source", Scope::NoObject, {
         nonnull!(status);
+        // SAFETY: `status`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { (*status).MPI_SOURCE = source };
         Ok(())
     })
@@ -244,6 +275,8 @@ pub unsafe extern "C" fn MPI_Status_set_source(status: *mut MPI_Status, source: 
 pub unsafe extern "C" fn MPI_Status_set_tag(status: *mut MPI_Status, tag: c_int) -> c_int {
     entry!("MPI_Status_set_tag", Scope::NoObject, {
         nonnull!(status);
+        // SAFETY: `status`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { (*status).MPI_TAG = tag };
         Ok(())
     })
@@ -253,6 +286,8 @@ pub unsafe extern "C" fn MPI_Status_set_tag(status: *mut MPI_Status, tag: c_int)
 pub unsafe extern "C" fn MPI_Status_set_error(status: *mut MPI_Status, err: c_int) -> c_int {
     entry!("MPI_Status_set_error", Scope::NoObject, {
         nonnull!(status);
+        // SAFETY: `status`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe { (*status).MPI_ERROR = err };
         Ok(())
     })
@@ -270,6 +305,9 @@ pub unsafe extern "C" fn MPI_Status_c2f(
         if c_status.cast::<MPI_Fint>() == f_status.cast_const() {
             return Ok(());
         }
+        // SAFETY: both are not NULL (checked above), point to a status of `MPI_F_STATUS_SIZE`
+        // integers (MPI's contract for this routine) and may overlap only fully, which `copy`
+        // allows.
         unsafe {
             std::ptr::copy(
                 c_status.cast::<MPI_Fint>(),
@@ -288,6 +326,8 @@ pub unsafe extern "C" fn MPI_Status_f2c(
 ) -> c_int {
     entry!("MPI_Status_f2c", Scope::NoObject, {
         nonnull!(c_status, f_status);
+        // SAFETY: both are not NULL (checked above) and point to a status of `MPI_F_STATUS_SIZE`
+        // integers (MPI's contract for this routine); `copy` allows them to overlap.
         unsafe {
             std::ptr::copy(
                 f_status,

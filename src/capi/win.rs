@@ -5,7 +5,7 @@ use crate::boundary::{read_c_string, rt, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::{Handle, HandleKind};
-use crate::{entry, nonnull};
+use crate::{entry, nonnull, try_out};
 use std::ffi::{c_char, c_int, c_void};
 
 #[no_mangle]
@@ -18,11 +18,10 @@ pub unsafe extern "C" fn MPI_Win_create(
     win: *mut MPI_Win,
 ) -> c_int {
     entry!("MPI_Win_create", Scope::Comm(comm), {
-        nonnull!(win);
+        let win = try_out!(win);
         rt().check_handle(HandleKind::Info, Handle(info))?;
         let h = rt().win_create(base as usize, size as i64, disp_unit, Handle(comm));
-        // SAFETY: `win` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *win = h.as_ref().map_or(MPI_WIN_NULL, |h| h.0) };
+        win.set(h.as_ref().map_or(MPI_WIN_NULL, |h| h.0));
         h.map(drop)
     })
 }
@@ -41,6 +40,8 @@ pub unsafe extern "C" fn MPI_Win_allocate(
         rt().check_handle(HandleKind::Info, Handle(info))?;
         let r = rt().win_allocate(size as i64, disp_unit, Handle(comm));
         // `baseptr` is really a `void **` (MPI 4.1 §12.2.2).
+        // SAFETY: `win`, `baseptr`: arguments of this call, checked non-NULL above, valid for their
+        // types during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             *win = r.as_ref().map_or(MPI_WIN_NULL, |(h, _)| h.0);
             if let Ok((_, base)) = &r {
@@ -58,11 +59,10 @@ pub unsafe extern "C" fn MPI_Win_create_dynamic(
     win: *mut MPI_Win,
 ) -> c_int {
     entry!("MPI_Win_create_dynamic", Scope::Comm(comm), {
-        nonnull!(win);
+        let win = try_out!(win);
         rt().check_handle(HandleKind::Info, Handle(info))?;
         let h = rt().win_create_dynamic(Handle(comm));
-        // SAFETY: `win` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *win = h.as_ref().map_or(MPI_WIN_NULL, |h| h.0) };
+        win.set(h.as_ref().map_or(MPI_WIN_NULL, |h| h.0));
         h.map(drop)
     })
 }
@@ -90,7 +90,7 @@ pub unsafe extern "C" fn MPI_Win_set_name(win: MPI_Win, win_name: *const c_char)
     entry!("MPI_Win_set_name", Scope::Win(win), {
         nonnull!(win_name);
         // SAFETY: `win_name` checked non-NULL above (capi/mod.rs contract).
-        rt().win_set_name(Handle(win), &unsafe { read_c_string(win_name) })
+        rt().win_set_name(Handle(win), &unsafe { read_c_string(win_name) }?)
     })
 }
 
@@ -101,12 +101,12 @@ pub unsafe extern "C" fn MPI_Win_get_name(
     resultlen: *mut c_int,
 ) -> c_int {
     entry!("MPI_Win_get_name", Scope::Win(win), {
-        nonnull!(win_name, resultlen);
+        nonnull!(win_name);
+        let resultlen = try_out!(resultlen);
         let name = rt().win_get_name(Handle(win))?;
         // SAFETY: `win_name` checked non-NULL above (capi/mod.rs contract).
         let n = unsafe { write_c_string(win_name, MPI_MAX_OBJECT_NAME as usize, &name) };
-        // SAFETY: `resultlen` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *resultlen = n };
+        resultlen.set(n);
         Ok(())
     })
 }
@@ -114,10 +114,9 @@ pub unsafe extern "C" fn MPI_Win_get_name(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Win_get_group(win: MPI_Win, group: *mut MPI_Group) -> c_int {
     entry!("MPI_Win_get_group", Scope::Win(win), {
-        nonnull!(group);
+        let group = try_out!(group);
         let g = rt().win_group(Handle(win))?;
-        // SAFETY: `group` checked non-NULL above (capi/mod.rs contract).
-        unsafe { *group = g.0 };
+        group.set(g.0);
         Ok(())
     })
 }

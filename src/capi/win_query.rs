@@ -1,16 +1,13 @@
 //! `MPI_Win_shared_query` (MPI 4.1 §12.2.3), `MPI_Type_match_size` (§19.1.9) and
 //! `MPI_Get_hw_resource_info` (§11.4.1).
 
+use crate::boundary::rt;
 use crate::capi::boundary::Scope;
 use crate::capi::types::*;
 use crate::consts::*;
-use crate::world::{Error, Handle, Runtime};
-use crate::{entry, nonnull};
+use crate::world::{Error, Handle};
+use crate::{entry, nonnull, try_out};
 use std::ffi::{c_int, c_void};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Win_shared_query(
@@ -23,6 +20,8 @@ pub unsafe extern "C" fn MPI_Win_shared_query(
     entry!("MPI_Win_shared_query", Scope::Win(win), {
         nonnull!(size, disp_unit, baseptr);
         let (base, n, unit) = rt().win_shared_query(Handle(win), rank)?;
+        // SAFETY: `size`, `disp_unit`, `baseptr`: arguments of this call, checked non-NULL above,
+        // valid for their types during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             *size = n as MPI_Aint;
             *disp_unit = unit;
@@ -44,6 +43,8 @@ pub unsafe extern "C" fn MPI_Win_shared_query_c(
     entry!("MPI_Win_shared_query_c", Scope::Win(win), {
         nonnull!(size, disp_unit, baseptr);
         let (base, n, unit) = rt().win_shared_query(Handle(win), rank)?;
+        // SAFETY: `size`, `disp_unit`, `baseptr`: arguments of this call, checked non-NULL above,
+        // valid for their types during the call (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             *size = n as MPI_Aint;
             *disp_unit = unit as MPI_Aint;
@@ -61,7 +62,7 @@ pub unsafe extern "C" fn MPI_Type_match_size(
     datatype: *mut MPI_Datatype,
 ) -> c_int {
     entry!("MPI_Type_match_size", Scope::NoObject, {
-        nonnull!(datatype);
+        let datatype = try_out!(datatype);
         let t = match (typeclass, size) {
             (MPI_TYPECLASS_INTEGER, 1) => MPI_INTEGER1,
             (MPI_TYPECLASS_INTEGER, 2) => MPI_INTEGER2,
@@ -90,7 +91,7 @@ pub unsafe extern "C" fn MPI_Type_match_size(
             }
         };
         rt().check_handle(crate::world::HandleKind::Datatype, Handle(t))?;
-        unsafe { *datatype = t };
+        datatype.set(t);
         Ok(())
     })
 }
@@ -100,7 +101,7 @@ pub unsafe extern "C" fn MPI_Type_match_size(
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Get_hw_resource_info(hw_info: *mut MPI_Info) -> c_int {
     entry!("MPI_Get_hw_resource_info", Scope::NoObject, {
-        nonnull!(hw_info);
+        let hw_info = try_out!(hw_info);
         let h = rt().info_create()?;
         if let Err(e) = rt().info_set(
             h,
@@ -110,7 +111,7 @@ pub unsafe extern "C" fn MPI_Get_hw_resource_info(hw_info: *mut MPI_Info) -> c_i
             let _ = rt().info_free(h);
             return Err(e);
         }
-        unsafe { *hw_info = h.0 };
+        hw_info.set(h.0);
         Ok(())
     })
 }

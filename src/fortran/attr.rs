@@ -191,8 +191,8 @@ unsafe fn create_keyval_slow(
         let extra_state = try_in!(extra_state) as i64;
         keyval.set(fint(rt().create_keyval(
             calls.kind,
-            fortran_address_copy_fn(copy_fn),
-            fortran_address_delete_fn(delete_fn),
+            fortran_address_copy_fn(copy_fn)?,
+            fortran_address_delete_fn(delete_fn)?,
             extra_state,
         )?));
         Ok(())
@@ -292,6 +292,8 @@ unsafe fn get_attr<T>(
 ) {
     // SAFETY: the entry point's own arguments, under its contract (fortran/mod.rs).
     fentry!(ierror, calls.get_attr, unsafe { calls.scope(handle) }, {
+        // SAFETY: `handle` is the entry point's by-reference handle argument (fortran/mod.rs),
+        // which is what `Calls::obj` asks.
         let obj = unsafe { calls.obj(handle) }?;
         let keyval = try_in!(keyval);
         let (attribute_val, flag) = (try_out!(attribute_val), try_out!(flag));
@@ -336,6 +338,8 @@ unsafe fn set_attr_slow<T: Copy>(
 ) {
     // SAFETY: the entry point's own arguments, under its contract (fortran/mod.rs).
     fentry!(ierror, calls.set_attr, unsafe { calls.scope(handle) }, {
+        // SAFETY: `handle` is the entry point's by-reference handle argument (fortran/mod.rs),
+        // which is what `Calls::obj` asks.
         let obj = unsafe { calls.obj(handle) }?;
         let (keyval, attribute_val) = (try_in!(keyval), try_in!(attribute_val));
         rt().set_attr(obj, keyval_arg(keyval)?, word(attribute_val))
@@ -355,6 +359,8 @@ unsafe fn set_attr<T: Copy>(
 ) {
     // SAFETY: the entry point's input argument, read when not NULL.
     let value = (!attribute_val.is_null()).then(|| word(unsafe { *attribute_val }));
+    // SAFETY: `handle` and `keyval` are the entry point's by-reference arguments, NULL or readable
+    // (fortran/mod.rs), which is what `overwrite_fast` asks.
     if unsafe { overwrite_fast(calls.kind, handle, keyval, value) } {
         // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
         unsafe { succeeded(ierror) }
@@ -378,6 +384,8 @@ unsafe fn delete_attr(
 ) {
     // SAFETY: the entry point's own arguments, under its contract (fortran/mod.rs).
     fentry!(ierror, calls.delete_attr, unsafe { calls.scope(handle) }, {
+        // SAFETY: `handle` is the entry point's by-reference handle argument (fortran/mod.rs),
+        // which is what `Calls::obj` asks.
         let obj = unsafe { calls.obj(handle) }?;
         rt().delete_attr(obj, keyval_arg(try_in!(keyval))?)
     })
@@ -513,6 +521,8 @@ pub unsafe extern "C" fn mpi_type_create_keyval_(
         // SAFETY: the entry point's own arguments, under its contract (fortran/mod.rs).
         unsafe { succeeded(ierror) }
     } else {
+        // SAFETY: `create_keyval_slow` needs the arguments valid (the by-reference contract of this
+        // entry point, fortran/mod.rs).
         unsafe { create_keyval_slow(&TYPE, copy_fn, delete_fn, keyval, extra_state, ierror) }
     }
 }
@@ -716,8 +726,8 @@ pub unsafe extern "C" fn mpi_keyval_create_(
         let extra_state = wide(try_in!(extra_state));
         keyval.set(fint(rt().create_keyval(
             MPI1.kind,
-            fortran_integer_copy_fn(copy_fn),
-            fortran_integer_delete_fn(delete_fn),
+            fortran_integer_copy_fn(copy_fn)?,
+            fortran_integer_delete_fn(delete_fn)?,
             extra_state,
         )?));
         Ok(())

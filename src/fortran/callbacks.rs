@@ -240,40 +240,56 @@ pub fn fortran_native_callbacks(
 
 /// The copy behaviour of a routine given to `MPI_*_CREATE_KEYVAL`: the predefined Fortran
 /// routines are recognised by address (any spelling), so a DUP keeps value and provenance.
-pub fn fortran_address_copy_fn(f: Option<MPI_Fcopy_attr_function>) -> CopyFn {
-    let Some(f) = f else { return CopyFn::Null };
+pub fn fortran_address_copy_fn(f: Option<MPI_Fcopy_attr_function>) -> crate::error::Result<CopyFn> {
+    let Some(f) = f else { return Ok(CopyFn::Null) };
     match predefined(f as usize) {
-        Some(Predefined::Dup) => CopyFn::Dup,
-        Some(_) => CopyFn::Null,
-        None => CopyFn::User(Box::new(FortranAddressCopy(f))),
+        Some(Predefined::Dup) => Ok(CopyFn::Dup),
+        Some(_) => Ok(CopyFn::Null),
+        None => Ok(CopyFn::User(crate::primitives::alloc::try_box(
+            FortranAddressCopy(f),
+        )?)),
     }
 }
 
 /// The delete behaviour of a routine given to `MPI_*_CREATE_KEYVAL`.
-pub fn fortran_address_delete_fn(f: Option<MPI_Fdelete_attr_function>) -> DeleteFn {
-    let Some(f) = f else { return DeleteFn::Null };
+pub fn fortran_address_delete_fn(
+    f: Option<MPI_Fdelete_attr_function>,
+) -> crate::error::Result<DeleteFn> {
+    let Some(f) = f else {
+        return Ok(DeleteFn::Null);
+    };
     match predefined(f as usize) {
-        Some(Predefined::NullDelete) => DeleteFn::Null,
-        _ => DeleteFn::User(Box::new(FortranAddressDelete(f))),
+        Some(Predefined::NullDelete) => Ok(DeleteFn::Null),
+        _ => Ok(DeleteFn::User(crate::primitives::alloc::try_box(
+            FortranAddressDelete(f),
+        )?)),
     }
 }
 
 /// The copy behaviour of a routine given to `MPI_KEYVAL_CREATE`.
-pub fn fortran_integer_copy_fn(f: Option<MPI_Fcopy_function>) -> CopyFn {
-    let Some(f) = f else { return CopyFn::Null };
+pub fn fortran_integer_copy_fn(f: Option<MPI_Fcopy_function>) -> crate::error::Result<CopyFn> {
+    let Some(f) = f else { return Ok(CopyFn::Null) };
     match predefined(f as usize) {
-        Some(Predefined::Dup) => CopyFn::Dup,
-        Some(_) => CopyFn::Null,
-        None => CopyFn::User(Box::new(FortranIntegerCopy(f))),
+        Some(Predefined::Dup) => Ok(CopyFn::Dup),
+        Some(_) => Ok(CopyFn::Null),
+        None => Ok(CopyFn::User(crate::primitives::alloc::try_box(
+            FortranIntegerCopy(f),
+        )?)),
     }
 }
 
 /// The delete behaviour of a routine given to `MPI_KEYVAL_CREATE`.
-pub fn fortran_integer_delete_fn(f: Option<MPI_Fdelete_function>) -> DeleteFn {
-    let Some(f) = f else { return DeleteFn::Null };
+pub fn fortran_integer_delete_fn(
+    f: Option<MPI_Fdelete_function>,
+) -> crate::error::Result<DeleteFn> {
+    let Some(f) = f else {
+        return Ok(DeleteFn::Null);
+    };
     match predefined(f as usize) {
-        Some(Predefined::NullDelete) => DeleteFn::Null,
-        _ => DeleteFn::User(Box::new(FortranIntegerDelete(f))),
+        Some(Predefined::NullDelete) => Ok(DeleteFn::Null),
+        _ => Ok(DeleteFn::User(crate::primitives::alloc::try_box(
+            FortranIntegerDelete(f),
+        )?)),
     }
 }
 
@@ -292,6 +308,8 @@ unsafe fn set(p: *mut MPI_Fint, v: MPI_Fint) {
 
 /// `*_NULL_COPY_FN`: FLAG = .FALSE., IERROR = MPI_SUCCESS.
 unsafe fn null_copy(flag: *mut MPI_Flogical, ierror: *mut MPI_Fint) {
+    // SAFETY: FLAG and IERROR are a copy callback's by-reference arguments (or NULL from C), which
+    // is what `set` asks.
     unsafe {
         set(flag, FORTRAN_FALSE);
         set(ierror, fint(MPI_SUCCESS));
@@ -306,6 +324,8 @@ unsafe fn dup_copy<T: Copy>(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: the values are a copy callback's by-reference arguments of type `T` (checked non-NULL
+    // here), FLAG and IERROR NULL or writable, which is what `set` asks.
     unsafe {
         if !value_in.is_null() && !value_out.is_null() {
             *value_out = *value_in;
@@ -317,6 +337,8 @@ unsafe fn dup_copy<T: Copy>(
 
 /// `*_NULL_DELETE_FN`: IERROR = MPI_SUCCESS.
 unsafe fn null_delete(ierror: *mut MPI_Fint) {
+    // SAFETY: IERROR is a delete callback's by-reference argument (or NULL from C), which is what
+    // `set` asks.
     unsafe { set(ierror, fint(MPI_SUCCESS)) };
 }
 
@@ -338,6 +360,8 @@ pub unsafe extern "C" fn mpi_comm_null_copy_fn_(
         attribute_val_in,
         attribute_val_out,
     );
+    // SAFETY: `null_copy` needs the callback's FLAG (and IERROR) writable (the by-reference
+    // contract of this entry point, fortran/mod.rs).
     unsafe { null_copy(flag, ierror) }
 }
 
@@ -353,6 +377,8 @@ pub unsafe extern "C" fn mpi_comm_dup_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (oldcomm, comm_keyval, extra_state);
+    // SAFETY: `dup_copy` needs the callback's value and flag arguments valid (the by-reference
+    // contract of this entry point, fortran/mod.rs).
     unsafe { dup_copy(attribute_val_in, attribute_val_out, flag, ierror) }
 }
 
@@ -366,6 +392,8 @@ pub unsafe extern "C" fn mpi_comm_null_delete_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (comm, comm_keyval, attribute_val, extra_state);
+    // SAFETY: `null_delete` needs the callback's IERROR writable (the by-reference contract of this
+    // entry point, fortran/mod.rs).
     unsafe { null_delete(ierror) };
 }
 
@@ -380,6 +408,8 @@ pub unsafe extern "C" fn mpi_type_null_copy_fn_(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: the same arguments the communicator's form takes, passed on unchanged: the caller's
+    // contract is the same.
     unsafe {
         mpi_comm_null_copy_fn_(
             oldtype,
@@ -404,6 +434,8 @@ pub unsafe extern "C" fn mpi_type_dup_fn_(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: the same arguments the communicator's form takes, passed on unchanged: the caller's
+    // contract is the same.
     unsafe {
         mpi_comm_dup_fn_(
             oldtype,
@@ -427,6 +459,8 @@ pub unsafe extern "C" fn mpi_type_null_delete_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (datatype, type_keyval, attribute_val, extra_state);
+    // SAFETY: `null_delete` needs the callback's IERROR writable (the by-reference contract of this
+    // entry point, fortran/mod.rs).
     unsafe { null_delete(ierror) };
 }
 
@@ -448,6 +482,8 @@ pub unsafe extern "C" fn mpi_win_null_copy_fn_(
         attribute_val_in,
         attribute_val_out,
     );
+    // SAFETY: `null_copy` needs the callback's FLAG (and IERROR) writable (the by-reference
+    // contract of this entry point, fortran/mod.rs).
     unsafe { null_copy(flag, ierror) }
 }
 
@@ -463,6 +499,8 @@ pub unsafe extern "C" fn mpi_win_dup_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (oldwin, win_keyval, extra_state);
+    // SAFETY: `dup_copy` needs the callback's value and flag arguments valid (the by-reference
+    // contract of this entry point, fortran/mod.rs).
     unsafe { dup_copy(attribute_val_in, attribute_val_out, flag, ierror) }
 }
 
@@ -476,6 +514,8 @@ pub unsafe extern "C" fn mpi_win_null_delete_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (win, win_keyval, attribute_val, extra_state);
+    // SAFETY: `null_delete` needs the callback's IERROR writable (the by-reference contract of this
+    // entry point, fortran/mod.rs).
     unsafe { null_delete(ierror) };
 }
 
@@ -497,6 +537,8 @@ pub unsafe extern "C" fn mpi_null_copy_fn_(
         attribute_val_in,
         attribute_val_out,
     );
+    // SAFETY: `null_copy` needs the callback's FLAG (and IERROR) writable (the by-reference
+    // contract of this entry point, fortran/mod.rs).
     unsafe { null_copy(flag, ierror) }
 }
 
@@ -512,6 +554,8 @@ pub unsafe extern "C" fn mpi_dup_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (oldcomm, keyval, extra_state);
+    // SAFETY: `dup_copy` needs the callback's value and flag arguments valid (the by-reference
+    // contract of this entry point, fortran/mod.rs).
     unsafe { dup_copy(attribute_val_in, attribute_val_out, flag, ierror) }
 }
 
@@ -525,5 +569,7 @@ pub unsafe extern "C" fn mpi_null_delete_fn_(
     ierror: *mut MPI_Fint,
 ) {
     let _ = (comm, keyval, attribute_val, extra_state);
+    // SAFETY: `null_delete` needs the callback's IERROR writable (the by-reference contract of this
+    // entry point, fortran/mod.rs).
     unsafe { null_delete(ierror) };
 }

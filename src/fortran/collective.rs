@@ -4,6 +4,7 @@
 //! as C's values, which then does exactly what it does for C (its own boundary reports errors,
 //! under the C name of the call).
 
+use crate::boundary::rt;
 use crate::boundary::Scope;
 use crate::capi::collective::{
     MPI_Allgather, MPI_Allreduce, MPI_Alltoall, MPI_Bcast, MPI_Gather, MPI_Reduce, MPI_Scatter,
@@ -15,7 +16,7 @@ use crate::fentry;
 use crate::fortran::sentinels::{choice, choice_mut};
 use crate::fortran::{by_ref, fint, narrow, read_narrow, scope_handle, MPI_Fint};
 use crate::nonnull;
-use crate::world::{Handle, Runtime};
+use crate::world::Handle;
 use std::ffi::c_void;
 
 /// Stores a C entry point's return code in IERROR.
@@ -38,7 +39,7 @@ pub unsafe extern "C" fn mpi_barrier_(comm: *const MPI_Fint, ierror: *mut MPI_Fi
         ierror,
         "MPI_BARRIER",
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
-        { Runtime::global().barrier(Handle(narrow(c, MPI_ERR_COMM, "comm")?)) }
+        { rt().barrier(Handle(narrow(c, MPI_ERR_COMM, "comm")?)) }
     )
 }
 
@@ -63,6 +64,8 @@ pub unsafe extern "C" fn mpi_bcast_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             nonnull!(count, datatype, root);
+            // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract
+            // of this entry point, fortran/mod.rs).
             args = Some(unsafe {
                 (
                     read_narrow(count, MPI_ERR_COUNT, "count")?,
@@ -77,6 +80,8 @@ pub unsafe extern "C" fn mpi_bcast_(
     let Some((count, datatype, root, c)) = args else {
         return;
     };
+    // SAFETY: the choice buffers and the other arguments are the Fortran caller's, valid as the MPI
+    // routine says (fortran/mod.rs), which is the C entry point's contract.
     let rc = unsafe { MPI_Bcast(choice_mut(buffer), count, datatype, root, c) };
     // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(rc)) };
@@ -104,6 +109,8 @@ pub unsafe extern "C" fn mpi_reduce_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             nonnull!(count, datatype, op, root);
+            // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract
+            // of this entry point, fortran/mod.rs).
             args = Some(unsafe {
                 (
                     read_narrow(count, MPI_ERR_COUNT, "count")?,
@@ -119,6 +126,8 @@ pub unsafe extern "C" fn mpi_reduce_(
     let Some((count, datatype, op, root, c)) = args else {
         return;
     };
+    // SAFETY: the choice buffers and the other arguments are the Fortran caller's, valid as the MPI
+    // routine says (fortran/mod.rs), which is the C entry point's contract.
     let rc = unsafe {
         MPI_Reduce(
             choice(sendbuf),
@@ -155,6 +164,8 @@ pub unsafe extern "C" fn mpi_allreduce_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             nonnull!(count, datatype, op);
+            // SAFETY: `read_narrow` needs its INTEGER argument readable (the by-reference contract
+            // of this entry point, fortran/mod.rs).
             args = Some(unsafe {
                 (
                     read_narrow(count, MPI_ERR_COUNT, "count")?,
@@ -169,6 +180,8 @@ pub unsafe extern "C" fn mpi_allreduce_(
     let Some((count, datatype, op, c)) = args else {
         return;
     };
+    // SAFETY: the choice buffers and the other arguments are the Fortran caller's, valid as the MPI
+    // routine says (fortran/mod.rs), which is the C entry point's contract.
     let rc = unsafe { MPI_Allreduce(choice(sendbuf), choice_mut(recvbuf), count, datatype, op, c) };
     // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(rc)) };
@@ -203,6 +216,8 @@ unsafe fn transfer_args(
             }
             None => 0,
         };
+        // SAFETY: `sendcount`, `sendtype`, `recvcount`, `recvtype`, `comm` are valid here by this
+        // function's contract (its `# Safety`).
         args = Some(unsafe {
             (
                 read_narrow(sendcount, MPI_ERR_COUNT, "sendcount")?,
@@ -235,6 +250,8 @@ pub unsafe extern "C" fn mpi_gather_(
     comm: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `transfer_args` needs its INTEGER arguments readable (the by-reference contract of
+    // this entry point, fortran/mod.rs).
     let Some((sc, st, rc, rt, root, c)) = (unsafe {
         transfer_args(
             "MPI_GATHER",
@@ -249,6 +266,8 @@ pub unsafe extern "C" fn mpi_gather_(
     }) else {
         return;
     };
+    // SAFETY: the choice buffers and the other arguments are the Fortran caller's, valid as the MPI
+    // routine says (fortran/mod.rs), which is the C entry point's contract.
     let code = unsafe {
         MPI_Gather(
             choice(sendbuf),
@@ -278,6 +297,8 @@ pub unsafe extern "C" fn mpi_scatter_(
     comm: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `transfer_args` needs its INTEGER arguments readable (the by-reference contract of
+    // this entry point, fortran/mod.rs).
     let Some((sc, st, rc, rt, root, c)) = (unsafe {
         transfer_args(
             "MPI_SCATTER",
@@ -292,6 +313,8 @@ pub unsafe extern "C" fn mpi_scatter_(
     }) else {
         return;
     };
+    // SAFETY: the choice buffers and the other arguments are the Fortran caller's, valid as the MPI
+    // routine says (fortran/mod.rs), which is the C entry point's contract.
     let code = unsafe {
         MPI_Scatter(
             choice(sendbuf),
@@ -320,6 +343,8 @@ pub unsafe extern "C" fn mpi_allgather_(
     comm: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `transfer_args` needs its INTEGER arguments readable (the by-reference contract of
+    // this entry point, fortran/mod.rs).
     let Some((sc, st, rc, rt, _, c)) = (unsafe {
         transfer_args(
             "MPI_ALLGATHER",
@@ -334,6 +359,8 @@ pub unsafe extern "C" fn mpi_allgather_(
     }) else {
         return;
     };
+    // SAFETY: the choice buffers and the other arguments are the Fortran caller's, valid as the MPI
+    // routine says (fortran/mod.rs), which is the C entry point's contract.
     let code = unsafe { MPI_Allgather(choice(sendbuf), sc, st, choice_mut(recvbuf), rc, rt, c) };
     // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(code)) };
@@ -351,6 +378,8 @@ pub unsafe extern "C" fn mpi_alltoall_(
     comm: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `transfer_args` needs its INTEGER arguments readable (the by-reference contract of
+    // this entry point, fortran/mod.rs).
     let Some((sc, st, rc, rt, _, c)) = (unsafe {
         transfer_args(
             "MPI_ALLTOALL",
@@ -365,6 +394,8 @@ pub unsafe extern "C" fn mpi_alltoall_(
     }) else {
         return;
     };
+    // SAFETY: the choice buffers and the other arguments are the Fortran caller's, valid as the MPI
+    // routine says (fortran/mod.rs), which is the C entry point's contract.
     let code = unsafe { MPI_Alltoall(choice(sendbuf), sc, st, choice_mut(recvbuf), rc, rt, c) };
     // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(code)) };

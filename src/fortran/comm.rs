@@ -5,13 +5,13 @@ use crate::consts::*;
 use crate::fentry;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
 use crate::fortran::{
-    by_ref, fint, logical, narrow, read_narrow, scope_handle, MPI_Farray, MPI_Fint, MPI_Flogical,
-    MPI_Franges, MPI_Fstatus,
+    by_ref, fint, logical, narrow, scope_handle, MPI_Farray, MPI_Fint, MPI_Flogical, MPI_Franges,
+    MPI_Fstatus,
 };
-use crate::nonnull;
 use crate::world::comm::GroupOp;
 use crate::world::request::Tested;
 use crate::world::{Error, Handle, HandleKind};
+use crate::{nonnull, try_in, try_out};
 use std::borrow::Cow;
 use std::ffi::c_char;
 
@@ -22,6 +22,8 @@ pub unsafe extern "C" fn mpi_comm_dup_(
     newcomm: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `by_ref` needs its argument NULL or the caller's INTEGER (the by-reference contract
+    // of this entry point, fortran/mod.rs).
     let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
@@ -29,10 +31,10 @@ pub unsafe extern "C" fn mpi_comm_dup_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(newcomm);
+            let newcomm = try_out!(newcomm);
             let h = rt().comm_dup(Handle(c));
             // MPI 4.1 §7.4.2: on failure the new handle is MPI_COMM_NULL.
-            unsafe { *newcomm = fint(h.as_ref().map_or(MPI_COMM_NULL, |h| h.0)) };
+            newcomm.set(fint(h.as_ref().map_or(MPI_COMM_NULL, |h| h.0)));
             h.map(drop)
         }
     )
@@ -46,6 +48,8 @@ pub unsafe extern "C" fn mpi_comm_dup_with_info_(
     newcomm: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `by_ref` needs its argument NULL or the caller's INTEGER (the by-reference contract
+    // of this entry point, fortran/mod.rs).
     let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
@@ -53,10 +57,11 @@ pub unsafe extern "C" fn mpi_comm_dup_with_info_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(info, newcomm);
-            rt().check_handle(HandleKind::Info, info_arg(info)?)?;
+            nonnull!(info);
+            let newcomm = try_out!(newcomm);
+            rt().check_handle(HandleKind::Info, info_arg(try_in!(info))?)?;
             let h = rt().comm_dup(Handle(c));
-            unsafe { *newcomm = fint(h.as_ref().map_or(MPI_COMM_NULL, |h| h.0)) };
+            newcomm.set(fint(h.as_ref().map_or(MPI_COMM_NULL, |h| h.0)));
             h.map(drop)
         }
     )
@@ -70,6 +75,8 @@ pub unsafe extern "C" fn mpi_comm_idup_(
     request: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `by_ref` needs its argument NULL or the caller's INTEGER (the by-reference contract
+    // of this entry point, fortran/mod.rs).
     let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
@@ -77,12 +84,11 @@ pub unsafe extern "C" fn mpi_comm_idup_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(newcomm, request);
+            let newcomm = try_out!(newcomm);
+            let request = try_out!(request);
             let r = rt().comm_idup(Handle(c));
-            unsafe {
-                *newcomm = fint(r.as_ref().map_or(MPI_COMM_NULL, |(c, _)| c.0));
-                *request = fint(r.as_ref().map_or(MPI_REQUEST_NULL, |(_, q)| q.0));
-            }
+            newcomm.set(fint(r.as_ref().map_or(MPI_COMM_NULL, |(c, _)| c.0)));
+            request.set(fint(r.as_ref().map_or(MPI_REQUEST_NULL, |(_, q)| q.0)));
             r.map(drop)
         }
     )
@@ -97,6 +103,8 @@ pub unsafe extern "C" fn mpi_comm_split_(
     newcomm: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `by_ref` needs its argument NULL or the caller's INTEGER (the by-reference contract
+    // of this entry point, fortran/mod.rs).
     let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
@@ -104,11 +112,12 @@ pub unsafe extern "C" fn mpi_comm_split_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(color, key, newcomm);
-            let color = unsafe { read_narrow(color, MPI_ERR_ARG, "color") }?;
-            let key = unsafe { read_narrow(key, MPI_ERR_ARG, "key") }?;
+            nonnull!(color, key);
+            let newcomm = try_out!(newcomm);
+            let color = narrow(try_in!(color), MPI_ERR_ARG, "color")?;
+            let key = narrow(try_in!(key), MPI_ERR_ARG, "key")?;
             let h = rt().comm_split(Handle(c), color, key)?;
-            unsafe { *newcomm = fint(h.0) };
+            newcomm.set(fint(h.0));
             Ok(())
         }
     )
@@ -125,6 +134,8 @@ pub unsafe extern "C" fn mpi_comm_split_type_(
     newcomm: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `by_ref` needs its argument NULL or the caller's INTEGER (the by-reference contract
+    // of this entry point, fortran/mod.rs).
     let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
@@ -132,11 +143,12 @@ pub unsafe extern "C" fn mpi_comm_split_type_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(split_type, key, info, newcomm);
-            let split_type = unsafe { read_narrow(split_type, MPI_ERR_ARG, "split_type") }?;
-            unsafe { read_narrow(key, MPI_ERR_ARG, "key") }?;
-            let h = rt().comm_split_type(Handle(c), split_type, info_arg(info)?)?;
-            unsafe { *newcomm = fint(h.0) };
+            nonnull!(split_type, key, info);
+            let newcomm = try_out!(newcomm);
+            let split_type = narrow(try_in!(split_type), MPI_ERR_ARG, "split_type")?;
+            narrow(try_in!(key), MPI_ERR_ARG, "key")?;
+            let h = rt().comm_split_type(Handle(c), split_type, info_arg(try_in!(info))?)?;
+            newcomm.set(fint(h.0));
             Ok(())
         }
     )
@@ -150,6 +162,8 @@ pub unsafe extern "C" fn mpi_comm_create_(
     newcomm: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `by_ref` needs its argument NULL or the caller's INTEGER (the by-reference contract
+    // of this entry point, fortran/mod.rs).
     let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
@@ -157,9 +171,10 @@ pub unsafe extern "C" fn mpi_comm_create_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(group, newcomm);
-            let h = rt().comm_create(Handle(c), group_arg(group)?)?;
-            unsafe { *newcomm = fint(h.0) };
+            nonnull!(group);
+            let newcomm = try_out!(newcomm);
+            let h = rt().comm_create(Handle(c), group_arg(try_in!(group))?)?;
+            newcomm.set(fint(h.0));
             Ok(())
         }
     )
@@ -168,6 +183,8 @@ pub unsafe extern "C" fn mpi_comm_create_(
 /// `MPI_COMM_FREE(COMM, IERROR)`: sets COMM to MPI_COMM_NULL.
 #[no_mangle]
 pub unsafe extern "C" fn mpi_comm_free_(comm: *mut MPI_Fint, ierror: *mut MPI_Fint) {
+    // SAFETY: `by_ref` needs its argument NULL or the caller's INTEGER (the by-reference contract
+    // of this entry point, fortran/mod.rs).
     let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
@@ -177,6 +194,8 @@ pub unsafe extern "C" fn mpi_comm_free_(comm: *mut MPI_Fint, ierror: *mut MPI_Fi
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
             nonnull!(comm);
             rt().comm_free(Handle(c))?;
+            // SAFETY: `comm`: an argument of this call, checked non-NULL above, valid for its type
+            // during the call (the by-reference contract of this entry point, fortran/mod.rs).
             unsafe { *comm = fint(MPI_COMM_NULL) };
             Ok(())
         }
@@ -190,6 +209,8 @@ pub unsafe extern "C" fn mpi_comm_size_(
     size: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `by_ref` needs its argument NULL or the caller's INTEGER (the by-reference contract
+    // of this entry point, fortran/mod.rs).
     let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
@@ -197,9 +218,9 @@ pub unsafe extern "C" fn mpi_comm_size_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(size);
+            let size = try_out!(size);
             let n = rt().comm_size(Handle(c))?;
-            unsafe { *size = fint(n) };
+            size.set(fint(n));
             Ok(())
         }
     )
@@ -212,6 +233,8 @@ pub unsafe extern "C" fn mpi_comm_rank_(
     rank: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `by_ref` needs its argument NULL or the caller's INTEGER (the by-reference contract
+    // of this entry point, fortran/mod.rs).
     let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
@@ -219,9 +242,9 @@ pub unsafe extern "C" fn mpi_comm_rank_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(rank);
+            let rank = try_out!(rank);
             let r = rt().comm_rank(Handle(c))?;
-            unsafe { *rank = fint(r) };
+            rank.set(fint(r));
             Ok(())
         }
     )
@@ -235,6 +258,8 @@ pub unsafe extern "C" fn mpi_comm_compare_(
     result: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `by_ref` needs its argument NULL or the caller's INTEGER (the by-reference contract
+    // of this entry point, fortran/mod.rs).
     let c = unsafe { by_ref(comm1, 0) };
     fentry!(
         ierror,
@@ -242,10 +267,11 @@ pub unsafe extern "C" fn mpi_comm_compare_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(comm2, result);
-            let comm2 = unsafe { read_narrow(comm2, MPI_ERR_COMM, "comm2") }?;
+            nonnull!(comm2);
+            let result = try_out!(result);
+            let comm2 = narrow(try_in!(comm2), MPI_ERR_COMM, "comm2")?;
             let r = rt().comm_compare(Handle(c), Handle(comm2))?;
-            unsafe { *result = fint(r) };
+            result.set(fint(r));
             Ok(())
         }
     )
@@ -258,6 +284,8 @@ pub unsafe extern "C" fn mpi_comm_test_inter_(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `by_ref` needs its argument NULL or the caller's INTEGER (the by-reference contract
+    // of this entry point, fortran/mod.rs).
     let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
@@ -265,9 +293,9 @@ pub unsafe extern "C" fn mpi_comm_test_inter_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(flag);
+            let flag = try_out!(flag);
             rt().comm_size(Handle(c))?;
-            unsafe { *flag = logical(false) };
+            flag.set(logical(false));
             Ok(())
         }
     )
@@ -281,6 +309,8 @@ pub unsafe extern "C" fn mpi_comm_set_name_(
     ierror: *mut MPI_Fint,
     comm_name_len: usize,
 ) {
+    // SAFETY: `by_ref` needs its argument NULL or the caller's INTEGER (the by-reference contract
+    // of this entry point, fortran/mod.rs).
     let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
@@ -289,6 +319,8 @@ pub unsafe extern "C" fn mpi_comm_set_name_(
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
             nonnull!(comm_name);
+            // SAFETY: `read_fortran_string` needs the CHARACTER argument to have its hidden length
+            // in readable bytes (the by-reference contract of this entry point, fortran/mod.rs).
             let name = unsafe { read_fortran_string(comm_name, comm_name_len) };
             rt().comm_set_name(Handle(c), &name)
         }
@@ -304,6 +336,8 @@ pub unsafe extern "C" fn mpi_comm_get_name_(
     ierror: *mut MPI_Fint,
     comm_name_len: usize,
 ) {
+    // SAFETY: `by_ref` needs its argument NULL or the caller's INTEGER (the by-reference contract
+    // of this entry point, fortran/mod.rs).
     let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
@@ -311,8 +345,11 @@ pub unsafe extern "C" fn mpi_comm_get_name_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(comm_name, resultlen);
+            nonnull!(comm_name);
+            let resultlen = try_out!(resultlen);
             let name = rt().comm_get_name(Handle(c))?;
+            // SAFETY: `write_fortran_string` needs the CHARACTER argument to have its hidden length
+            // in writable bytes (the by-reference contract of this entry point, fortran/mod.rs).
             let n = unsafe {
                 write_fortran_string(
                     comm_name,
@@ -321,7 +358,7 @@ pub unsafe extern "C" fn mpi_comm_get_name_(
                     &name,
                 )
             };
-            unsafe { *resultlen = fint(n) };
+            resultlen.set(fint(n));
             Ok(())
         }
     )
@@ -334,6 +371,8 @@ pub unsafe extern "C" fn mpi_comm_group_(
     group: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
+    // SAFETY: `by_ref` needs its argument NULL or the caller's INTEGER (the by-reference contract
+    // of this entry point, fortran/mod.rs).
     let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
@@ -341,9 +380,9 @@ pub unsafe extern "C" fn mpi_comm_group_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(group);
+            let group = try_out!(group);
             let g = rt().comm_group(Handle(c))?;
-            unsafe { *group = fint(g.0) };
+            group.set(fint(g.0));
             Ok(())
         }
     )
@@ -354,7 +393,9 @@ pub unsafe extern "C" fn mpi_comm_group_(
 pub unsafe extern "C" fn mpi_group_free_(group: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_GROUP_FREE", Scope::NoObject, {
         nonnull!(group);
-        rt().group_free(group_arg(group)?)?;
+        rt().group_free(group_arg(try_in!(group))?)?;
+        // SAFETY: `group`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (the by-reference contract of this entry point, fortran/mod.rs).
         unsafe { *group = fint(MPI_GROUP_NULL) };
         Ok(())
     })
@@ -368,9 +409,10 @@ pub unsafe extern "C" fn mpi_group_size_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GROUP_SIZE", Scope::NoObject, {
-        nonnull!(group, size);
-        let n = rt().group_size(group_arg(group)?)?;
-        unsafe { *size = fint(n) };
+        nonnull!(group);
+        let size = try_out!(size);
+        let n = rt().group_size(group_arg(try_in!(group))?)?;
+        size.set(fint(n));
         Ok(())
     })
 }
@@ -383,28 +425,27 @@ pub unsafe extern "C" fn mpi_group_rank_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GROUP_RANK", Scope::NoObject, {
-        nonnull!(group, rank);
-        let r = rt().group_rank(group_arg(group)?)?;
-        unsafe { *rank = fint(r) };
+        nonnull!(group);
+        let rank = try_out!(rank);
+        let r = rt().group_rank(group_arg(try_in!(group))?)?;
+        rank.set(fint(r));
         Ok(())
     })
 }
 
-/// The handle of an INFO argument (checked non-NULL by the caller).
-fn info_arg(p: *const MPI_Fint) -> crate::error::Result<Handle> {
-    Ok(Handle(unsafe { read_narrow(p, MPI_ERR_INFO, "info") }?))
+/// The handle an INFO argument holds (read with `try_in!`).
+fn info_arg(v: MPI_Fint) -> crate::error::Result<Handle> {
+    Ok(Handle(narrow(v, MPI_ERR_INFO, "info")?))
 }
 
-/// The handle of a GROUP argument (checked non-NULL by the caller).
-fn group_arg(p: *const MPI_Fint) -> crate::error::Result<Handle> {
-    Ok(Handle(unsafe { read_narrow(p, MPI_ERR_GROUP, "group") }?))
+/// The handle a GROUP argument holds (read with `try_in!`).
+fn group_arg(v: MPI_Fint) -> crate::error::Result<Handle> {
+    Ok(Handle(narrow(v, MPI_ERR_GROUP, "group")?))
 }
 
-/// The handle of a REQUEST argument (checked non-NULL by the caller).
-fn request_arg(p: *const MPI_Fint) -> crate::error::Result<Handle> {
-    Ok(Handle(unsafe {
-        read_narrow(p, MPI_ERR_REQUEST, "request")
-    }?))
+/// The handle a REQUEST argument holds (read with `try_in!`).
+fn request_arg(v: MPI_Fint) -> crate::error::Result<Handle> {
+    Ok(Handle(narrow(v, MPI_ERR_REQUEST, "request")?))
 }
 
 /// `INTEGER RANKS(*)` as the core's ranks (a rank that does not fit 32 bits is MPI_ERR_RANK).
@@ -458,10 +499,14 @@ pub unsafe extern "C" fn mpi_group_incl_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GROUP_INCL", Scope::NoObject, {
-        nonnull!(group, n, newgroup);
+        nonnull!(group, n);
+        let newgroup = try_out!(newgroup);
+        // SAFETY: `n`: an argument of this call, checked non-NULL above, valid for its type during
+        // the call; `farray` needs the array to hold `n` entries when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let ranks = unsafe { farray(ranks, count(*n)?) }?;
-        let g = rt().group_incl(group_arg(group)?, &ranks_arg(ranks)?)?;
-        unsafe { *newgroup = fint(g.0) };
+        let g = rt().group_incl(group_arg(try_in!(group))?, &ranks_arg(ranks)?)?;
+        newgroup.set(fint(g.0));
         Ok(())
     })
 }
@@ -476,10 +521,14 @@ pub unsafe extern "C" fn mpi_group_range_incl_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GROUP_RANGE_INCL", Scope::NoObject, {
-        nonnull!(group, n, newgroup);
+        nonnull!(group, n);
+        let newgroup = try_out!(newgroup);
+        // SAFETY: `n`: an argument of this call, checked non-NULL above, valid for its type during
+        // the call; `farray` needs the array to hold `n` entries when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let ranges = unsafe { farray(ranges, count(*n)?) }?;
-        let g = rt().group_range_incl(group_arg(group)?, &ranges_arg(ranges)?)?;
-        unsafe { *newgroup = fint(g.0) };
+        let g = rt().group_range_incl(group_arg(try_in!(group))?, &ranges_arg(ranges)?)?;
+        newgroup.set(fint(g.0));
         Ok(())
     })
 }
@@ -490,6 +539,8 @@ unsafe fn farray<'a, T>(p: *const T, n: usize) -> crate::error::Result<&'a [T]> 
         return Ok(&[]);
     }
     nonnull!(p);
+    // SAFETY: `p` is not NULL (checked above) and the caller's array of `n` entries (this
+    // function's callers pass their by-reference array argument with its length).
     Ok(unsafe { std::slice::from_raw_parts(p, n) })
 }
 
@@ -503,10 +554,14 @@ pub unsafe extern "C" fn mpi_group_excl_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GROUP_EXCL", Scope::NoObject, {
-        nonnull!(group, n, newgroup);
+        nonnull!(group, n);
+        let newgroup = try_out!(newgroup);
+        // SAFETY: `n`: an argument of this call, checked non-NULL above, valid for its type during
+        // the call; `farray` needs the array to hold `n` entries when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let ranks = unsafe { farray(ranks, count(*n)?) }?;
-        let g = rt().group_excl(group_arg(group)?, &ranks_arg(ranks)?)?;
-        unsafe { *newgroup = fint(g.0) };
+        let g = rt().group_excl(group_arg(try_in!(group))?, &ranks_arg(ranks)?)?;
+        newgroup.set(fint(g.0));
         Ok(())
     })
 }
@@ -521,10 +576,14 @@ pub unsafe extern "C" fn mpi_group_range_excl_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GROUP_RANGE_EXCL", Scope::NoObject, {
-        nonnull!(group, n, newgroup);
+        nonnull!(group, n);
+        let newgroup = try_out!(newgroup);
+        // SAFETY: `n`: an argument of this call, checked non-NULL above, valid for its type during
+        // the call; `farray` needs the array to hold `n` entries when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let ranges = unsafe { farray(ranges, count(*n)?) }?;
-        let g = rt().group_range_excl(group_arg(group)?, &ranges_arg(ranges)?)?;
-        unsafe { *newgroup = fint(g.0) };
+        let g = rt().group_range_excl(group_arg(try_in!(group))?, &ranges_arg(ranges)?)?;
+        newgroup.set(fint(g.0));
         Ok(())
     })
 }
@@ -541,13 +600,21 @@ pub unsafe extern "C" fn mpi_group_translate_ranks_(
 ) {
     fentry!(ierror, "MPI_GROUP_TRANSLATE_RANKS", Scope::NoObject, {
         nonnull!(group1, n, group2);
+        // SAFETY: `n`: an argument of this call, checked non-NULL above, valid for its type during
+        // the call; `farray` needs the array to hold `n` entries when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let from = unsafe { farray(ranks1, count(*n)?) }?;
-        let out =
-            rt().group_translate_ranks(group_arg(group1)?, &ranks_arg(from)?, group_arg(group2)?)?;
+        let out = rt().group_translate_ranks(
+            group_arg(try_in!(group1))?,
+            &ranks_arg(from)?,
+            group_arg(try_in!(group2))?,
+        )?;
         if !out.is_empty() {
             nonnull!(ranks2);
         }
         for (i, r) in out.into_iter().enumerate() {
+            // SAFETY: `ranks2`: an argument of this call, checked non-NULL above, valid for its
+            // type during the call (the by-reference contract of this entry point, fortran/mod.rs).
             unsafe { *ranks2.add(i) = fint(r) };
         }
         Ok(())
@@ -562,7 +629,8 @@ unsafe fn group_set_op(
     op: GroupOp,
 ) -> crate::error::Result<()> {
     nonnull!(group1, group2, newgroup);
-    let g = rt().group_set_op(group_arg(group1)?, group_arg(group2)?, op)?;
+    let g = rt().group_set_op(group_arg(try_in!(group1))?, group_arg(try_in!(group2))?, op)?;
+    // SAFETY: `newgroup` is not NULL (checked above) and the caller's INTEGER (fortran/mod.rs).
     unsafe { *newgroup = fint(g.0) };
     Ok(())
 }
@@ -576,6 +644,8 @@ pub unsafe extern "C" fn mpi_group_union_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GROUP_UNION", Scope::NoObject, {
+        // SAFETY: `group_set_op` needs its arguments readable / writable as the routine says (the
+        // by-reference contract of this entry point, fortran/mod.rs).
         unsafe { group_set_op(group1, group2, newgroup, GroupOp::Union) }
     })
 }
@@ -589,6 +659,8 @@ pub unsafe extern "C" fn mpi_group_intersection_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GROUP_INTERSECTION", Scope::NoObject, {
+        // SAFETY: `group_set_op` needs its arguments readable / writable as the routine says (the
+        // by-reference contract of this entry point, fortran/mod.rs).
         unsafe { group_set_op(group1, group2, newgroup, GroupOp::Intersection) }
     })
 }
@@ -602,6 +674,8 @@ pub unsafe extern "C" fn mpi_group_difference_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GROUP_DIFFERENCE", Scope::NoObject, {
+        // SAFETY: `group_set_op` needs its arguments readable / writable as the routine says (the
+        // by-reference contract of this entry point, fortran/mod.rs).
         unsafe { group_set_op(group1, group2, newgroup, GroupOp::Difference) }
     })
 }
@@ -615,7 +689,10 @@ pub unsafe extern "C" fn mpi_wait_(
 ) {
     fentry!(ierror, "MPI_WAIT", Scope::NoObject, {
         nonnull!(request);
-        let (s, r) = rt().request_wait(request_arg(request)?)?;
+        let (s, r) = rt().request_wait(request_arg(try_in!(request))?)?;
+        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call; `write` needs `status` MPI_STATUS_IGNORE or MPI_STATUS_SIZE writable
+        // INTEGERs (the by-reference contract of this entry point, fortran/mod.rs).
         unsafe {
             *request = fint(r.0);
             crate::fortran::status::write(status, &s);
@@ -633,14 +710,16 @@ pub unsafe extern "C" fn mpi_test_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TEST", Scope::NoObject, {
-        nonnull!(request, flag);
-        match rt().request_test(request_arg(request)?)? {
-            Tested::Done(s, r) => unsafe {
-                *request = fint(r.0);
-                *flag = logical(true);
-                crate::fortran::status::write(status, &s);
-            },
-            Tested::Pending => unsafe { *flag = logical(false) },
+        let (request, flag) = (try_out!(request), try_out!(flag));
+        match rt().request_test(request_arg(request.get())?)? {
+            Tested::Done(s, r) => {
+                request.set(fint(r.0));
+                flag.set(logical(true));
+                // SAFETY: `write` needs `status` MPI_STATUS_IGNORE or MPI_STATUS_SIZE writable
+                // INTEGERs (the by-reference contract of this entry point, fortran/mod.rs).
+                unsafe { crate::fortran::status::write(status, &s) };
+            }
+            Tested::Pending => flag.set(logical(false)),
         }
         Ok(())
     })
@@ -651,7 +730,9 @@ pub unsafe extern "C" fn mpi_test_(
 pub unsafe extern "C" fn mpi_request_free_(request: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_REQUEST_FREE", Scope::NoObject, {
         nonnull!(request);
-        rt().request_free(request_arg(request)?)?;
+        rt().request_free(request_arg(try_in!(request))?)?;
+        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call (the by-reference contract of this entry point, fortran/mod.rs).
         unsafe { *request = fint(MPI_REQUEST_NULL) };
         Ok(())
     })

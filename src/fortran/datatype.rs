@@ -11,6 +11,8 @@ use crate::fortran::{
     MPI_Fint,
 };
 use crate::nonnull;
+use crate::try_in;
+use crate::try_out;
 use crate::world::{Error, Handle, Result};
 use std::ffi::{c_char, c_void};
 
@@ -21,8 +23,13 @@ unsafe fn type_ref(p: *const MPI_Fint) -> Result<i32> {
     narrow(unsafe { by_ref(p, 0) }, MPI_ERR_TYPE, "datatype")
 }
 
-/// The handle of a datatype argument (checked non-NULL by the caller).
+/// The handle of a datatype argument.
+///
+/// # Safety
+/// `p` points to the caller's INTEGER (its callers check it non-NULL).
 unsafe fn type_arg(p: *const MPI_Fint, what: &'static str) -> Result<Handle> {
+    // SAFETY: `p` is the caller's INTEGER, checked non-NULL by the caller (this function's `#
+    // Safety`), which is what `read_narrow` asks.
     Ok(Handle(unsafe { read_narrow(p, MPI_ERR_TYPE, what) }?))
 }
 
@@ -43,6 +50,7 @@ unsafe fn int_array(p: *const MPI_Farray, n: usize, name: &'static str) -> Resul
     if p.is_null() {
         return Err(Error::NullArgument { name });
     }
+    // SAFETY: `p` is valid here by this function's contract (its `# Safety`).
     Ok(unsafe { std::slice::from_raw_parts(p, n) }
         .iter()
         .map(|&v| wide(v))
@@ -60,6 +68,7 @@ unsafe fn aint_array(p: *const MPI_Faint_array, n: usize, name: &'static str) ->
     if p.is_null() {
         return Err(Error::NullArgument { name });
     }
+    // SAFETY: `p` is valid here by this function's contract (its `# Safety`).
     Ok(unsafe { std::slice::from_raw_parts(p, n) }
         .iter()
         .map(|&v| v as i64)
@@ -71,6 +80,7 @@ unsafe fn aint_array(p: *const MPI_Faint_array, n: usize, name: &'static str) ->
 /// # Safety
 /// `newtype` must be writable (checked non-NULL by the caller).
 unsafe fn out(newtype: *mut MPI_Fint, h: Handle) -> Result<()> {
+    // SAFETY: `newtype` is valid here by this function's contract (its `# Safety`).
     unsafe { *newtype = fint(h.0) };
     Ok(())
 }
@@ -84,10 +94,12 @@ pub unsafe extern "C" fn mpi_type_contiguous_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_CONTIGUOUS", Scope::NoObject, {
-        nonnull!(count, oldtype, newtype);
-        let h = rt().type_contiguous(wide(unsafe { *count }), unsafe {
-            type_arg(oldtype, "oldtype")
-        }?)?;
+        let count = try_in!(count);
+        nonnull!(oldtype, newtype);
+        // SAFETY: `count`: an argument of this call, checked non-NULL above, valid for its type
+        // during the call; `type_arg` needs the datatype argument readable (the by-reference
+        // contract of this entry point, fortran/mod.rs).
+        let h = rt().type_contiguous(wide(count), unsafe { type_arg(oldtype, "oldtype") }?)?;
         // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
         unsafe { out(newtype, h) }
     })
@@ -104,15 +116,16 @@ pub unsafe extern "C" fn mpi_type_vector_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_VECTOR", Scope::NoObject, {
-        nonnull!(count, blocklength, stride, oldtype, newtype);
+        let count = try_in!(count);
+        let blocklength = try_in!(blocklength);
+        let stride = try_in!(stride);
+        nonnull!(oldtype, newtype);
         let h = rt().type_vector(
-            // SAFETY: `count`, `blocklength`, `stride` checked non-NULL above (fortran/mod.rs
-            // contract).
-            wide(unsafe { *count }),
-            // SAFETY: `blocklength`, `stride`, `oldtype` checked non-NULL above (fortran/mod.rs
-            // contract).
-            wide(unsafe { *blocklength }),
-            wide(unsafe { *stride }),
+            wide(count),
+            wide(blocklength),
+            wide(stride),
+            // SAFETY: `type_arg` needs the datatype argument readable (the by-reference contract of
+            // this entry point, fortran/mod.rs).
             unsafe { type_arg(oldtype, "oldtype") }?,
         )?;
         // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
@@ -132,15 +145,16 @@ pub unsafe extern "C" fn mpi_type_create_hvector_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_CREATE_HVECTOR", Scope::NoObject, {
-        nonnull!(count, blocklength, stride, oldtype, newtype);
+        let count = try_in!(count);
+        let blocklength = try_in!(blocklength);
+        let stride = try_in!(stride);
+        nonnull!(oldtype, newtype);
         let h = rt().type_create_hvector(
-            // SAFETY: `count`, `blocklength`, `stride` checked non-NULL above (fortran/mod.rs
-            // contract).
-            wide(unsafe { *count }),
-            // SAFETY: `blocklength`, `stride`, `oldtype` checked non-NULL above (fortran/mod.rs
-            // contract).
-            wide(unsafe { *blocklength }),
-            unsafe { *stride } as i64,
+            wide(count),
+            wide(blocklength),
+            stride as i64,
+            // SAFETY: `type_arg` needs the datatype argument readable (the by-reference contract of
+            // this entry point, fortran/mod.rs).
             unsafe { type_arg(oldtype, "oldtype") }?,
         )?;
         // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
@@ -160,13 +174,19 @@ pub unsafe extern "C" fn mpi_type_indexed_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_INDEXED", Scope::NoObject, {
-        nonnull!(count, oldtype, newtype);
-        // SAFETY: `count` checked non-NULL above (fortran/mod.rs contract).
-        let n = count_arg(unsafe { *count })?;
+        let count = try_in!(count);
+        nonnull!(oldtype, newtype);
+        let n = count_arg(count)?;
+        // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let bls = unsafe { int_array(array_of_blocklengths, n, "array_of_blocklengths") }?;
+        // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let disps = unsafe { int_array(array_of_displacements, n, "array_of_displacements") }?;
         // SAFETY: `oldtype`, `newtype` checked non-NULL above (fortran/mod.rs contract).
         let h = rt().type_indexed(&bls, &disps, unsafe { type_arg(oldtype, "oldtype") }?)?;
+        // SAFETY: `out` needs the output handle writable (the by-reference contract of this entry
+        // point, fortran/mod.rs).
         unsafe { out(newtype, h) }
     })
 }
@@ -183,14 +203,20 @@ pub unsafe extern "C" fn mpi_type_create_hindexed_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_CREATE_HINDEXED", Scope::NoObject, {
-        nonnull!(count, oldtype, newtype);
-        // SAFETY: `count` checked non-NULL above (fortran/mod.rs contract).
-        let n = count_arg(unsafe { *count })?;
+        let count = try_in!(count);
+        nonnull!(oldtype, newtype);
+        let n = count_arg(count)?;
+        // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let bls = unsafe { int_array(array_of_blocklengths, n, "array_of_blocklengths") }?;
+        // SAFETY: `aint_array` needs the array to hold `n` elements when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let disps = unsafe { aint_array(array_of_displacements, n, "array_of_displacements") }?;
         let h =
             // SAFETY: `oldtype`, `newtype` checked non-NULL above (fortran/mod.rs contract).
             rt().type_create_hindexed(&bls, &disps, unsafe { type_arg(oldtype, "oldtype") }?)?;
+        // SAFETY: `out` needs the output handle writable (the by-reference contract of this entry
+        // point, fortran/mod.rs).
         unsafe { out(newtype, h) }
     })
 }
@@ -207,11 +233,17 @@ pub unsafe extern "C" fn mpi_type_create_indexed_block_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_CREATE_INDEXED_BLOCK", Scope::NoObject, {
-        nonnull!(count, blocklength, oldtype, newtype);
-        // SAFETY: `count` checked non-NULL above (fortran/mod.rs contract).
-        let n = count_arg(unsafe { *count })?;
+        let count = try_in!(count);
+        let blocklength = try_in!(blocklength);
+        nonnull!(oldtype, newtype);
+        let n = count_arg(count)?;
+        // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let disps = unsafe { int_array(array_of_displacements, n, "array_of_displacements") }?;
-        let h = rt().type_create_indexed_block(wide(unsafe { *blocklength }), &disps, unsafe {
+        // SAFETY: `blocklength`: an argument of this call, checked non-NULL above, valid for its
+        // type during the call; `type_arg` needs the datatype argument readable (the by-reference
+        // contract of this entry point, fortran/mod.rs).
+        let h = rt().type_create_indexed_block(wide(blocklength), &disps, unsafe {
             type_arg(oldtype, "oldtype")
         }?)?;
         // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
@@ -231,11 +263,17 @@ pub unsafe extern "C" fn mpi_type_create_hindexed_block_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_CREATE_HINDEXED_BLOCK", Scope::NoObject, {
-        nonnull!(count, blocklength, oldtype, newtype);
-        // SAFETY: `count` checked non-NULL above (fortran/mod.rs contract).
-        let n = count_arg(unsafe { *count })?;
+        let count = try_in!(count);
+        let blocklength = try_in!(blocklength);
+        nonnull!(oldtype, newtype);
+        let n = count_arg(count)?;
+        // SAFETY: `aint_array` needs the array to hold `n` elements when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let disps = unsafe { aint_array(array_of_displacements, n, "array_of_displacements") }?;
-        let h = rt().type_create_hindexed_block(wide(unsafe { *blocklength }), &disps, unsafe {
+        // SAFETY: `blocklength`: an argument of this call, checked non-NULL above, valid for its
+        // type during the call; `type_arg` needs the datatype argument readable (the by-reference
+        // contract of this entry point, fortran/mod.rs).
+        let h = rt().type_create_hindexed_block(wide(blocklength), &disps, unsafe {
             type_arg(oldtype, "oldtype")
         }?)?;
         // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
@@ -255,11 +293,17 @@ pub unsafe extern "C" fn mpi_type_create_struct_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_CREATE_STRUCT", Scope::NoObject, {
-        nonnull!(count, newtype);
-        // SAFETY: `count` checked non-NULL above (fortran/mod.rs contract).
-        let n = count_arg(unsafe { *count })?;
+        let count = try_in!(count);
+        nonnull!(newtype);
+        let n = count_arg(count)?;
+        // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let bls = unsafe { int_array(array_of_blocklengths, n, "array_of_blocklengths") }?;
+        // SAFETY: `aint_array` needs the array to hold `n` elements when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let disps = unsafe { aint_array(array_of_displacements, n, "array_of_displacements") }?;
+        // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let types: Vec<Handle> = unsafe { int_array(array_of_types, n, "array_of_types") }?
             .into_iter()
             .map(|t| {
@@ -291,15 +335,22 @@ pub unsafe extern "C" fn mpi_type_create_subarray_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_CREATE_SUBARRAY", Scope::NoObject, {
-        nonnull!(ndims, order, oldtype, newtype);
+        let ndims = try_in!(ndims);
+        nonnull!(order, oldtype, newtype);
         // ndims must be positive; the core says so with MPI_ERR_ARG (as the C entry point).
-        // SAFETY: `ndims` checked non-NULL above (fortran/mod.rs contract).
-        let n = usize::try_from(unsafe { *ndims }).unwrap_or(0);
-        // SAFETY: `order` checked non-NULL above (fortran/mod.rs contract).
-        let order = unsafe { read_narrow(order, MPI_ERR_ARG, "order") }?;
+        let n = usize::try_from(ndims).unwrap_or(0);
+        let order = narrow(try_in!(order), MPI_ERR_ARG, "order")?;
+        // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let sizes = unsafe { int_array(array_of_sizes, n, "array_of_sizes") }?;
+        // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let subsizes = unsafe { int_array(array_of_subsizes, n, "array_of_subsizes") }?;
+        // SAFETY: `int_array` needs the array to hold `n` INTEGERs when `n > 0` (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let starts = unsafe { int_array(array_of_starts, n, "array_of_starts") }?;
+        // SAFETY: `type_arg` needs the datatype argument readable (the by-reference contract of
+        // this entry point, fortran/mod.rs).
         let h = rt().type_create_subarray(&sizes, &subsizes, &starts, order, unsafe {
             type_arg(oldtype, "oldtype")
         }?)?;
@@ -319,14 +370,15 @@ pub unsafe extern "C" fn mpi_type_create_resized_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_CREATE_RESIZED", Scope::NoObject, {
-        nonnull!(oldtype, lb, extent, newtype);
+        nonnull!(oldtype);
+        let lb = try_in!(lb);
+        let extent = try_in!(extent);
+        nonnull!(newtype);
         let h = rt().type_create_resized(
             // SAFETY: `oldtype` checked non-NULL above (fortran/mod.rs contract).
             unsafe { type_arg(oldtype, "oldtype") }?,
-            // SAFETY: `lb`, `extent` checked non-NULL above (fortran/mod.rs contract).
-            unsafe { *lb } as i64,
-            // SAFETY: `extent` checked non-NULL above (fortran/mod.rs contract).
-            unsafe { *extent } as i64,
+            lb as i64,
+            extent as i64,
         )?;
         // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
         unsafe { out(newtype, h) }
@@ -343,11 +395,10 @@ pub unsafe extern "C" fn mpi_type_dup_(
     fentry!(ierror, "MPI_TYPE_DUP", Scope::NoObject, {
         // SAFETY: `oldtype` NULL or valid (fortran/mod.rs contract).
         let t = unsafe { type_ref(oldtype) }?;
-        nonnull!(newtype);
+        let newtype = try_out!(newtype);
         let h = rt().type_dup(Handle(t));
         // As MPI_COMM_DUP: on failure the new handle is the null handle.
-        // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *newtype = fint(h.as_ref().map_or(MPI_DATATYPE_NULL, |h| h.0)) };
+        newtype.set(fint(h.as_ref().map_or(MPI_DATATYPE_NULL, |h| h.0)));
         h.map(drop)
     })
 }
@@ -387,10 +438,9 @@ pub unsafe extern "C" fn mpi_type_size_(
     fentry!(ierror, "MPI_TYPE_SIZE", Scope::NoObject, {
         // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
         let t = unsafe { type_ref(datatype) }?;
-        nonnull!(size);
+        let size = try_out!(size);
         let s = rt().type_size(Handle(t))?;
-        // SAFETY: `size` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *size = MPI_Fint::try_from(s).unwrap_or(fint(MPI_UNDEFINED)) };
+        size.set(MPI_Fint::try_from(s).unwrap_or(fint(MPI_UNDEFINED)));
         Ok(())
     })
 }
@@ -405,10 +455,9 @@ pub unsafe extern "C" fn mpi_type_size_x_(
     fentry!(ierror, "MPI_TYPE_SIZE_X", Scope::NoObject, {
         // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
         let t = unsafe { type_ref(datatype) }?;
-        nonnull!(size);
+        let size = try_out!(size);
         let s = rt().type_size(Handle(t))?;
-        // SAFETY: `size` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *size = s };
+        size.set(s);
         Ok(())
     })
 }
@@ -425,12 +474,11 @@ pub unsafe extern "C" fn mpi_type_get_extent_(
     fentry!(ierror, "MPI_TYPE_GET_EXTENT", Scope::NoObject, {
         // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
         let t = unsafe { type_ref(datatype) }?;
-        nonnull!(lb, extent);
+        let lb = try_out!(lb);
+        let extent = try_out!(extent);
         let (l, e) = rt().type_get_extent(Handle(t))?;
-        unsafe {
-            *lb = l as MPI_Aint;
-            *extent = e as MPI_Aint;
-        }
+        lb.set(l as MPI_Aint);
+        extent.set(e as MPI_Aint);
         Ok(())
     })
 }
@@ -447,12 +495,11 @@ pub unsafe extern "C" fn mpi_type_get_extent_x_(
     fentry!(ierror, "MPI_TYPE_GET_EXTENT_X", Scope::NoObject, {
         // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
         let t = unsafe { type_ref(datatype) }?;
-        nonnull!(lb, extent);
+        let lb = try_out!(lb);
+        let extent = try_out!(extent);
         let (l, e) = rt().type_get_extent(Handle(t))?;
-        unsafe {
-            *lb = l;
-            *extent = e;
-        }
+        lb.set(l);
+        extent.set(e);
         Ok(())
     })
 }
@@ -469,12 +516,11 @@ pub unsafe extern "C" fn mpi_type_get_true_extent_(
     fentry!(ierror, "MPI_TYPE_GET_TRUE_EXTENT", Scope::NoObject, {
         // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
         let t = unsafe { type_ref(datatype) }?;
-        nonnull!(true_lb, true_extent);
+        let true_lb = try_out!(true_lb);
+        let true_extent = try_out!(true_extent);
         let (l, e) = rt().type_get_true_extent(Handle(t))?;
-        unsafe {
-            *true_lb = l as MPI_Aint;
-            *true_extent = e as MPI_Aint;
-        }
+        true_lb.set(l as MPI_Aint);
+        true_extent.set(e as MPI_Aint);
         Ok(())
     })
 }
@@ -491,12 +537,11 @@ pub unsafe extern "C" fn mpi_type_get_true_extent_x_(
     fentry!(ierror, "MPI_TYPE_GET_TRUE_EXTENT_X", Scope::NoObject, {
         // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
         let t = unsafe { type_ref(datatype) }?;
-        nonnull!(true_lb, true_extent);
+        let true_lb = try_out!(true_lb);
+        let true_extent = try_out!(true_extent);
         let (l, e) = rt().type_get_true_extent(Handle(t))?;
-        unsafe {
-            *true_lb = l;
-            *true_extent = e;
-        }
+        true_lb.set(l);
+        true_extent.set(e);
         Ok(())
     })
 }
@@ -531,8 +576,11 @@ pub unsafe extern "C" fn mpi_type_get_name_(
     fentry!(ierror, "MPI_TYPE_GET_NAME", Scope::NoObject, {
         // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
         let t = unsafe { type_ref(datatype) }?;
-        nonnull!(type_name, resultlen);
+        nonnull!(type_name);
+        let resultlen = try_out!(resultlen);
         let name = rt().type_get_name(Handle(t))?;
+        // SAFETY: `write_fortran_string` needs the CHARACTER argument to have its hidden length in
+        // writable bytes (the by-reference contract of this entry point, fortran/mod.rs).
         let n = unsafe {
             write_fortran_string(
                 type_name,
@@ -541,8 +589,7 @@ pub unsafe extern "C" fn mpi_type_get_name_(
                 &name,
             )
         };
-        // SAFETY: `resultlen` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *resultlen = fint(n) };
+        resultlen.set(fint(n));
         Ok(())
     })
 }
@@ -557,9 +604,8 @@ pub unsafe extern "C" fn mpi_get_address_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GET_ADDRESS", Scope::NoObject, {
-        nonnull!(address);
-        // SAFETY: `address` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *address = bottom(location) as MPI_Aint };
+        let address = try_out!(address);
+        address.set(bottom(location) as MPI_Aint);
         Ok(())
     })
 }

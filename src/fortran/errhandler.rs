@@ -6,6 +6,8 @@ use crate::fentry;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
 use crate::fortran::{by_ref, fint, narrow, read_narrow, scope_handle, MPI_Fint};
 use crate::nonnull;
+use crate::try_in;
+use crate::try_out;
 use crate::world::errhandler::UserErrhandler;
 use crate::world::{Error, Handle, ObjectKind};
 use std::ffi::c_char;
@@ -26,8 +28,13 @@ impl UserErrhandler for FortranErrhandler {
     }
 }
 
-/// The handle of an ERRHANDLER argument (checked non-NULL by the caller).
+/// The handle of an ERRHANDLER argument.
+///
+/// # Safety
+/// `p` points to the caller's INTEGER (its callers check it non-NULL).
 unsafe fn errhandler_arg(p: *const MPI_Fint) -> crate::error::Result<Handle> {
+    // SAFETY: `p` is the caller's INTEGER, checked non-NULL by the caller (this function's `#
+    // Safety`), which is what `read_narrow` asks.
     Ok(Handle(unsafe {
         read_narrow(p, MPI_ERR_ERRHANDLER, "errhandler")
     }?))
@@ -56,6 +63,8 @@ pub unsafe extern "C" fn mpi_comm_create_errhandler_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_COMM_CREATE_ERRHANDLER", Scope::NoObject, {
+        // SAFETY: `create` needs the errhandler output writable (the by-reference contract of this
+        // entry point, fortran/mod.rs).
         unsafe { create(ObjectKind::Comm, comm_errhandler_fn, errhandler) }
     })
 }
@@ -68,6 +77,8 @@ pub unsafe extern "C" fn mpi_win_create_errhandler_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_WIN_CREATE_ERRHANDLER", Scope::NoObject, {
+        // SAFETY: `create` needs the errhandler output writable (the by-reference contract of this
+        // entry point, fortran/mod.rs).
         unsafe { create(ObjectKind::Win, win_errhandler_fn, errhandler) }
     })
 }
@@ -88,6 +99,8 @@ pub unsafe extern "C" fn mpi_comm_set_errhandler_(
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
             nonnull!(errhandler);
+            // SAFETY: `errhandler_arg` needs the ERRHANDLER argument readable (the by-reference
+            // contract of this entry point, fortran/mod.rs).
             rt().set_errhandler(ObjectKind::Comm, Handle(c), unsafe {
                 errhandler_arg(errhandler)
             }?)
@@ -111,6 +124,8 @@ pub unsafe extern "C" fn mpi_win_set_errhandler_(
         {
             let w = narrow(w, MPI_ERR_WIN, "win")?;
             nonnull!(errhandler);
+            // SAFETY: `errhandler_arg` needs the ERRHANDLER argument readable (the by-reference
+            // contract of this entry point, fortran/mod.rs).
             rt().set_errhandler(ObjectKind::Win, Handle(w), unsafe {
                 errhandler_arg(errhandler)
             }?)
@@ -133,10 +148,9 @@ pub unsafe extern "C" fn mpi_comm_get_errhandler_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(errhandler);
+            let errhandler = try_out!(errhandler);
             let h = rt().get_errhandler(ObjectKind::Comm, Handle(c))?;
-            // SAFETY: `errhandler` checked non-NULL above (fortran/mod.rs contract).
-            unsafe { *errhandler = fint(h.0) };
+            errhandler.set(fint(h.0));
             Ok(())
         }
     )
@@ -157,10 +171,9 @@ pub unsafe extern "C" fn mpi_win_get_errhandler_(
         Scope::Win(scope_handle(w, MPI_WIN_NULL)),
         {
             let w = narrow(w, MPI_ERR_WIN, "win")?;
-            nonnull!(errhandler);
+            let errhandler = try_out!(errhandler);
             let h = rt().get_errhandler(ObjectKind::Win, Handle(w))?;
-            // SAFETY: `errhandler` checked non-NULL above (fortran/mod.rs contract).
-            unsafe { *errhandler = fint(h.0) };
+            errhandler.set(fint(h.0));
             Ok(())
         }
     )
@@ -204,6 +217,7 @@ pub unsafe extern "C" fn mpi_comm_call_errhandler_(
         }
     );
     let Some((c, code)) = args else { return };
+    // SAFETY: integer arguments only: the C entry point reads no pointer.
     let rc = unsafe { crate::capi::errhandler::MPI_Comm_call_errhandler(c, code) };
     if !ierror.is_null() {
         // SAFETY: `ierror` checked non-NULL above (fortran/mod.rs contract).
@@ -236,6 +250,7 @@ pub unsafe extern "C" fn mpi_win_call_errhandler_(
         }
     );
     let Some((w, code)) = args else { return };
+    // SAFETY: integer arguments only: the C entry point reads no pointer.
     let rc = unsafe { crate::capi::errhandler::MPI_Win_call_errhandler(w, code) };
     if !ierror.is_null() {
         // SAFETY: `ierror` checked non-NULL above (fortran/mod.rs contract).
@@ -251,11 +266,10 @@ pub unsafe extern "C" fn mpi_error_class_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_ERROR_CLASS", Scope::NoObject, {
-        nonnull!(errorcode, errorclass);
-        // SAFETY: `errorcode` checked non-NULL above (fortran/mod.rs contract).
-        let c = rt().error_class(unsafe { read_narrow(errorcode, MPI_ERR_ARG, "errorcode") }?)?;
-        // SAFETY: `errorclass` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *errorclass = fint(c) };
+        nonnull!(errorcode);
+        let errorclass = try_out!(errorclass);
+        let c = rt().error_class(narrow(try_in!(errorcode), MPI_ERR_ARG, "errorcode")?)?;
+        errorclass.set(fint(c));
         Ok(())
     })
 }
@@ -270,14 +284,13 @@ pub unsafe extern "C" fn mpi_error_string_(
     string_len: usize,
 ) {
     fentry!(ierror, "MPI_ERROR_STRING", Scope::NoObject, {
-        nonnull!(errorcode, string, resultlen);
-        // SAFETY: `errorcode` checked non-NULL above (fortran/mod.rs contract).
-        let s = rt().error_string(unsafe { read_narrow(errorcode, MPI_ERR_ARG, "errorcode") }?)?;
+        nonnull!(errorcode, string);
+        let resultlen = try_out!(resultlen);
+        let s = rt().error_string(narrow(try_in!(errorcode), MPI_ERR_ARG, "errorcode")?)?;
         let n =
             // SAFETY: `string` checked non-NULL above (fortran/mod.rs contract).
             unsafe { write_fortran_string(string, string_len, MPI_MAX_ERROR_STRING as usize, &s) };
-        // SAFETY: `resultlen` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *resultlen = fint(n) };
+        resultlen.set(fint(n));
         Ok(())
     })
 }
@@ -286,10 +299,9 @@ pub unsafe extern "C" fn mpi_error_string_(
 #[no_mangle]
 pub unsafe extern "C" fn mpi_add_error_class_(errorclass: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_ADD_ERROR_CLASS", Scope::NoObject, {
-        nonnull!(errorclass);
+        let errorclass = try_out!(errorclass);
         let c = rt().add_error_class()?;
-        // SAFETY: `errorclass` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *errorclass = fint(c) };
+        errorclass.set(fint(c));
         Ok(())
     })
 }
@@ -302,12 +314,10 @@ pub unsafe extern "C" fn mpi_add_error_code_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_ADD_ERROR_CODE", Scope::NoObject, {
-        nonnull!(errorclass, errorcode);
-        let c =
-            // SAFETY: `errorclass` checked non-NULL above (fortran/mod.rs contract).
-            rt().add_error_code(unsafe { read_narrow(errorclass, MPI_ERR_ARG, "errorclass") }?)?;
-        // SAFETY: `errorcode` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *errorcode = fint(c) };
+        nonnull!(errorclass);
+        let errorcode = try_out!(errorcode);
+        let c = rt().add_error_code(narrow(try_in!(errorclass), MPI_ERR_ARG, "errorclass")?)?;
+        errorcode.set(fint(c));
         Ok(())
     })
 }
@@ -324,10 +334,6 @@ pub unsafe extern "C" fn mpi_add_error_string_(
         nonnull!(errorcode, string);
         // SAFETY: `string` checked non-NULL above (fortran/mod.rs contract).
         let s = unsafe { read_fortran_string(string, string_len) };
-        rt().add_error_string(
-            // SAFETY: `errorcode` checked non-NULL above (fortran/mod.rs contract).
-            unsafe { read_narrow(errorcode, MPI_ERR_ARG, "errorcode") }?,
-            &s,
-        )
+        rt().add_error_string(narrow(try_in!(errorcode), MPI_ERR_ARG, "errorcode")?, &s)
     })
 }

@@ -7,10 +7,15 @@ use crate::fentry;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
 use crate::fortran::{fint, logical, narrow, MPI_Fint, MPI_Flogical};
 use crate::nonnull;
+use crate::try_in;
+use crate::try_out;
 use crate::world::{Error, Handle};
 use std::ffi::c_char;
 
-/// An info handle argument, checked to fit the library's handles.
+/// An info handle argument, checked non-NULL and to fit the library's handles.
+///
+/// # Safety
+/// `p` is NULL or points to the caller's INTEGER.
 unsafe fn info_arg(p: *const MPI_Fint) -> crate::error::Result<Handle> {
     nonnull!(p);
     // SAFETY: `p` checked non-NULL above (fortran/mod.rs contract).
@@ -21,10 +26,9 @@ unsafe fn info_arg(p: *const MPI_Fint) -> crate::error::Result<Handle> {
 #[no_mangle]
 pub unsafe extern "C" fn mpi_info_create_(info: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_INFO_CREATE", Scope::NoObject, {
-        nonnull!(info);
+        let info = try_out!(info);
         let h = rt().info_create()?;
-        // SAFETY: `info` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *info = fint(h.0) };
+        info.set(fint(h.0));
         Ok(())
     })
 }
@@ -41,9 +45,13 @@ pub unsafe extern "C" fn mpi_info_set_(
 ) {
     fentry!(ierror, "MPI_INFO_SET", Scope::NoObject, {
         nonnull!(key, value);
+        // SAFETY: `info_arg` needs the INFO argument readable (the by-reference contract of this
+        // entry point, fortran/mod.rs).
         let h = unsafe { info_arg(info) }?;
         // SAFETY: `key`, `value` checked non-NULL above (fortran/mod.rs contract).
         let k = unsafe { read_fortran_string(key, key_len) };
+        // SAFETY: `read_fortran_string` needs the CHARACTER argument to have its hidden length in
+        // readable bytes (the by-reference contract of this entry point, fortran/mod.rs).
         let v = unsafe { read_fortran_string(value, value_len) };
         rt().info_set(h, &k, &v)
     })
@@ -62,20 +70,25 @@ pub unsafe extern "C" fn mpi_info_get_(
     value_len: usize,
 ) {
     fentry!(ierror, "MPI_INFO_GET", Scope::NoObject, {
-        nonnull!(key, valuelen, value, flag);
+        nonnull!(key);
+        let valuelen = try_in!(valuelen);
+        nonnull!(value);
+        let flag = try_out!(flag);
+        // SAFETY: `info_arg` needs the INFO argument readable (the by-reference contract of this
+        // entry point, fortran/mod.rs).
         let h = unsafe { info_arg(info) }?;
-        // SAFETY: `valuelen` checked non-NULL above (fortran/mod.rs contract).
-        let room = usize::try_from(unsafe { *valuelen })
+        let room = usize::try_from(valuelen)
             .map_err(|_| Error::invalid(MPI_ERR_ARG, "VALUELEN is negative"))?;
         // SAFETY: `key` checked non-NULL above (fortran/mod.rs contract).
         let k = unsafe { read_fortran_string(key, key_len) };
         match rt().info_get(h, &k)? {
-            Some(v) => unsafe {
-                write_fortran_string(value, value_len, room, &v);
-                *flag = logical(true);
-            },
-            // SAFETY: `flag` checked non-NULL above (fortran/mod.rs contract).
-            None => unsafe { *flag = logical(false) },
+            Some(v) => {
+                // SAFETY: `value` is not NULL (checked above) and a CHARACTER of `value_len`
+                // bytes (the by-reference contract of this entry point, fortran/mod.rs).
+                unsafe { write_fortran_string(value, value_len, room, &v) };
+                flag.set(logical(true));
+            }
+            None => flag.set(logical(false)),
         }
         Ok(())
     })
@@ -92,17 +105,20 @@ pub unsafe extern "C" fn mpi_info_get_valuelen_(
     key_len: usize,
 ) {
     fentry!(ierror, "MPI_INFO_GET_VALUELEN", Scope::NoObject, {
-        nonnull!(key, valuelen, flag);
+        nonnull!(key);
+        let valuelen = try_out!(valuelen);
+        let flag = try_out!(flag);
+        // SAFETY: `info_arg` needs the INFO argument readable (the by-reference contract of this
+        // entry point, fortran/mod.rs).
         let h = unsafe { info_arg(info) }?;
         // SAFETY: `key` checked non-NULL above (fortran/mod.rs contract).
         let k = unsafe { read_fortran_string(key, key_len) };
         match rt().info_get(h, &k)? {
-            Some(v) => unsafe {
-                *valuelen = fint(v.len() as i32);
-                *flag = logical(true);
-            },
-            // SAFETY: `flag` checked non-NULL above (fortran/mod.rs contract).
-            None => unsafe { *flag = logical(false) },
+            Some(v) => {
+                valuelen.set(fint(v.len() as i32));
+                flag.set(logical(true));
+            }
+            None => flag.set(logical(false)),
         }
         Ok(())
     })
@@ -118,6 +134,8 @@ pub unsafe extern "C" fn mpi_info_delete_(
 ) {
     fentry!(ierror, "MPI_INFO_DELETE", Scope::NoObject, {
         nonnull!(key);
+        // SAFETY: `info_arg` needs the INFO argument readable (the by-reference contract of this
+        // entry point, fortran/mod.rs).
         let h = unsafe { info_arg(info) }?;
         // SAFETY: `key` checked non-NULL above (fortran/mod.rs contract).
         rt().info_delete(h, &unsafe { read_fortran_string(key, key_len) })
@@ -132,10 +150,11 @@ pub unsafe extern "C" fn mpi_info_dup_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_INFO_DUP", Scope::NoObject, {
-        nonnull!(newinfo);
+        let newinfo = try_out!(newinfo);
+        // SAFETY: `info_arg` needs the INFO argument readable (the by-reference contract of this
+        // entry point, fortran/mod.rs).
         let h = rt().info_dup(unsafe { info_arg(info) }?)?;
-        // SAFETY: `newinfo` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *newinfo = fint(h.0) };
+        newinfo.set(fint(h.0));
         Ok(())
     })
 }
@@ -144,7 +163,11 @@ pub unsafe extern "C" fn mpi_info_dup_(
 #[no_mangle]
 pub unsafe extern "C" fn mpi_info_free_(info: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_INFO_FREE", Scope::NoObject, {
+        // SAFETY: `info_arg` needs the INFO argument readable (the by-reference contract of this
+        // entry point, fortran/mod.rs).
         rt().info_free(unsafe { info_arg(info) }?)?;
+        // SAFETY: `info` is not NULL (`info_arg` fails the call otherwise) and the caller's INTEGER
+        // (fortran/mod.rs).
         unsafe { *info = fint(MPI_INFO_NULL) };
         Ok(())
     })
@@ -158,10 +181,11 @@ pub unsafe extern "C" fn mpi_info_get_nkeys_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_INFO_GET_NKEYS", Scope::NoObject, {
-        nonnull!(nkeys);
+        let nkeys = try_out!(nkeys);
+        // SAFETY: `info_arg` needs the INFO argument readable (the by-reference contract of this
+        // entry point, fortran/mod.rs).
         let n = rt().info_nkeys(unsafe { info_arg(info) }?)?;
-        // SAFETY: `nkeys` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *nkeys = fint(n) };
+        nkeys.set(fint(n));
         Ok(())
     })
 }
@@ -177,6 +201,8 @@ pub unsafe extern "C" fn mpi_info_get_nthkey_(
 ) {
     fentry!(ierror, "MPI_INFO_GET_NTHKEY", Scope::NoObject, {
         nonnull!(n, key);
+        // SAFETY: `info_arg` needs the INFO argument readable (the by-reference contract of this
+        // entry point, fortran/mod.rs).
         let h = unsafe { info_arg(info) }?;
         // SAFETY: `n` checked non-NULL above (fortran/mod.rs contract).
         let n = narrow(unsafe { *n }, MPI_ERR_ARG, "n")?;

@@ -2,10 +2,12 @@
 
 use crate::boundary::{rt, Scope};
 use crate::consts::*;
-use crate::fentry;
+use crate::fortran::narrow;
 use crate::fortran::strings::write_fortran_string;
-use crate::fortran::{fint, logical, read_narrow, MPI_Fint, MPI_Flogical};
+use crate::fortran::{fint, logical, MPI_Fint, MPI_Flogical};
+use crate::try_in;
 use crate::world::state::Phase;
+use crate::{fentry, nonnull, try_out};
 use std::ffi::c_char;
 
 /// `MPI_INIT(IERROR)`.
@@ -25,14 +27,13 @@ pub unsafe extern "C" fn mpi_init_thread_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_INIT_THREAD", Scope::NoObject, {
-        crate::nonnull!(required, provided);
+        nonnull!(required);
+        let provided = try_out!(provided);
         let level = rt().init_with(
-            // SAFETY: `required` checked non-NULL above (fortran/mod.rs contract).
-            unsafe { read_narrow(required, MPI_ERR_ARG, "required") }?,
+            narrow(try_in!(required), MPI_ERR_ARG, "required")?,
             crate::boundary::initial_errhandler(),
         )?;
-        // SAFETY: `provided` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *provided = fint(level) };
+        provided.set(fint(level));
         Ok(())
     })
 }
@@ -47,9 +48,8 @@ pub unsafe extern "C" fn mpi_finalize_(ierror: *mut MPI_Fint) {
 #[no_mangle]
 pub unsafe extern "C" fn mpi_initialized_(flag: *mut MPI_Flogical, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_INITIALIZED", Scope::NoObject, {
-        crate::nonnull!(flag);
-        // SAFETY: `flag` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *flag = logical(rt().phase() != Phase::NotInitialized) };
+        let flag = try_out!(flag);
+        flag.set(logical(rt().phase() != Phase::NotInitialized));
         Ok(())
     })
 }
@@ -58,9 +58,8 @@ pub unsafe extern "C" fn mpi_initialized_(flag: *mut MPI_Flogical, ierror: *mut 
 #[no_mangle]
 pub unsafe extern "C" fn mpi_finalized_(flag: *mut MPI_Flogical, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_FINALIZED", Scope::NoObject, {
-        crate::nonnull!(flag);
-        // SAFETY: `flag` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *flag = logical(rt().phase() == Phase::Finalized) };
+        let flag = try_out!(flag);
+        flag.set(logical(rt().phase() == Phase::Finalized));
         Ok(())
     })
 }
@@ -88,6 +87,7 @@ pub unsafe extern "C" fn mpi_abort_(
         // SAFETY: `errorcode` checked non-NULL above (fortran/mod.rs contract).
         crate::fortran::callback_code(unsafe { *errorcode })
     };
+    // SAFETY: integer arguments only: the C entry point reads no pointer.
     unsafe { crate::capi::init::MPI_Abort(comm, code) };
 }
 
@@ -95,10 +95,9 @@ pub unsafe extern "C" fn mpi_abort_(
 #[no_mangle]
 pub unsafe extern "C" fn mpi_query_thread_(provided: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_QUERY_THREAD", Scope::NoObject, {
-        crate::nonnull!(provided);
+        let provided = try_out!(provided);
         let level = rt().active()?.thread_level;
-        // SAFETY: `provided` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *provided = fint(level) };
+        provided.set(fint(level));
         Ok(())
     })
 }
@@ -107,10 +106,9 @@ pub unsafe extern "C" fn mpi_query_thread_(provided: *mut MPI_Fint, ierror: *mut
 #[no_mangle]
 pub unsafe extern "C" fn mpi_is_thread_main_(flag: *mut MPI_Flogical, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_IS_THREAD_MAIN", Scope::NoObject, {
-        crate::nonnull!(flag);
+        let flag = try_out!(flag);
         drop(rt().active()?);
-        // SAFETY: `flag` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *flag = logical(rt().is_init_thread()) };
+        flag.set(logical(rt().is_init_thread()));
         Ok(())
     })
 }
@@ -135,11 +133,10 @@ pub unsafe extern "C" fn mpi_get_version_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GET_VERSION", Scope::NoObject, {
-        crate::nonnull!(version, subversion);
-        unsafe {
-            *version = fint(MPI_VERSION);
-            *subversion = fint(MPI_SUBVERSION);
-        }
+        let version = try_out!(version);
+        let subversion = try_out!(subversion);
+        version.set(fint(MPI_VERSION));
+        subversion.set(fint(MPI_SUBVERSION));
         Ok(())
     })
 }
@@ -153,8 +150,11 @@ pub unsafe extern "C" fn mpi_get_library_version_(
     version_len: usize,
 ) {
     fentry!(ierror, "MPI_GET_LIBRARY_VERSION", Scope::NoObject, {
-        crate::nonnull!(version, resultlen);
+        nonnull!(version);
+        let resultlen = try_out!(resultlen);
         let text = crate::capi::init::library_version();
+        // SAFETY: `write_fortran_string` needs the CHARACTER argument to have its hidden length in
+        // writable bytes (the by-reference contract of this entry point, fortran/mod.rs).
         let n = unsafe {
             write_fortran_string(
                 version,
@@ -163,8 +163,7 @@ pub unsafe extern "C" fn mpi_get_library_version_(
                 &text,
             )
         };
-        // SAFETY: `resultlen` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *resultlen = fint(n) };
+        resultlen.set(fint(n));
         Ok(())
     })
 }
@@ -178,14 +177,14 @@ pub unsafe extern "C" fn mpi_get_processor_name_(
     name_len: usize,
 ) {
     fentry!(ierror, "MPI_GET_PROCESSOR_NAME", Scope::NoObject, {
-        crate::nonnull!(name, resultlen);
+        nonnull!(name);
+        let resultlen = try_out!(resultlen);
         rt().active().map(drop)?;
         let text = crate::capi::init::processor_name();
         let n =
             // SAFETY: `name` checked non-NULL above (fortran/mod.rs contract).
             unsafe { write_fortran_string(name, name_len, MPI_MAX_PROCESSOR_NAME as usize, &text) };
-        // SAFETY: `resultlen` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *resultlen = fint(n) };
+        resultlen.set(fint(n));
         Ok(())
     })
 }

@@ -2,17 +2,17 @@
 //! `MPI_Status`'s integers in the same order (source, tag, error, then the bytes received in
 //! two halves and the cancelled flag), and the status routines.
 
+use crate::boundary::rt;
 use crate::capi::boundary::Scope;
 use crate::consts::*;
 use crate::fentry;
-use crate::fortran::{fint, logical, read_narrow, MPI_Fcount, MPI_Fint, MPI_Flogical, MPI_Fstatus};
+use crate::fortran::narrow;
+use crate::fortran::{fint, logical, MPI_Fcount, MPI_Fint, MPI_Flogical, MPI_Fstatus};
 use crate::nonnull;
+use crate::try_in;
+use crate::try_out;
 use crate::world::status::Status;
-use crate::world::{Handle, Runtime};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
+use crate::world::Handle;
 
 /// Writes a status unless it is `MPI_STATUS_IGNORE` (MPI 4.1 §3.2.6).
 ///
@@ -22,6 +22,7 @@ pub unsafe fn write(status: *mut MPI_Fstatus, st: &Status) {
     if crate::fortran::sentinels::status_ignored(status) {
         return;
     }
+    // SAFETY: `status` is valid here by this function's contract (its `# Safety`).
     let s = unsafe { std::slice::from_raw_parts_mut(status, MPI_STATUS_SIZE as usize) };
     s.fill(0);
     s[MPI_F_SOURCE as usize] = fint(st.source);
@@ -37,6 +38,7 @@ pub unsafe fn write(status: *mut MPI_Fstatus, st: &Status) {
 /// # Safety
 /// `status` is `MPI_STATUS_SIZE` readable INTEGERs.
 pub unsafe fn read(status: *const MPI_Fstatus) -> Status {
+    // SAFETY: `status` is valid here by this function's contract (its `# Safety`).
     let s = unsafe { std::slice::from_raw_parts(status, MPI_STATUS_SIZE as usize) };
     Status {
         source: s[MPI_F_SOURCE as usize] as i32,
@@ -61,10 +63,13 @@ pub unsafe extern "C" fn mpi_get_count_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GET_COUNT", Scope::NoObject, {
-        nonnull!(status, datatype, count);
-        let dt = unsafe { read_narrow(datatype, MPI_ERR_TYPE, "datatype") }?;
+        nonnull!(status, datatype);
+        let count = try_out!(count);
+        let dt = narrow(try_in!(datatype), MPI_ERR_TYPE, "datatype")?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let n = rt().status_count(unsafe { read(status) }.bytes, Handle(dt))?;
-        unsafe { *count = as_fint(n) };
+        count.set(as_fint(n));
         Ok(())
     })
 }
@@ -78,10 +83,13 @@ pub unsafe extern "C" fn mpi_get_elements_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GET_ELEMENTS", Scope::NoObject, {
-        nonnull!(status, datatype, count);
-        let dt = unsafe { read_narrow(datatype, MPI_ERR_TYPE, "datatype") }?;
+        nonnull!(status, datatype);
+        let count = try_out!(count);
+        let dt = narrow(try_in!(datatype), MPI_ERR_TYPE, "datatype")?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let n = rt().type_elements(Handle(dt), unsafe { read(status) }.bytes)?;
-        unsafe { *count = as_fint(n) };
+        count.set(as_fint(n));
         Ok(())
     })
 }
@@ -95,10 +103,13 @@ pub unsafe extern "C" fn mpi_get_elements_x_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GET_ELEMENTS_X", Scope::NoObject, {
-        nonnull!(status, datatype, count);
-        let dt = unsafe { read_narrow(datatype, MPI_ERR_TYPE, "datatype") }?;
+        nonnull!(status, datatype);
+        let count = try_out!(count);
+        let dt = narrow(try_in!(datatype), MPI_ERR_TYPE, "datatype")?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let n = rt().type_elements(Handle(dt), unsafe { read(status) }.bytes)?;
-        unsafe { *count = n };
+        count.set(n);
         Ok(())
     })
 }
@@ -112,11 +123,16 @@ pub unsafe extern "C" fn mpi_status_set_elements_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_STATUS_SET_ELEMENTS", Scope::NoObject, {
-        nonnull!(status, datatype, count);
-        let dt = unsafe { read_narrow(datatype, MPI_ERR_TYPE, "datatype") }?;
-        let bytes = rt().status_bytes_for(unsafe { *count } as i64, Handle(dt))?;
+        nonnull!(status, datatype);
+        let count = try_in!(count);
+        let dt = narrow(try_in!(datatype), MPI_ERR_TYPE, "datatype")?;
+        let bytes = rt().status_bytes_for(count as i64, Handle(dt))?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let mut s = unsafe { read(status) };
         s.bytes = bytes;
+        // SAFETY: `write` needs `status` MPI_STATUS_IGNORE or MPI_STATUS_SIZE writable INTEGERs
+        // (the by-reference contract of this entry point, fortran/mod.rs).
         unsafe { write(status, &s) };
         Ok(())
     })
@@ -131,11 +147,16 @@ pub unsafe extern "C" fn mpi_status_set_elements_x_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_STATUS_SET_ELEMENTS_X", Scope::NoObject, {
-        nonnull!(status, datatype, count);
-        let dt = unsafe { read_narrow(datatype, MPI_ERR_TYPE, "datatype") }?;
-        let bytes = rt().status_bytes_for(unsafe { *count }, Handle(dt))?;
+        nonnull!(status, datatype);
+        let count = try_in!(count);
+        let dt = narrow(try_in!(datatype), MPI_ERR_TYPE, "datatype")?;
+        let bytes = rt().status_bytes_for(count, Handle(dt))?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let mut s = unsafe { read(status) };
         s.bytes = bytes;
+        // SAFETY: `write` needs `status` MPI_STATUS_IGNORE or MPI_STATUS_SIZE writable INTEGERs
+        // (the by-reference contract of this entry point, fortran/mod.rs).
         unsafe { write(status, &s) };
         Ok(())
     })
@@ -149,9 +170,14 @@ pub unsafe extern "C" fn mpi_status_set_cancelled_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_STATUS_SET_CANCELLED", Scope::NoObject, {
-        nonnull!(status, flag);
+        nonnull!(status);
+        let flag = try_in!(flag);
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (the by-reference
+        // contract of this entry point, fortran/mod.rs).
         let mut s = unsafe { read(status) };
-        s.cancelled = unsafe { *flag } != 0;
+        s.cancelled = flag != 0;
+        // SAFETY: `write` needs `status` MPI_STATUS_IGNORE or MPI_STATUS_SIZE writable INTEGERs
+        // (the by-reference contract of this entry point, fortran/mod.rs).
         unsafe { write(status, &s) };
         Ok(())
     })
@@ -165,8 +191,9 @@ pub unsafe extern "C" fn mpi_test_cancelled_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TEST_CANCELLED", Scope::NoObject, {
-        nonnull!(status, flag);
-        unsafe { *flag = logical(read(status).cancelled) };
+        nonnull!(status);
+        let flag = try_out!(flag);
+        flag.set(logical(read(status).cancelled));
         Ok(())
     })
 }

@@ -9,11 +9,18 @@ use crate::fortran::sentinels::bottom;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
 use crate::fortran::{by_ref, fint, narrow, read_narrow, scope_handle, MPI_Aint, MPI_Fint};
 use crate::nonnull;
+use crate::try_in;
+use crate::try_out;
 use crate::world::{Handle, HandleKind};
 use std::ffi::{c_char, c_void};
 
-/// The handle of an INFO argument (checked non-NULL by the caller).
+/// The handle of an INFO argument.
+///
+/// # Safety
+/// `p` points to the caller's INTEGER (its callers check it non-NULL).
 unsafe fn info_arg(p: *const MPI_Fint) -> crate::error::Result<Handle> {
+    // SAFETY: `p` is the caller's INTEGER, checked non-NULL by the caller (this function's `#
+    // Safety`), which is what `read_narrow` asks.
     Ok(Handle(unsafe { read_narrow(p, MPI_ERR_INFO, "info") }?))
 }
 
@@ -38,15 +45,15 @@ pub unsafe extern "C" fn mpi_win_create_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(size, disp_unit, info, win);
+            let size = try_in!(size);
+            nonnull!(disp_unit, info);
+            let win = try_out!(win);
             // SAFETY: `info`, `disp_unit` checked non-NULL above (fortran/mod.rs contract).
             rt().check_handle(HandleKind::Info, unsafe { info_arg(info) }?)?;
-            let disp_unit = unsafe { read_narrow(disp_unit, MPI_ERR_DISP, "disp_unit") }?;
+            let disp_unit = narrow(try_in!(disp_unit), MPI_ERR_DISP, "disp_unit")?;
             let base = bottom(base.cast_const()) as usize;
-            // SAFETY: `size`, `win` checked non-NULL above (fortran/mod.rs contract).
-            let h = rt().win_create(base, unsafe { *size } as i64, disp_unit, Handle(c));
-            // SAFETY: `win` checked non-NULL above (fortran/mod.rs contract).
-            unsafe { *win = fint(h.as_ref().map_or(MPI_WIN_NULL, |h| h.0)) };
+            let h = rt().win_create(base, size as i64, disp_unit, Handle(c));
+            win.set(fint(h.as_ref().map_or(MPI_WIN_NULL, |h| h.0)));
             h.map(drop)
         }
     )
@@ -73,12 +80,15 @@ pub unsafe extern "C" fn mpi_win_allocate_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(size, disp_unit, info, baseptr, win);
+            let size = try_in!(size);
+            nonnull!(disp_unit, info, baseptr, win);
             // SAFETY: `info`, `disp_unit` checked non-NULL above (fortran/mod.rs contract).
             rt().check_handle(HandleKind::Info, unsafe { info_arg(info) }?)?;
-            let disp_unit = unsafe { read_narrow(disp_unit, MPI_ERR_DISP, "disp_unit") }?;
-            // SAFETY: `size` checked non-NULL above (fortran/mod.rs contract).
-            let r = rt().win_allocate(unsafe { *size } as i64, disp_unit, Handle(c));
+            let disp_unit = narrow(try_in!(disp_unit), MPI_ERR_DISP, "disp_unit")?;
+            let r = rt().win_allocate(size as i64, disp_unit, Handle(c));
+            // SAFETY: `win`, `baseptr`: arguments of this call, checked non-NULL above, valid for
+            // their types during the call (the by-reference contract of this entry point,
+            // fortran/mod.rs).
             unsafe {
                 *win = fint(r.as_ref().map_or(MPI_WIN_NULL, |(h, _)| h.0));
                 if let Ok((_, base)) = &r {
@@ -106,12 +116,12 @@ pub unsafe extern "C" fn mpi_win_create_dynamic_(
         Scope::Comm(scope_handle(c, MPI_COMM_NULL)),
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
-            nonnull!(info, win);
+            nonnull!(info);
+            let win = try_out!(win);
             // SAFETY: `info` checked non-NULL above (fortran/mod.rs contract).
             rt().check_handle(HandleKind::Info, unsafe { info_arg(info) }?)?;
             let h = rt().win_create_dynamic(Handle(c));
-            // SAFETY: `win` checked non-NULL above (fortran/mod.rs contract).
-            unsafe { *win = fint(h.as_ref().map_or(MPI_WIN_NULL, |h| h.0)) };
+            win.set(fint(h.as_ref().map_or(MPI_WIN_NULL, |h| h.0)));
             h.map(drop)
         }
     )
@@ -178,13 +188,15 @@ pub unsafe extern "C" fn mpi_win_get_name_(
         Scope::Win(scope_handle(w, MPI_WIN_NULL)),
         {
             let w = narrow(w, MPI_ERR_WIN, "win")?;
-            nonnull!(win_name, resultlen);
+            nonnull!(win_name);
+            let resultlen = try_out!(resultlen);
             let name = rt().win_get_name(Handle(w))?;
+            // SAFETY: `write_fortran_string` needs the CHARACTER argument to have its hidden length
+            // in writable bytes (the by-reference contract of this entry point, fortran/mod.rs).
             let n = unsafe {
                 write_fortran_string(win_name, win_name_len, MPI_MAX_OBJECT_NAME as usize, &name)
             };
-            // SAFETY: `resultlen` checked non-NULL above (fortran/mod.rs contract).
-            unsafe { *resultlen = fint(n) };
+            resultlen.set(fint(n));
             Ok(())
         }
     )
@@ -205,10 +217,9 @@ pub unsafe extern "C" fn mpi_win_get_group_(
         Scope::Win(scope_handle(w, MPI_WIN_NULL)),
         {
             let w = narrow(w, MPI_ERR_WIN, "win")?;
-            nonnull!(group);
+            let group = try_out!(group);
             let g = rt().win_group(Handle(w))?;
-            // SAFETY: `group` checked non-NULL above (fortran/mod.rs contract).
-            unsafe { *group = fint(g.0) };
+            group.set(fint(g.0));
             Ok(())
         }
     )
@@ -231,8 +242,7 @@ pub unsafe extern "C" fn mpi_win_fence_(
         {
             let w = narrow(w, MPI_ERR_WIN, "win")?;
             nonnull!(assert);
-            // SAFETY: `assert` checked non-NULL above (fortran/mod.rs contract).
-            unsafe { read_narrow(assert, MPI_ERR_ASSERT, "assert") }?;
+            narrow(try_in!(assert), MPI_ERR_ASSERT, "assert")?;
             rt().win_check(Handle(w))
         }
     )
@@ -249,13 +259,13 @@ pub unsafe extern "C" fn mpi_alloc_mem_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_ALLOC_MEM", Scope::NoObject, {
-        nonnull!(size, info, baseptr);
+        let size = try_in!(size);
+        nonnull!(info);
+        let baseptr = try_out!(baseptr);
         // SAFETY: `info` checked non-NULL above (fortran/mod.rs contract).
         rt().check_handle(HandleKind::Info, unsafe { info_arg(info) }?)?;
-        // SAFETY: `size`, `baseptr` checked non-NULL above (fortran/mod.rs contract).
-        let base = rt().alloc_mem(unsafe { *size } as i64)?;
-        // SAFETY: `baseptr` checked non-NULL above (fortran/mod.rs contract).
-        unsafe { *baseptr = base as MPI_Aint };
+        let base = rt().alloc_mem(size as i64)?;
+        baseptr.set(base as MPI_Aint);
         Ok(())
     })
 }

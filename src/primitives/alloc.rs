@@ -46,8 +46,11 @@ pub fn refused() -> bool {
 
 /// The error of a refused allocation of `bytes`.
 #[cold]
-fn no_memory(bytes: usize) -> Error {
-    Error::NoMemory { bytes }
+fn no_memory<T: ?Sized>(bytes: usize) -> Error {
+    Error::NoMemory {
+        what: std::any::type_name::<T>(),
+        bytes,
+    }
 }
 
 /// Room for `extra` more elements in `v`, or [`Error::NoMemory`] with `v` unchanged.
@@ -58,9 +61,9 @@ pub fn try_reserve<T>(v: &mut Vec<T>, extra: usize) -> Result<()> {
     }
     let bytes = extra.saturating_mul(std::mem::size_of::<T>());
     if refused() {
-        return Err(no_memory(bytes));
+        return Err(no_memory::<T>(bytes));
     }
-    v.try_reserve(extra).map_err(|_| no_memory(bytes))
+    v.try_reserve(extra).map_err(|_| no_memory::<T>(bytes))
 }
 
 /// Appends `x`, or fails with `v` unchanged.
@@ -76,10 +79,10 @@ pub fn try_vec<T>(n: usize, make: impl FnMut() -> T) -> Result<Vec<T>> {
     let mut v = Vec::new();
     if n > 0 {
         if refused() {
-            return Err(no_memory(n.saturating_mul(std::mem::size_of::<T>())));
+            return Err(no_memory::<T>(n.saturating_mul(std::mem::size_of::<T>())));
         }
         v.try_reserve_exact(n)
-            .map_err(|_| no_memory(n.saturating_mul(std::mem::size_of::<T>())))?;
+            .map_err(|_| no_memory::<T>(n.saturating_mul(std::mem::size_of::<T>())))?;
     }
     v.resize_with(n, make);
     Ok(v)
@@ -90,10 +93,10 @@ pub fn try_string(s: &str) -> Result<String> {
     let mut out = String::new();
     if !s.is_empty() {
         if refused() {
-            return Err(no_memory(s.len()));
+            return Err(no_memory::<str>(s.len()));
         }
         out.try_reserve_exact(s.len())
-            .map_err(|_| no_memory(s.len()))?;
+            .map_err(|_| no_memory::<str>(s.len()))?;
     }
     out.push_str(s);
     Ok(out)
@@ -114,7 +117,7 @@ pub fn try_box<T>(x: T) -> Result<Box<T>> {
         return Ok(Box::new(x));
     }
     if refused() {
-        return Err(no_memory(layout.size()));
+        return Err(no_memory::<T>(layout.size()));
     }
     // SAFETY: the layout is `T`'s and not empty; a non-null result is an allocation of that
     // layout, which `Box` frees with the same layout; it is initialized by the write before
@@ -122,7 +125,7 @@ pub fn try_box<T>(x: T) -> Result<Box<T>> {
     unsafe {
         let p = std::alloc::alloc(layout).cast::<T>();
         if p.is_null() {
-            return Err(no_memory(layout.size()));
+            return Err(no_memory::<T>(layout.size()));
         }
         p.write(x);
         Ok(Box::from_raw(p))

@@ -3,5 +3,6 @@
 
 pub mod alloc;
 pub mod arena;
+pub mod asym_fence;
 pub mod once_ptr;
 pub mod zeroed;

@@ -44,8 +44,9 @@ impl<T: 'static> OncePtr<T> {
             // SAFETY: `new` is now owned by the cell, which never frees it.
             Ok(_) => unsafe { &*new },
             Err(won) => {
-                // SAFETY: `new` was never shared; `won` is the cell's, never freed.
+                // SAFETY: `new` came from `Box::into_raw` above and was never shared.
                 drop(unsafe { Box::from_raw(new) });
+                // SAFETY: `won` is the value the cell holds, which it never frees.
                 unsafe { &*won }
             }
         }

@@ -8,68 +8,10 @@ use crate::caching::ObjRef;
 use crate::consts::*;
 use crate::error::{Error, Result};
 use crate::world::handle::Handle;
+pub use crate::world::objects::comm::{truncate_name, Comm, Group, GroupOp, Members};
 use crate::world::request::Request;
 use crate::world::runtime::Runtime;
 use crate::world::state::State;
-use std::sync::Arc;
-
-/// World ranks of a communicator's members, in rank order. In this world of one process they
-/// are nearly always that process alone: that case, and the empty one, are kept without a
-/// shared allocation, so a dup copies a tag instead of counting a reference atomically.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Members {
-    /// `[0]`.
-    ThisProcess,
-    /// `[]`.
-    Nobody,
-    Other(Arc<[i32]>),
-}
-
-impl std::ops::Deref for Members {
-    type Target = [i32];
-
-    fn deref(&self) -> &[i32] {
-        match self {
-            Members::ThisProcess => &[0],
-            Members::Nobody => &[],
-            Members::Other(ranks) => ranks,
-        }
-    }
-}
-
-impl From<Vec<i32>> for Members {
-    fn from(ranks: Vec<i32>) -> Members {
-        match ranks[..] {
-            [0] => Members::ThisProcess,
-            [] => Members::Nobody,
-            _ => Members::Other(ranks.into()),
-        }
-    }
-}
-
-#[derive(Debug)]
-pub struct Comm {
-    /// World ranks of the members, in rank order; shared by dups (no allocation per dup).
-    pub members: Members,
-    pub name: String,
-    pub errhandler: Handle,
-}
-
-impl Comm {
-    pub fn new(members: impl Into<Members>, name: &str, errhandler: Handle) -> Comm {
-        Comm {
-            members: members.into(),
-            name: name.to_owned(),
-            errhandler,
-        }
-    }
-}
-
-#[derive(Debug, Clone)]
-pub struct Group {
-    /// World ranks of the members, in rank order.
-    pub members: Vec<i32>,
-}
 
 /// The rank of this process in a member list, or `MPI_UNDEFINED`.
 fn my_rank(members: &[i32]) -> i32 {
@@ -77,16 +19,6 @@ fn my_rank(members: &[i32]) -> i32 {
         .iter()
         .position(|&r| r == 0)
         .map_or(MPI_UNDEFINED, |p| p as i32)
-}
-
-/// Truncates a name to what `MPI_MAX_OBJECT_NAME` allows (MPI 4.1 §7.8), on a char boundary.
-pub fn truncate_name(name: &str) -> String {
-    let max = MPI_MAX_OBJECT_NAME as usize - 1;
-    let mut end = name.len().min(max);
-    while !name.is_char_boundary(end) {
-        end -= 1;
-    }
-    name[..end].to_owned()
 }
 
 impl Runtime {
@@ -128,7 +60,7 @@ impl Runtime {
     }
 
     /// A new communicator without attributes (split, create), inheriting the error handler.
-    fn comm_derive(st: &mut State, parent: Handle, members: Vec<i32>) -> Result<Handle> {
+    fn comm_derive(st: &mut State, parent: Handle, members: impl Into<Members>) -> Result<Handle> {
         let errh = st.comms.get(parent)?.errhandler;
         let h = st.comms.insert(Comm::new(members, "", errh))?;
         st.errhandler_add_ref(errh);
@@ -148,7 +80,7 @@ impl Runtime {
                 format!("color {color} is negative"),
             ));
         }
-        Self::comm_derive(&mut st, comm, vec![0])
+        Self::comm_derive(&mut st, comm, Members::ThisProcess)
     }
 
     /// `MPI_Comm_create`, `MPI_Comm_create_group`: the group must be a subgroup of the
@@ -356,14 +288,6 @@ impl Runtime {
             &st.groups.get(b)?.members,
         ))
     }
-}
-
-/// Which set operation `group_set_op` makes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GroupOp {
-    Union,
-    Intersection,
-    Difference,
 }
 
 /// The ranks named by (first, last, stride) triplets (MPI 4.1 §7.3.2).

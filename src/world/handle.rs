@@ -286,13 +286,11 @@ impl<T> Slab<T> {
             alloc::try_reserve(&mut self.ready, extra)?;
             let extra = slots - self.free.len();
             if alloc::refused() {
-                return Err(Error::NoMemory {
-                    bytes: extra * std::mem::size_of::<u32>(),
-                });
+                return Err(Error::no_memory::<u32>("free handle numbers", extra));
             }
-            self.free.try_reserve(extra).map_err(|_| Error::NoMemory {
-                bytes: extra * std::mem::size_of::<u32>(),
-            })?;
+            self.free
+                .try_reserve(extra)
+                .map_err(|_| Error::no_memory::<u32>("free handle numbers", extra))?;
             self.chunks.push(Chunk {
                 live: 0,
                 values: Vec::new(),

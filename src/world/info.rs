@@ -4,20 +4,10 @@
 
 use crate::consts::*;
 use crate::error::{Error, Result};
+use crate::primitives::alloc;
 use crate::world::handle::Handle;
+pub use crate::world::objects::info::Info;
 use crate::world::runtime::Runtime;
-
-#[derive(Debug, Clone, Default)]
-pub struct Info {
-    /// In order of first setting (`MPI_Info_get_nthkey` numbers them so).
-    entries: Vec<(String, String)>,
-}
-
-impl Info {
-    fn find(&self, key: &str) -> Option<usize> {
-        self.entries.iter().position(|(k, _)| k == key)
-    }
-}
 
 fn check_key(key: &str) -> Result<()> {
     if key.is_empty() || key.len() >= MPI_MAX_INFO_KEY as usize {
@@ -54,9 +44,14 @@ impl Runtime {
         }
         let mut st = self.active()?;
         let i = st.infos.get_mut(info)?;
+        // Every allocation first: a refused one leaves the info as it was.
+        let value = alloc::try_string(value)?;
         match i.find(key) {
-            Some(n) => i.entries[n].1 = value.to_owned(),
-            None => i.entries.push((key.to_owned(), value.to_owned())),
+            Some(n) => i.entries[n].1 = value,
+            None => {
+                let key = alloc::try_string(key)?;
+                alloc::try_push(&mut i.entries, (key, value))?;
+            }
         }
         Ok(())
     }

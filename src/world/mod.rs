@@ -2,8 +2,14 @@
 //! windows, info objects, error handlers, requests and the local collectives. One client of the
 //! caching engine. Nothing here knows C or Fortran.
 //!
+//! Three levels, imported one way (tests/engine_imports.rs): the objects it holds, leaf types
+//! ([`objects`], with [`handle`] and [`attr_cell`]); the [`state::State`] that holds them and the
+//! [`runtime::Runtime`] that locks it; and the operations, `impl Runtime` blocks in the files
+//! named after what they operate on ([`comm`], [`p2p`], [`window`], ...), which re-export
+//! their objects so the faces name one path.
+//!
 //! The names the faces use are re-exported here, so that an entry point imports its world in
-//! one line. No `unsafe` here: what needs it is in `crate::primitives`.
+//! one line; files of the world itself import from the file that defines a name. No `unsafe` here: what needs it is in `crate::primitives`.
 #![deny(unsafe_code)]
 
 pub mod attr_cell;
@@ -14,6 +20,7 @@ pub mod errhandler;
 pub mod error_remove;
 pub mod handle;
 pub mod info;
+pub mod objects;
 pub mod p2p;
 pub mod reduce;
 pub mod request;

@@ -6,51 +6,11 @@
 use crate::consts::*;
 use crate::error::{Error, Result};
 use crate::world::handle::Handle;
-use crate::world::p2p::{deadlock, SendMode};
+use crate::world::objects::p2p::deadlock;
+pub use crate::world::objects::request::{PersistentOp, Request};
 use crate::world::runtime::Runtime;
 use crate::world::state::State;
 use crate::world::status::Status;
-
-#[derive(Debug)]
-pub enum Request {
-    /// Complete (`MPI_Comm_idup` and other operations done at once), with the empty status.
-    Complete,
-    /// Complete with a status; waiting or testing returns it and releases the request.
-    Done(Status),
-    /// A receive whose data the face is copying (complete once it has).
-    Delivering(Status),
-    /// A receive waiting for its message.
-    RecvPending,
-    /// A synchronous send waiting for its receive.
-    SendPending,
-    /// A persistent request (MPI 4.1 §3.9): `active` is the state of the started operation.
-    Persistent {
-        op: PersistentOp,
-        active: Option<Box<Request>>,
-    },
-}
-
-/// What starting a persistent request does.
-#[derive(Debug, Clone)]
-pub enum PersistentOp {
-    Send {
-        mode: SendMode,
-        buf: usize,
-        count: i64,
-        datatype: Handle,
-        dest: i32,
-        tag: i32,
-        comm: Handle,
-    },
-    Recv {
-        buf: usize,
-        count: i64,
-        datatype: Handle,
-        source: i32,
-        tag: i32,
-        comm: Handle,
-    },
-}
 
 impl State {
     /// The state of a request's current operation (a persistent request's started one;

@@ -12,10 +12,11 @@ use crate::consts::*;
 use crate::error::{Error, Result};
 use crate::kinds::HandleKind;
 use crate::world::attr_cell::AttrCell;
-use crate::world::comm::{Comm, Group};
+use crate::world::datatype::predefined;
 use crate::world::handle::Handle;
+use crate::world::objects::comm::{Comm, Group};
+use crate::world::objects::errhandler;
 use crate::world::state::{Phase, State};
-use crate::world::{datatype, errhandler};
 use std::sync::Arc;
 
 /// The engine over this world; its own operations (life cycle, communicators, datatypes,
@@ -94,7 +95,7 @@ impl Runtime {
         let tables = std::ptr::eq(self, &GLOBAL).then_some(&GLOBAL_TABLES);
         self.open(&mut st, tables);
         INIT_THREAD.with(|t| t.set(true));
-        errhandler::install_predefined(&mut st)?;
+        errhandler::install_predefined(&mut st.errhandlers)?;
         let world = Comm::new(vec![0], "MPI_COMM_WORLD", initial);
         let selfc = Comm::new(vec![0], "MPI_COMM_SELF", initial);
         st.comms.insert_predefined(Handle(MPI_COMM_WORLD), world)?;
@@ -105,9 +106,11 @@ impl Runtime {
                 members: Vec::new(),
             },
         )?;
-        st.infos
-            .insert_predefined(Handle(MPI_INFO_ENV), crate::world::info::Info::default())?;
-        datatype::install_predefined(&mut st.types)?;
+        st.infos.insert_predefined(
+            Handle(MPI_INFO_ENV),
+            crate::world::objects::info::Info::default(),
+        )?;
+        predefined::install_predefined(&mut st.types)?;
         // MPI 4.1 §20.3.7: integer-valued predefined attributes behave as if put by the
         // deprecated Fortran MPI_ATTR_PUT, so C readers get a pointer to an int.
         let integer_valued = [
@@ -185,7 +188,7 @@ impl Runtime {
             // MPI_INFO_NULL is a valid info argument wherever an info is taken.
             HandleKind::Info if h.0 == MPI_INFO_NULL => Ok(()),
             HandleKind::Info => st.infos.get(h).map(drop),
-            HandleKind::Op => crate::world::datatype::check_op(h),
+            HandleKind::Op => predefined::check_op(h),
         }
     }
 }

@@ -7,13 +7,13 @@ use crate::consts::*;
 use crate::error::{Error, Result};
 use crate::kinds::{HandleKind, ObjectKind};
 use crate::world::attr_cell::AttrCell;
-use crate::world::comm::{Comm, Group};
-use crate::world::datatype::Datatype;
-use crate::world::errhandler::{Errhandler, ErrorRegistry};
 use crate::world::handle::{Handle, Slab};
-use crate::world::info::Info;
-use crate::world::request::Request;
-use crate::world::window::Window;
+use crate::world::objects::comm::{Comm, Group};
+use crate::world::objects::datatype::Datatype;
+use crate::world::objects::errhandler::{Errhandler, ErrorRegistry};
+use crate::world::objects::info::Info;
+use crate::world::objects::request::Request;
+use crate::world::objects::window::Window;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -38,7 +38,7 @@ pub struct State {
     pub requests: Slab<Request>,
     pub infos: Slab<Info>,
     /// Messages and posted receives of point-to-point communication with this process.
-    pub p2p: crate::world::p2p::Queues,
+    pub p2p: crate::world::objects::p2p::Queues,
     pub errors: ErrorRegistry,
     /// Predefined communicator attributes, by keyval (`MPI_TAG_UB` ...), shared by every comm.
     pub comm_predefined: Vec<(i32, Arc<AttrCell>)>,
@@ -60,7 +60,7 @@ impl State {
             errhandlers: Slab::new(HandleKind::Errhandler),
             requests: Slab::new(HandleKind::Request),
             infos: Slab::new(HandleKind::Info),
-            p2p: crate::world::p2p::Queues::new(),
+            p2p: crate::world::objects::p2p::Queues::new(),
             errors: ErrorRegistry::new(),
             comm_predefined: Vec::new(),
             alloc_mem: BTreeMap::new(),

@@ -36,12 +36,13 @@ use crate::caching::callback::{
 use crate::consts::MPI_KEYVAL_INVALID;
 use crate::error::{Error, Limited, Result};
 use crate::kinds::ObjectKind;
+use crate::primitives::{alloc, asym_fence};
 use number::{
     decode, kind_bits, kind_code, kind_of_code, number_of, GEN_MASK, GEN_SHIFT, KIND_SHIFT,
 };
 pub use number::{decode_kind, is_own, slot_of, SLOTS, SLOT_MASK};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 /// The first slot handed out: slot 0 stays unused, so that the store's keyval tables can hold
@@ -183,17 +184,25 @@ impl KeyvalRef {
 
 /// Free slots of one thread, for one registry, oldest first: a slot is reused once
 /// `REUSE_DELAY` slots freed after it wait behind it. A create/free loop then cycles through
-/// `REUSE_DELAY + 1` slots, whatever was freed before, and stays in cache. Plain cells and no
-/// destructor, so reaching it costs no more than the thread-local address; [`ExitGuard`]
-/// hands the slots back when the thread ends.
-struct LocalFree {
+/// `REUSE_DELAY + 1` slots, whatever was freed before, and stays in cache.
+///
+/// Rings live in shared memory ([`RINGS`]), so a create that finds no slot anywhere else can
+/// take the slots other threads keep (issue 15 item 8: freed keyvals serve every thread).
+/// The owner's operations run between [`Ring::enter`] and [`Ring::leave`]: a store of `busy`,
+/// a compiler fence and a load of `stolen` (no read-modify-write, so the create/free pair
+/// stays a few plain stores and one compare-and-swap); a thief sets `stolen`, runs the heavy
+/// side of the asymmetric fence and waits until `busy` is clear, so the two never touch the
+/// ring at once (`primitives::asym_fence`).
+struct Ring {
+    busy: AtomicBool,
+    stolen: AtomicBool,
     /// The epoch of the registry whose slots the ring holds ([`NO_EPOCH`]: none).
-    epoch: Cell<u64>,
-    table: Cell<Option<&'static KeyvalTable>>,
-    ring: [Cell<Option<&'static Record>>; RING],
+    epoch: AtomicU64,
+    table: Mutex<Option<&'static KeyvalTable>>,
     /// Position of the oldest slot (wrapping; taken modulo `RING`).
-    head: Cell<u32>,
-    len: Cell<u32>,
+    head: AtomicU32,
+    len: AtomicU32,
+    slots: [AtomicU32; RING],
 }
 
 /// No registry has this epoch.
@@ -203,97 +212,270 @@ const NO_EPOCH: u64 = u64::MAX;
 /// registry, as it is since its last clear.
 static EPOCHS: AtomicU64 = AtomicU64::new(1);
 
-impl LocalFree {
-    fn at(&self, pos: u32) -> &Cell<Option<&'static Record>> {
-        &self.ring[pos as usize % RING]
-    }
-
-    /// The oldest slot, if more than `REUSE_DELAY` wait (or, with `any`, if any does).
-    #[inline(always)]
-    fn pop(&self, any: bool) -> Option<&'static Record> {
-        let len = self.len.get();
-        if len as usize <= REUSE_DELAY && !(any && len > 0) {
-            return None;
+impl Ring {
+    fn new() -> Ring {
+        Ring {
+            busy: AtomicBool::new(false),
+            stolen: AtomicBool::new(false),
+            epoch: AtomicU64::new(NO_EPOCH),
+            table: Mutex::new(None),
+            head: AtomicU32::new(0),
+            len: AtomicU32::new(0),
+            slots: [const { AtomicU32::new(0) }; RING],
         }
-        let head = self.head.get();
-        self.head.set(head.wrapping_add(1));
-        self.len.set(len - 1);
-        self.at(head).take()
     }
 
-    /// Queues a freed slot if the ring has room.
+    /// The owner starts an operation: false (nothing entered) while a thief holds the ring.
     #[inline(always)]
-    fn push_if_room(&self, record: &'static Record) -> bool {
-        let len = self.len.get();
-        if len as usize == RING {
+    fn enter(&self) -> bool {
+        self.busy.store(true, Ordering::Relaxed);
+        asym_fence::light();
+        if self.stolen.load(Ordering::Acquire) {
+            self.busy.store(false, Ordering::Release);
             return false;
         }
-        self.at(self.head.get().wrapping_add(len)).set(Some(record));
-        self.len.set(len + 1);
         true
     }
 
-    /// Queues a freed slot; returns the oldest when the ring was full.
     #[inline(always)]
-    fn push(&self, record: &'static Record) -> Option<&'static Record> {
-        let (head, len) = (self.head.get(), self.len.get());
-        if len as usize == RING {
-            self.head.set(head.wrapping_add(1));
-            return self.at(head).replace(Some(record));
+    fn leave(&self) {
+        self.busy.store(false, Ordering::Release);
+    }
+
+    fn at(&self, pos: u32) -> &AtomicU32 {
+        &self.slots[pos as usize % RING]
+    }
+
+    /// The oldest slot, if more than `REUSE_DELAY` wait (or, with `any`, if any does).
+    /// Called by the ring's holder (the owner inside `enter`, or a thief).
+    #[inline(always)]
+    fn pop(&self, any: bool) -> Option<u32> {
+        let len = self.len.load(Ordering::Relaxed);
+        if len as usize <= REUSE_DELAY && !(any && len > 0) {
+            return None;
         }
-        self.at(head.wrapping_add(len)).set(Some(record));
-        self.len.set(len + 1);
+        let head = self.head.load(Ordering::Relaxed);
+        self.head.store(head.wrapping_add(1), Ordering::Relaxed);
+        self.len.store(len - 1, Ordering::Relaxed);
+        Some(self.at(head).load(Ordering::Relaxed))
+    }
+
+    /// Queues a freed slot if the ring has room (called by its holder).
+    #[inline(always)]
+    fn push_if_room(&self, slot: u32) -> bool {
+        let len = self.len.load(Ordering::Relaxed);
+        if len as usize == RING {
+            return false;
+        }
+        let head = self.head.load(Ordering::Relaxed);
+        self.at(head.wrapping_add(len))
+            .store(slot, Ordering::Relaxed);
+        self.len.store(len + 1, Ordering::Relaxed);
+        true
+    }
+
+    /// Queues a freed slot; returns the oldest when the ring was full (called by its holder).
+    fn push(&self, slot: u32) -> Option<u32> {
+        let (head, len) = (
+            self.head.load(Ordering::Relaxed),
+            self.len.load(Ordering::Relaxed),
+        );
+        if len as usize == RING {
+            self.head.store(head.wrapping_add(1), Ordering::Relaxed);
+            return Some(self.at(head).swap(slot, Ordering::Relaxed));
+        }
+        self.at(head.wrapping_add(len))
+            .store(slot, Ordering::Relaxed);
+        self.len.store(len + 1, Ordering::Relaxed);
         None
     }
 
-    /// Makes the ring `table`'s, at `epoch`: slots of another registry, or of an earlier
-    /// epoch of this one, go back to it or are forgotten (see [`LocalFree::hand_back`]).
-    #[cold]
-    fn adopt(&self, table: &'static KeyvalTable, epoch: u64) {
-        self.hand_back();
-        self.table.set(Some(table));
-        self.epoch.set(epoch);
-        // From now on the thread holds slots: give them back when it ends.
-        let _ = EXIT_GUARD.try_with(|_| {});
+    /// Every slot queued, oldest first, leaving the ring empty (called by its holder).
+    fn drain(&self) -> Vec<u32> {
+        let mut all = Vec::new();
+        let _ = all.try_reserve_exact(self.len.load(Ordering::Relaxed) as usize);
+        while let Some(slot) = self.pop(true) {
+            if all.len() == all.capacity() {
+                // No memory to hand them back: they stay (a slot is never lost).
+                self.head.store(
+                    self.head.load(Ordering::Relaxed).wrapping_sub(1),
+                    Ordering::Relaxed,
+                );
+                self.len
+                    .store(self.len.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+                break;
+            }
+            all.push(slot);
+        }
+        all
     }
 
-    /// Empties the ring into its registry's shared list; slots of an epoch the registry has
-    /// left (a finalize or test reset made every slot free) are forgotten.
+    /// Makes the ring `table`'s, at `epoch` (called by its holder): slots of another registry,
+    /// or of an earlier epoch of this one, go back to it or are forgotten.
+    fn adopt(&self, table: &'static KeyvalTable, epoch: u64) {
+        self.hand_back();
+        *lock(&self.table) = Some(table);
+        self.epoch.store(epoch, Ordering::Relaxed);
+    }
+
+    /// Empties the ring into its registry's shared list (called by its holder); slots of an
+    /// epoch the registry has left (a finalize or test reset made every slot free) are
+    /// forgotten.
     fn hand_back(&self) {
-        let mut all = Vec::new();
-        while let Some(record) = self.pop(true) {
-            all.push(record.slot);
-        }
-        if let Some(t) = self.table.take() {
-            if t.epoch.load(Ordering::Acquire) == self.epoch.get() {
+        let all = self.drain();
+        if let Some(t) = lock(&self.table).take() {
+            if t.epoch.load(Ordering::Acquire) == self.epoch.load(Ordering::Relaxed) {
                 t.orphan(all);
             }
         }
-        self.epoch.set(NO_EPOCH);
+        self.epoch.store(NO_EPOCH, Ordering::Relaxed);
     }
 }
 
-/// Hands a thread's free slots back when it ends (a ring with a destructor of its own would
-/// cost a check on every access).
+/// Rings per chunk of [`RINGS`], and chunks: one ring per running thread that frees keyvals,
+/// up to 16,384 (threads beyond share the registry's list, more slowly).
+const RING_CHUNK: usize = 16;
+const RING_CHUNKS: usize = 1024;
+
+/// Every thread's ring, type-stable (a ring is reused by a later thread, never freed).
+struct Rings {
+    chunks: [OnceLock<Box<[Ring; RING_CHUNK]>>; RING_CHUNKS],
+    /// Rings in use (by a running thread) and free ones; taken before a registry's orphans.
+    ids: Mutex<RingIds>,
+}
+
+struct RingIds {
+    active: Vec<u32>,
+    free: Vec<u32>,
+    next: u32,
+}
+
+static RINGS: Rings = Rings {
+    chunks: [const { OnceLock::new() }; RING_CHUNKS],
+    ids: Mutex::new(RingIds {
+        active: Vec::new(),
+        free: Vec::new(),
+        next: 0,
+    }),
+};
+
+impl Rings {
+    fn ring(&self, id: u32) -> Option<&'static Ring> {
+        let chunk = RINGS.chunks.get(id as usize / RING_CHUNK)?.get()?;
+        Some(&chunk[id as usize % RING_CHUNK])
+    }
+
+    /// A ring for the calling thread (`None` when out of rings or memory).
+    #[cold]
+    fn take(&'static self) -> Option<(u32, &'static Ring)> {
+        asym_fence::init();
+        let mut ids = lock(&self.ids);
+        alloc::try_reserve(&mut ids.active, 1).ok()?;
+        let id = match ids.free.last() {
+            Some(&id) => id,
+            None => {
+                let id = ids.next;
+                let c = self.chunks.get(id as usize / RING_CHUNK)?;
+                if c.get().is_none() {
+                    let made = alloc::try_box(std::array::from_fn(|_| Ring::new())).ok()?;
+                    let _ = c.set(made);
+                }
+                id
+            }
+        };
+        let ring = self.ring(id)?;
+        if ids.free.last() == Some(&id) {
+            ids.free.pop();
+        } else {
+            ids.next += 1;
+        }
+        ids.active.push(id);
+        Some((id, ring))
+    }
+
+    /// The calling thread ends: its ring's slots go back to their registry and the ring to
+    /// the free ones.
+    fn give_back(&self, id: u32) {
+        let Some(ring) = self.ring(id) else { return };
+        let mut ids = lock(&self.ids);
+        // No thief holds it (thieves hold `ids`), and its owner is this thread.
+        ring.hand_back();
+        ids.active.retain(|&a| a != id);
+        if alloc::try_push(&mut ids.free, id).is_err() {
+            // Not reused then: a ring lost, never a slot.
+        }
+    }
+
+    /// Takes from every other thread's ring of `table` at `epoch` the slots out of
+    /// quarantine, or (`any`), when none is, every slot; they go to the registry's shared
+    /// list. Returns whether any was found.
+    #[cold]
+    fn steal(&self, table: &'static KeyvalTable, epoch: u64, any: bool) -> bool {
+        let ids = lock(&self.ids);
+        let rings: Vec<&'static Ring> = ids
+            .active
+            .iter()
+            .filter_map(|&id| self.ring(id))
+            .filter(|r| r.epoch.load(Ordering::Acquire) == epoch)
+            .collect();
+        if rings.is_empty() {
+            return false;
+        }
+        for r in &rings {
+            r.stolen.store(true, Ordering::Relaxed);
+        }
+        asym_fence::heavy();
+        let mut found = Vec::new();
+        for r in &rings {
+            while r.busy.load(Ordering::Acquire) {
+                std::hint::spin_loop();
+            }
+            // The owner is out and sees `stolen` when it comes back: the ring is ours.
+            if r.epoch.load(Ordering::Relaxed) == epoch {
+                let _ = found.try_reserve(r.len.load(Ordering::Relaxed) as usize);
+                while found.len() < found.capacity() {
+                    match r.pop(any) {
+                        Some(slot) => found.push(slot),
+                        None => break,
+                    }
+                }
+            }
+        }
+        for r in &rings {
+            r.stolen.store(false, Ordering::Release);
+        }
+        drop(ids);
+        let any_found = !found.is_empty();
+        table.orphan(found);
+        any_found
+    }
+}
+
+/// Hands a thread's ring back when it ends.
 struct ExitGuard;
 
 impl Drop for ExitGuard {
     fn drop(&mut self) {
-        let _ = LOCAL_FREE.try_with(LocalFree::hand_back);
+        if let Ok(Some((id, _))) = LOCAL_RING.try_with(|l| l.take()) {
+            RINGS.give_back(id);
+        }
     }
 }
 
 thread_local! {
-    static LOCAL_FREE: LocalFree = const {
-        LocalFree {
-            epoch: Cell::new(NO_EPOCH),
-            table: Cell::new(None),
-            ring: [const { Cell::new(None) }; RING],
-            head: Cell::new(0),
-            len: Cell::new(0),
-        }
-    };
+    /// The calling thread's ring and its id, once it has freed a keyval.
+    static LOCAL_RING: Cell<Option<(u32, &'static Ring)>> = const { Cell::new(None) };
     static EXIT_GUARD: ExitGuard = const { ExitGuard };
+}
+
+/// The calling thread's ring, if it has one.
+#[inline(always)]
+fn local_ring() -> Option<&'static Ring> {
+    LOCAL_RING
+        .try_with(|l| l.get())
+        .ok()
+        .flatten()
+        .map(|(_, r)| r)
 }
 
 /// All keyvals created by users.
@@ -387,28 +569,35 @@ impl KeyvalTable {
     #[inline(always)]
     fn pop_local(&'static self, any: bool) -> Option<&'static Record> {
         let epoch = self.epoch.load(Ordering::Acquire);
-        LOCAL_FREE
-            .try_with(|l| {
-                if l.epoch.get() == epoch {
-                    l.pop(any)
-                } else {
-                    None
-                }
-            })
-            .ok()
-            .flatten()
+        let ring = local_ring()?;
+        if !ring.enter() {
+            return None;
+        }
+        let slot = if ring.epoch.load(Ordering::Relaxed) == epoch {
+            ring.pop(any)
+        } else {
+            None
+        };
+        ring.leave();
+        self.record_in_use(slot?)
+    }
+
+    /// A slot of the shared list, if any.
+    fn take_orphan(&self) -> Option<u32> {
+        if self.orphan_count.load(Ordering::Relaxed) == 0 {
+            return None;
+        }
+        let mut orphans = lock(&self.orphans);
+        let slot = orphans.pop();
+        self.orphan_count.store(orphans.len(), Ordering::Relaxed);
+        slot
     }
 
     #[cold]
     #[inline(never)]
     fn take_slot_elsewhere(&'static self) -> Result<u32> {
-        if self.orphan_count.load(Ordering::Relaxed) > 0 {
-            let mut orphans = lock(&self.orphans);
-            let slot = orphans.pop();
-            self.orphan_count.store(orphans.len(), Ordering::Relaxed);
-            if let Some(slot) = slot {
-                return Ok(slot);
-            }
+        if let Some(slot) = self.take_orphan() {
+            return Ok(slot);
         }
         // The record exists before `fresh` says the slot does.
         loop {
@@ -425,29 +614,48 @@ impl KeyvalTable {
                 return Ok(fresh);
             }
         }
-        // Every slot was handed out: the oldest in this thread's quarantine, if any.
-        self.pop_local(true)
-            .map(|record| record.slot)
-            .ok_or(Error::Exhausted {
-                what: Limited::Keyvals,
-                limit: LIMIT,
-            })
+        // Every slot was handed out: the slots other threads keep out of quarantine, else
+        // the oldest in this thread's quarantine, else any other thread's.
+        let epoch = self.epoch.load(Ordering::Acquire);
+        if RINGS.steal(self, epoch, false) {
+            if let Some(slot) = self.take_orphan() {
+                return Ok(slot);
+            }
+        }
+        if let Some(record) = self.pop_local(true) {
+            return Ok(record.slot);
+        }
+        if RINGS.steal(self, epoch, true) {
+            if let Some(slot) = self.take_orphan() {
+                return Ok(slot);
+            }
+        }
+        Err(Error::Exhausted {
+            what: Limited::Keyvals,
+            limit: LIMIT,
+        })
     }
 
     /// Puts a released slot in the releasing thread's ring.
     #[inline(always)]
     fn give_back(&'static self, record: &'static Record) {
         let epoch = self.epoch.load(Ordering::Acquire);
-        let queued = LOCAL_FREE
-            .try_with(|l| l.epoch.get() == epoch && l.push_if_room(record))
-            .unwrap_or(false);
+        let queued = match local_ring() {
+            Some(ring) if ring.enter() => {
+                let queued =
+                    ring.epoch.load(Ordering::Relaxed) == epoch && ring.push_if_room(record.slot);
+                ring.leave();
+                queued
+            }
+            _ => false,
+        };
         if !queued {
             self.give_back_slow(record);
         }
     }
 
     /// [`KeyvalTable::give_back`] when the ring is full (its oldest slot goes to the shared
-    /// list) or holds another registry's slots, or none yet.
+    /// list), holds another registry's slots, is held by a thief, or the thread has none yet.
     #[cold]
     #[inline(never)]
     fn give_back_slow(&'static self, record: &'static Record) {
@@ -462,17 +670,33 @@ impl KeyvalTable {
                 Err(now) => now,
             };
         }
-        let overflow = LOCAL_FREE.try_with(|l| {
-            if l.epoch.get() != epoch {
-                l.adopt(self, epoch);
+        let ring = match local_ring() {
+            Some(ring) => Some(ring),
+            None => RINGS.take().and_then(|(id, ring)| {
+                let set = LOCAL_RING.try_with(|l| l.set(Some((id, ring))));
+                // From now on the thread holds slots: give them back when it ends.
+                let guarded = EXIT_GUARD.try_with(|_| {}).is_ok();
+                if set.is_err() || !guarded {
+                    RINGS.give_back(id);
+                    return None;
+                }
+                Some(ring)
+            }),
+        };
+        let overflow = match ring {
+            Some(ring) if ring.enter() => {
+                if ring.epoch.load(Ordering::Relaxed) != epoch {
+                    ring.adopt(self, epoch);
+                }
+                let oldest = ring.push(record.slot);
+                ring.leave();
+                oldest
             }
-            l.push(record)
-        });
-        match overflow {
-            Ok(None) => {}
-            Ok(Some(oldest)) => self.orphan(vec![oldest.slot]),
-            // Not reached (the ring has no destructor), but a slot is never lost.
-            Err(_) => self.orphan(vec![record.slot]),
+            // No ring, or a thief holds it: the slot goes to the shared list.
+            _ => Some(record.slot),
+        };
+        if let Some(slot) = overflow {
+            self.orphan(vec![slot]);
         }
     }
 

@@ -413,3 +413,84 @@ fn concurrent_create_and_free_never_share_a_slot() {
         r.lookup(k, ObjectKind::Comm).unwrap();
     }
 }
+
+/// Issue 15 item 8: keyvals freed by a thread that is still running serve creates on other
+/// threads. Thread A holds every slot, frees 1,000 (fewer than its ring keeps, so all stay in
+/// it) and waits; thread B then creates 1,000 at the limit and every one succeeds, with
+/// distinct numbers; the next fails with the limit error. MPI 4.1 §7.7.2: a freed keyval's
+/// slot may serve a new keyval (under a new number).
+#[test]
+fn slots_freed_on_a_running_thread_serve_creates_on_another() {
+    let r = table();
+    let (freed_tx, freed_rx) = std::sync::mpsc::channel();
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+    let a = std::thread::spawn(move || {
+        let mut all = Vec::new();
+        for _ in 0..LIMIT {
+            all.push(create(r, ObjectKind::Comm));
+        }
+        assert!(r
+            .create(ObjectKind::Comm, CopyFn::Null, DeleteFn::Null, 0)
+            .is_err());
+        for &n in &all[..400] {
+            free(r, n, ObjectKind::Comm).unwrap();
+        }
+        freed_tx.send(all[..400].to_vec()).unwrap();
+        // Still running, holding its ring, until B is done.
+        done_rx.recv().unwrap();
+    });
+    let freed = freed_rx.recv().unwrap();
+    let b = std::thread::spawn(move || {
+        let made: Vec<i32> = (0..400).map(|_| create(r, ObjectKind::Comm)).collect();
+        let err = r
+            .create(ObjectKind::Comm, CopyFn::Null, DeleteFn::Null, 0)
+            .unwrap_err();
+        (made, err)
+    });
+    let (made, err) = b.join().unwrap();
+    done_tx.send(()).unwrap();
+    a.join().unwrap();
+    assert_eq!(made.len(), 400);
+    let distinct: std::collections::HashSet<_> = made.iter().collect();
+    assert_eq!(distinct.len(), 400);
+    assert!(made.iter().all(|n| !freed.contains(n)), "new numbers");
+    assert_eq!(
+        err.to_string(),
+        "too many live keyvals: the limit is 65,535"
+    );
+    assert_eq!(r.held(), LIMIT);
+}
+
+/// Issue 15 item 8, the common case: another thread's slots out of quarantine are taken
+/// before its quarantined ones, and the same thread's create/free pair keeps reusing its own
+/// ring (no shared list touched while slots are ready there).
+#[test]
+fn stealing_takes_ready_slots_first() {
+    let r = table();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+    let a = std::thread::spawn(move || {
+        let mut all = Vec::new();
+        for _ in 0..LIMIT {
+            all.push(create(r, ObjectKind::Datatype));
+        }
+        // 300 freed: the oldest 44 are out of quarantine (256 wait behind them).
+        for &n in &all[..300] {
+            free(r, n, ObjectKind::Datatype).unwrap();
+        }
+        tx.send(all[..300].iter().map(|&n| slot_of(n)).collect::<Vec<_>>())
+            .unwrap();
+        done_rx.recv().unwrap();
+    });
+    let slots = rx.recv().unwrap();
+    let first = std::thread::spawn(move || slot_of(create(r, ObjectKind::Datatype)))
+        .join()
+        .unwrap();
+    done_tx.send(()).unwrap();
+    a.join().unwrap();
+    let pos = slots.iter().position(|&s| s == first).unwrap();
+    assert!(
+        pos < 300 - REUSE_DELAY,
+        "slot {first} was still in quarantine"
+    );
+}

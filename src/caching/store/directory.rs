@@ -16,7 +16,7 @@ const TOMB: u64 = u64::MAX;
 const MIN_LOG2: u32 = 3;
 
 #[repr(C)]
-struct HashEntry {
+pub(super) struct HashEntry {
     key: AtomicU64,
     rec: AtomicU64,
 }
@@ -77,23 +77,24 @@ impl HashDir {
         None
     }
 
-    /// Room for one more entry; `None` when memory runs out (nothing changed).
-    pub(super) fn reserve(&self, arena: &Arena) -> Option<()> {
+    /// Room for one more entry; when memory runs out (nothing changed), the number of entries
+    /// the new array would have held.
+    pub(super) fn reserve(&self, arena: &Arena) -> Result<(), usize> {
         let cap = entries(self.table.load(Ordering::Relaxed)).map_or(0, |(e, _)| e.len());
         let used = self.used.load(Ordering::Relaxed) as usize;
         if (used + 1) * 4 <= cap * 3 {
-            return Some(());
+            return Ok(());
         }
         self.rebuild(arena, self.live.load(Ordering::Relaxed) as usize + 1)
     }
 
     /// Moves the live entries to a new array sized for `live` (at most half full).
-    fn rebuild(&self, arena: &Arena, live: usize) -> Option<()> {
+    fn rebuild(&self, arena: &Arena, live: usize) -> Result<(), usize> {
         let mut log2 = MIN_LOG2;
         while live * 2 > (1usize << log2) {
             log2 += 1;
         }
-        let new = arena.alloc::<HashEntry>(1 << log2)?;
+        let new = arena.alloc::<HashEntry>(1 << log2).ok_or(1usize << log2)?;
         let fresh = new.get();
         for e in fresh {
             e.rec.store(0, Ordering::Relaxed);
@@ -117,7 +118,7 @@ impl HashDir {
         if let Some((old, _)) = old {
             arena.free_at::<HashEntry>(old.as_ptr() as usize, old.len());
         }
-        Some(())
+        Ok(())
     }
 
     /// Binds `key` to `rec` (after [`HashDir::reserve`]).

@@ -253,16 +253,14 @@ impl Store {
                 format!("{obj:?}: key 0 names no object"),
             ));
         }
-        let oom = |what| Error::OutOfMemory { what };
         if self.dense {
             let index = key_index(obj.key);
             let top = &self.dirs[kind_index(obj.kind)][index >> LEAF_BITS];
             let mut leaf = top.load(Ordering::Acquire);
             if leaf == 0 {
-                let block = self
-                    .arena
-                    .alloc::<AtomicU64>(LEAF)
-                    .ok_or_else(|| oom("an attribute directory page"))?;
+                let block = self.arena.alloc::<AtomicU64>(LEAF).ok_or_else(|| {
+                    Error::no_memory::<AtomicU64>("an attribute directory page", LEAF)
+                })?;
                 for e in block.get() {
                     e.store(0, Ordering::Relaxed);
                 }
@@ -282,8 +280,9 @@ impl Store {
             Ok(self.handle(rec))
         } else {
             let dir = &self.hashed[kind_index(obj.kind)];
-            dir.reserve(&self.arena)
-                .ok_or_else(|| oom("an attribute directory"))?;
+            dir.reserve(&self.arena).map_err(|n| {
+                Error::no_memory::<directory::HashEntry>("an attribute directory", n)
+            })?;
             let rec = self.new_record(obj)?;
             dir.insert(obj.key.0, rec);
             Ok(self.handle(rec))
@@ -291,9 +290,10 @@ impl Store {
     }
 
     fn new_record(&self, obj: ObjRef) -> Result<&'static Record> {
-        let block = self.arena.alloc::<Record>(1).ok_or(Error::OutOfMemory {
-            what: "an object's attribute record",
-        })?;
+        let block = self
+            .arena
+            .alloc::<Record>(1)
+            .ok_or_else(|| Error::no_memory::<Record>("an object's attribute record", 1))?;
         let rec = &block.get()[0];
         rec.init(obj.key.0);
         Ok(rec)

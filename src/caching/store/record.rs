@@ -6,7 +6,7 @@
 //! Deletion leaves a tombstone (a bucket no reader stops at), so a lock-free reader never sees
 //! an entry move; a rebuild (growth, or too many tombstones) makes the record's version odd
 //! while it copies, so a reader that raced it goes to the locked path. Every allocation here
-//! can fail: the caller gets `Error::OutOfMemory` and the object is as it was.
+//! can fail: the caller gets `Error::NoMemory` and the object is as it was.
 
 use super::bucket::{
     cell_view, pack, provenance_of, Bucket, Cell, Entry, DYING, ORDER_SHIFT, TOMB,
@@ -75,10 +75,6 @@ pub(super) fn buckets_of(table: u64) -> Option<(&'static [Bucket], u32)> {
         slice_at::<Bucket>(table & !TABLE_LOG2_MASK, 1 << log2),
         log2,
     ))
-}
-
-fn oom(what: &'static str) -> Error {
-    Error::OutOfMemory { what }
 }
 
 /// A half of a packed count word.
@@ -234,7 +230,7 @@ impl ObjAttrs {
         let cell = self
             .arena
             .alloc::<Cell>(1)
-            .ok_or_else(|| oom("an attribute's value cell"))?;
+            .ok_or_else(|| Error::no_memory::<Cell>("an attribute's value cell", 1))?;
         cell.get()[0].value.store(value.word, Ordering::Release);
         Ok(cell_view(cell.addr(), value.provenance))
     }
@@ -396,7 +392,7 @@ impl ObjAttrs {
         let new = self
             .arena
             .alloc::<Bucket>(1 << log2)
-            .ok_or_else(|| oom("an attribute table"))?;
+            .ok_or_else(|| Error::no_memory::<Bucket>("an attribute table", 1 << log2))?;
         debug_assert_eq!(new.addr() as u64 & TABLE_LOG2_MASK, 0);
         let fresh = new.get();
         for b in fresh {

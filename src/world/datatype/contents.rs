@@ -7,72 +7,12 @@
 //! hands out predefined types as themselves and derived ones as new handles the caller frees
 //! (§5.1.13: "the user is responsible for freeing these datatypes").
 
-use super::layout::Layout;
-use super::Datatype;
 use crate::consts::*;
 use crate::error::{Error, Result};
 use crate::world::handle::Handle;
+use crate::world::objects::datatype::{Contents, Datatype, Decoded, Envelope, Snapshot, TypeRef};
 use crate::world::runtime::Runtime;
 use std::sync::Arc;
-
-/// A datatype named in a constructor call.
-#[derive(Debug, Clone)]
-pub enum TypeRef {
-    /// A predefined datatype: decoded as the same handle.
-    Named(Handle),
-    /// A derived datatype as it was when the constructor ran.
-    Derived(Arc<Snapshot>),
-}
-
-/// What decoding needs of a derived datatype: its shape and how it was made.
-#[derive(Debug)]
-pub struct Snapshot {
-    pub layout: Layout,
-    pub combiner: i32,
-    pub contents: Arc<Contents>,
-}
-
-/// A constructor's arguments, in the order `MPI_Type_get_contents` returns them (§5.1.13's
-/// table): integers, addresses, datatypes.
-#[derive(Debug, Default)]
-pub struct Contents {
-    pub ints: Vec<i64>,
-    pub aints: Vec<i64>,
-    pub types: Vec<TypeRef>,
-    /// Made by a large-count (`_c`) constructor: decoding returns the integers and addresses
-    /// as large counts (MPI 4.1 §5.1.13).
-    pub large: bool,
-}
-
-impl Contents {
-    pub fn new(ints: Vec<i64>, aints: Vec<i64>) -> Contents {
-        Contents {
-            ints,
-            aints,
-            types: Vec::new(),
-            large: false,
-        }
-    }
-}
-
-/// `MPI_Type_get_envelope`'s answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Envelope {
-    pub num_integers: i64,
-    pub num_addresses: i64,
-    pub num_large_counts: i64,
-    pub num_datatypes: i64,
-    pub combiner: i32,
-}
-
-/// `MPI_Type_get_contents`'s answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Decoded {
-    pub ints: Vec<i64>,
-    pub aints: Vec<i64>,
-    pub large: Vec<i64>,
-    pub types: Vec<Handle>,
-}
 
 /// The two halves of the predefined pair types (MPI 4.1 §6.9.4): two basic elements each.
 fn pair_halves(h: Handle) -> Option<[i64; 2]> {

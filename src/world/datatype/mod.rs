@@ -12,12 +12,12 @@
 //! (a failing delete callback leaves the type valid), and constructed types start with none.
 
 mod contents;
-mod layout;
-mod predefined;
+pub(crate) mod layout;
+pub mod predefined;
 #[cfg(test)]
 mod tests;
 
-pub use contents::{Contents, Decoded, Envelope, TypeRef};
+pub use crate::world::objects::datatype::{Contents, Datatype, Decoded, Envelope, TypeRef};
 pub use layout::Layout;
 use layout::{
     add, check_blocklength, check_count, combine, contiguous, hindexed, hvector, mul, resized,
@@ -33,30 +33,6 @@ use crate::world::comm::truncate_name;
 use crate::world::handle::Handle;
 use crate::world::runtime::Runtime;
 use crate::world::state::State;
-
-#[derive(Debug)]
-pub struct Datatype {
-    pub name: String,
-    pub layout: Layout,
-    /// Committed types may be used in communication (predefined types always are).
-    pub committed: bool,
-    /// The `MPI_COMBINER_*` that made it.
-    pub combiner: i32,
-    /// The constructor's arguments, for decoding (MPI 4.1 §5.1.13); `None` for named types.
-    pub contents: Option<std::sync::Arc<Contents>>,
-}
-
-impl Datatype {
-    fn new(layout: Layout, combiner: i32) -> Datatype {
-        Datatype {
-            name: String::new(),
-            layout,
-            committed: false,
-            combiner,
-            contents: None,
-        }
-    }
-}
 
 /// `[n, a..., b...]`: a count then the arrays, as §5.1.13 lists a constructor's integers.
 fn counted(arrays: &[&[i64]]) -> Vec<i64> {

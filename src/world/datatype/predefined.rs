@@ -1,7 +1,7 @@
 //! The predefined datatypes (with x86_64 Linux sizes) and operations.
 
 use super::layout::{Layout, FINT};
-use super::Datatype;
+use crate::world::objects::datatype::Datatype;
 
 use crate::consts::*;
 use crate::error::{BadHandleReason, Error, Result};

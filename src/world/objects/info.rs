@@ -1,0 +1,13 @@
+//! Info objects as the world keeps them (the operations: `world::info`).
+
+#[derive(Debug, Clone, Default)]
+pub struct Info {
+    /// In order of first setting (`MPI_Info_get_nthkey` numbers them so).
+    pub(crate) entries: Vec<(String, String)>,
+}
+
+impl Info {
+    pub(crate) fn find(&self, key: &str) -> Option<usize> {
+        self.entries.iter().position(|(k, _)| k == key)
+    }
+}
