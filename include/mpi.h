@@ -56,6 +56,8 @@ typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 #define MPI_ERRCODES_IGNORE ((int *)0)
 #define MPI_ARGV_NULL ((char **)0)
 #define MPI_ARGVS_NULL ((char ***)0)
+#define MPI_UNWEIGHTED ((int *)10)
+#define MPI_WEIGHTS_EMPTY ((int *)11)
 
 /* MPI_Pcontrol is variadic (MPI 4.1 §15.2.4), which cbindgen cannot write. */
 #ifdef __cplusplus
@@ -785,6 +787,27 @@ int MPI_COMM_NULL_DELETE_FN(MPI_Comm comm, int comm_keyval, void *attribute_val,
 
 int MPI_Cancel(MPI_Request *request);
 
+int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int *coords);
+
+int MPI_Cart_create(MPI_Comm comm_old,
+                    int ndims,
+                    const int *dims,
+                    const int *periods,
+                    int reorder,
+                    MPI_Comm *comm_cart);
+
+int MPI_Cart_get(MPI_Comm comm, int maxdims, int *dims, int *periods, int *coords);
+
+int MPI_Cart_map(MPI_Comm comm, int ndims, const int *dims, const int *periods, int *newrank);
+
+int MPI_Cart_rank(MPI_Comm comm, const int *coords, int *rank);
+
+int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest);
+
+int MPI_Cart_sub(MPI_Comm comm, const int *remain_dims, MPI_Comm *newcomm);
+
+int MPI_Cartdim_get(MPI_Comm comm, int *ndims);
+
 int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
 
 int MPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size);
@@ -880,6 +903,39 @@ int MPI_DUP_FN(MPI_Comm oldcomm,
                void *attribute_val_out,
                int *flag);
 
+int MPI_Dims_create(int nnodes, int ndims, int *dims);
+
+int MPI_Dist_graph_create(MPI_Comm comm_old,
+                          int n,
+                          const int *sources,
+                          const int *degrees,
+                          const int *destinations,
+                          const int *weights_,
+                          MPI_Info info,
+                          int reorder,
+                          MPI_Comm *comm_dist_graph);
+
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old,
+                                   int indegree,
+                                   const int *sources,
+                                   const int *sourceweights,
+                                   int outdegree,
+                                   const int *destinations,
+                                   const int *destweights,
+                                   MPI_Info info,
+                                   int reorder,
+                                   MPI_Comm *comm_dist_graph);
+
+int MPI_Dist_graph_neighbors(MPI_Comm comm,
+                             int maxindegree,
+                             int *sources,
+                             int *sourceweights,
+                             int maxoutdegree,
+                             int *destinations,
+                             int *destweights);
+
+int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted);
+
 MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
 
 MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
@@ -945,6 +1001,23 @@ int MPI_Get_library_version(char *version, int *resultlen);
 int MPI_Get_processor_name(char *name, int *resultlen);
 
 int MPI_Get_version(int *version, int *subversion);
+
+int MPI_Graph_create(MPI_Comm comm_old,
+                     int nnodes,
+                     const int *index,
+                     const int *edges,
+                     int reorder,
+                     MPI_Comm *comm_graph);
+
+int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int *index, int *edges);
+
+int MPI_Graph_map(MPI_Comm comm, int nnodes, const int *index, const int *edges, int *newrank);
+
+int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int *neighbors);
+
+int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+
+int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
 
 MPI_Fint MPI_Group_c2f(MPI_Group group);
 
@@ -1085,6 +1158,106 @@ int MPI_Igatherv(const void *sendbuf,
                  int root,
                  MPI_Comm comm,
                  MPI_Request *request);
+
+int MPI_Ineighbor_allgather(const void *sendbuf,
+                            int sendcount,
+                            MPI_Datatype sendtype,
+                            void *recvbuf,
+                            int recvcount,
+                            MPI_Datatype recvtype,
+                            MPI_Comm comm,
+                            MPI_Request *request);
+
+int MPI_Ineighbor_allgather_c(const void *sendbuf,
+                              MPI_Count sendcount,
+                              MPI_Datatype sendtype,
+                              void *recvbuf,
+                              MPI_Count recvcount,
+                              MPI_Datatype recvtype,
+                              MPI_Comm comm,
+                              MPI_Request *request);
+
+int MPI_Ineighbor_allgatherv(const void *sendbuf,
+                             int sendcount,
+                             MPI_Datatype sendtype,
+                             void *recvbuf,
+                             const int *recvcounts,
+                             const int *displs,
+                             MPI_Datatype recvtype,
+                             MPI_Comm comm,
+                             MPI_Request *request);
+
+int MPI_Ineighbor_allgatherv_c(const void *sendbuf,
+                               MPI_Count sendcount,
+                               MPI_Datatype sendtype,
+                               void *recvbuf,
+                               const MPI_Count *recvcounts,
+                               const MPI_Aint *displs,
+                               MPI_Datatype recvtype,
+                               MPI_Comm comm,
+                               MPI_Request *request);
+
+int MPI_Ineighbor_alltoall(const void *sendbuf,
+                           int sendcount,
+                           MPI_Datatype sendtype,
+                           void *recvbuf,
+                           int recvcount,
+                           MPI_Datatype recvtype,
+                           MPI_Comm comm,
+                           MPI_Request *request);
+
+int MPI_Ineighbor_alltoall_c(const void *sendbuf,
+                             MPI_Count sendcount,
+                             MPI_Datatype sendtype,
+                             void *recvbuf,
+                             MPI_Count recvcount,
+                             MPI_Datatype recvtype,
+                             MPI_Comm comm,
+                             MPI_Request *request);
+
+int MPI_Ineighbor_alltoallv(const void *sendbuf,
+                            const int *sendcounts,
+                            const int *sdispls,
+                            MPI_Datatype sendtype,
+                            void *recvbuf,
+                            const int *recvcounts,
+                            const int *rdispls,
+                            MPI_Datatype recvtype,
+                            MPI_Comm comm,
+                            MPI_Request *request);
+
+int MPI_Ineighbor_alltoallv_c(const void *sendbuf,
+                              const MPI_Count *sendcounts,
+                              const MPI_Aint *sdispls,
+                              MPI_Datatype sendtype,
+                              void *recvbuf,
+                              const MPI_Count *recvcounts,
+                              const MPI_Aint *rdispls,
+                              MPI_Datatype recvtype,
+                              MPI_Comm comm,
+                              MPI_Request *request);
+
+int MPI_Ineighbor_alltoallw(const void *sendbuf,
+                            const int *sendcounts,
+                            const MPI_Aint *sdispls,
+                            const MPI_Datatype *sendtypes,
+                            void *recvbuf,
+                            const int *recvcounts,
+                            const MPI_Aint *rdispls,
+                            const MPI_Datatype *recvtypes,
+                            MPI_Comm comm,
+                            MPI_Request *request);
+
+int MPI_Ineighbor_alltoallw_c(const void *sendbuf,
+                              const MPI_Count *sendcounts,
+                              const MPI_Aint *sdispls,
+                              const MPI_Datatype *sendtypes,
+                              void *recvbuf,
+                              const MPI_Count *recvcounts,
+                              const MPI_Aint *rdispls,
+                              const MPI_Datatype *recvtypes,
+                              MPI_Comm comm,
+                              MPI_Request *request);
 
 MPI_Fint MPI_Info_c2f(MPI_Info info);
 
@@ -1245,6 +1418,206 @@ int MPI_NULL_COPY_FN(MPI_Comm oldcomm,
                      int *flag);
 
 int MPI_NULL_DELETE_FN(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
+
+int MPI_Neighbor_allgather(const void *sendbuf,
+                           int sendcount,
+                           MPI_Datatype sendtype,
+                           void *recvbuf,
+                           int recvcount,
+                           MPI_Datatype recvtype,
+                           MPI_Comm comm);
+
+int MPI_Neighbor_allgather_c(const void *sendbuf,
+                             MPI_Count sendcount,
+                             MPI_Datatype sendtype,
+                             void *recvbuf,
+                             MPI_Count recvcount,
+                             MPI_Datatype recvtype,
+                             MPI_Comm comm);
+
+int MPI_Neighbor_allgather_init(const void *sendbuf,
+                                int sendcount,
+                                MPI_Datatype sendtype,
+                                void *recvbuf,
+                                int recvcount,
+                                MPI_Datatype recvtype,
+                                MPI_Comm comm,
+                                MPI_Info info,
+                                MPI_Request *request);
+
+int MPI_Neighbor_allgather_init_c(const void *sendbuf,
+                                  MPI_Count sendcount,
+                                  MPI_Datatype sendtype,
+                                  void *recvbuf,
+                                  MPI_Count recvcount,
+                                  MPI_Datatype recvtype,
+                                  MPI_Comm comm,
+                                  MPI_Info info,
+                                  MPI_Request *request);
+
+int MPI_Neighbor_allgatherv(const void *sendbuf,
+                            int sendcount,
+                            MPI_Datatype sendtype,
+                            void *recvbuf,
+                            const int *recvcounts,
+                            const int *displs,
+                            MPI_Datatype recvtype,
+                            MPI_Comm comm);
+
+int MPI_Neighbor_allgatherv_c(const void *sendbuf,
+                              MPI_Count sendcount,
+                              MPI_Datatype sendtype,
+                              void *recvbuf,
+                              const MPI_Count *recvcounts,
+                              const MPI_Aint *displs,
+                              MPI_Datatype recvtype,
+                              MPI_Comm comm);
+
+int MPI_Neighbor_allgatherv_init(const void *sendbuf,
+                                 int sendcount,
+                                 MPI_Datatype sendtype,
+                                 void *recvbuf,
+                                 const int *recvcounts,
+                                 const int *displs,
+                                 MPI_Datatype recvtype,
+                                 MPI_Comm comm,
+                                 MPI_Info info,
+                                 MPI_Request *request);
+
+int MPI_Neighbor_allgatherv_init_c(const void *sendbuf,
+                                   MPI_Count sendcount,
+                                   MPI_Datatype sendtype,
+                                   void *recvbuf,
+                                   const MPI_Count *recvcounts,
+                                   const MPI_Aint *displs,
+                                   MPI_Datatype recvtype,
+                                   MPI_Comm comm,
+                                   MPI_Info info,
+                                   MPI_Request *request);
+
+int MPI_Neighbor_alltoall(const void *sendbuf,
+                          int sendcount,
+                          MPI_Datatype sendtype,
+                          void *recvbuf,
+                          int recvcount,
+                          MPI_Datatype recvtype,
+                          MPI_Comm comm);
+
+int MPI_Neighbor_alltoall_c(const void *sendbuf,
+                            MPI_Count sendcount,
+                            MPI_Datatype sendtype,
+                            void *recvbuf,
+                            MPI_Count recvcount,
+                            MPI_Datatype recvtype,
+                            MPI_Comm comm);
+
+int MPI_Neighbor_alltoall_init(const void *sendbuf,
+                               int sendcount,
+                               MPI_Datatype sendtype,
+                               void *recvbuf,
+                               int recvcount,
+                               MPI_Datatype recvtype,
+                               MPI_Comm comm,
+                               MPI_Info info,
+                               MPI_Request *request);
+
+int MPI_Neighbor_alltoall_init_c(const void *sendbuf,
+                                 MPI_Count sendcount,
+                                 MPI_Datatype sendtype,
+                                 void *recvbuf,
+                                 MPI_Count recvcount,
+                                 MPI_Datatype recvtype,
+                                 MPI_Comm comm,
+                                 MPI_Info info,
+                                 MPI_Request *request);
+
+int MPI_Neighbor_alltoallv(const void *sendbuf,
+                           const int *sendcounts,
+                           const int *sdispls,
+                           MPI_Datatype sendtype,
+                           void *recvbuf,
+                           const int *recvcounts,
+                           const int *rdispls,
+                           MPI_Datatype recvtype,
+                           MPI_Comm comm);
+
+int MPI_Neighbor_alltoallv_c(const void *sendbuf,
+                             const MPI_Count *sendcounts,
+                             const MPI_Aint *sdispls,
+                             MPI_Datatype sendtype,
+                             void *recvbuf,
+                             const MPI_Count *recvcounts,
+                             const MPI_Aint *rdispls,
+                             MPI_Datatype recvtype,
+                             MPI_Comm comm);
+
+int MPI_Neighbor_alltoallv_init(const void *sendbuf,
+                                const int *sendcounts,
+                                const int *sdispls,
+                                MPI_Datatype sendtype,
+                                void *recvbuf,
+                                const int *recvcounts,
+                                const int *rdispls,
+                                MPI_Datatype recvtype,
+                                MPI_Comm comm,
+                                MPI_Info info,
+                                MPI_Request *request);
+
+int MPI_Neighbor_alltoallv_init_c(const void *sendbuf,
+                                  const MPI_Count *sendcounts,
+                                  const MPI_Aint *sdispls,
+                                  MPI_Datatype sendtype,
+                                  void *recvbuf,
+                                  const MPI_Count *recvcounts,
+                                  const MPI_Aint *rdispls,
+                                  MPI_Datatype recvtype,
+                                  MPI_Comm comm,
+                                  MPI_Info info,
+                                  MPI_Request *request);
+
+int MPI_Neighbor_alltoallw(const void *sendbuf,
+                           const int *sendcounts,
+                           const MPI_Aint *sdispls,
+                           const MPI_Datatype *sendtypes,
+                           void *recvbuf,
+                           const int *recvcounts,
+                           const MPI_Aint *rdispls,
+                           const MPI_Datatype *recvtypes,
+                           MPI_Comm comm);
+
+int MPI_Neighbor_alltoallw_c(const void *sendbuf,
+                             const MPI_Count *sendcounts,
+                             const MPI_Aint *sdispls,
+                             const MPI_Datatype *sendtypes,
+                             void *recvbuf,
+                             const MPI_Count *recvcounts,
+                             const MPI_Aint *rdispls,
+                             const MPI_Datatype *recvtypes,
+                             MPI_Comm comm);
+
+int MPI_Neighbor_alltoallw_init(const void *sendbuf,
+                                const int *sendcounts,
+                                const MPI_Aint *sdispls,
+                                const MPI_Datatype *sendtypes,
+                                void *recvbuf,
+                                const int *recvcounts,
+                                const MPI_Aint *rdispls,
+                                const MPI_Datatype *recvtypes,
+                                MPI_Comm comm,
+                                MPI_Info info,
+                                MPI_Request *request);
+
+int MPI_Neighbor_alltoallw_init_c(const void *sendbuf,
+                                  const MPI_Count *sendcounts,
+                                  const MPI_Aint *sdispls,
+                                  const MPI_Datatype *sendtypes,
+                                  void *recvbuf,
+                                  const MPI_Count *recvcounts,
+                                  const MPI_Aint *rdispls,
+                                  const MPI_Datatype *recvtypes,
+                                  MPI_Comm comm,
+                                  MPI_Info info,
+                                  MPI_Request *request);
 
 MPI_Fint MPI_Op_c2f(MPI_Op op);
 
@@ -1911,6 +2284,27 @@ int PMPI_Buffer_iflush(MPI_Request *request);
 
 int PMPI_Cancel(MPI_Request *request);
 
+int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int *coords);
+
+int PMPI_Cart_create(MPI_Comm comm_old,
+                     int ndims,
+                     const int *dims,
+                     const int *periods,
+                     int reorder,
+                     MPI_Comm *comm_cart);
+
+int PMPI_Cart_get(MPI_Comm comm, int maxdims, int *dims, int *periods, int *coords);
+
+int PMPI_Cart_map(MPI_Comm comm, int ndims, const int *dims, const int *periods, int *newrank);
+
+int PMPI_Cart_rank(MPI_Comm comm, const int *coords, int *rank);
+
+int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest);
+
+int PMPI_Cart_sub(MPI_Comm comm, const int *remain_dims, MPI_Comm *newcomm);
+
+int PMPI_Cartdim_get(MPI_Comm comm, int *ndims);
+
 int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
 
 int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size);
@@ -1999,6 +2393,39 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag);
 
 int PMPI_Comm_toint(MPI_Comm comm);
 
+int PMPI_Dims_create(int nnodes, int ndims, int *dims);
+
+int PMPI_Dist_graph_create(MPI_Comm comm_old,
+                           int n,
+                           const int *sources,
+                           const int *degrees,
+                           const int *destinations,
+                           const int *weights_,
+                           MPI_Info info,
+                           int reorder,
+                           MPI_Comm *comm_dist_graph);
+
+int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old,
+                                    int indegree,
+                                    const int *sources,
+                                    const int *sourceweights,
+                                    int outdegree,
+                                    const int *destinations,
+                                    const int *destweights,
+                                    MPI_Info info,
+                                    int reorder,
+                                    MPI_Comm *comm_dist_graph);
+
+int PMPI_Dist_graph_neighbors(MPI_Comm comm,
+                              int maxindegree,
+                              int *sources,
+                              int *sourceweights,
+                              int maxoutdegree,
+                              int *destinations,
+                              int *destweights);
+
+int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted);
+
 MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler errhandler);
 
 MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint errhandler);
@@ -2064,6 +2491,23 @@ int PMPI_Get_library_version(char *version, int *resultlen);
 int PMPI_Get_processor_name(char *name, int *resultlen);
 
 int PMPI_Get_version(int *version, int *subversion);
+
+int PMPI_Graph_create(MPI_Comm comm_old,
+                      int nnodes,
+                      const int *index,
+                      const int *edges,
+                      int reorder,
+                      MPI_Comm *comm_graph);
+
+int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int *index, int *edges);
+
+int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int *index, const int *edges, int *newrank);
+
+int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int *neighbors);
+
+int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+
+int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
 
 MPI_Fint PMPI_Group_c2f(MPI_Group group);
 
@@ -2204,6 +2648,106 @@ int PMPI_Igatherv(const void *sendbuf,
                   int root,
                   MPI_Comm comm,
                   MPI_Request *request);
+
+int PMPI_Ineighbor_allgather(const void *sendbuf,
+                             int sendcount,
+                             MPI_Datatype sendtype,
+                             void *recvbuf,
+                             int recvcount,
+                             MPI_Datatype recvtype,
+                             MPI_Comm comm,
+                             MPI_Request *request);
+
+int PMPI_Ineighbor_allgather_c(const void *sendbuf,
+                               MPI_Count sendcount,
+                               MPI_Datatype sendtype,
+                               void *recvbuf,
+                               MPI_Count recvcount,
+                               MPI_Datatype recvtype,
+                               MPI_Comm comm,
+                               MPI_Request *request);
+
+int PMPI_Ineighbor_allgatherv(const void *sendbuf,
+                              int sendcount,
+                              MPI_Datatype sendtype,
+                              void *recvbuf,
+                              const int *recvcounts,
+                              const int *displs,
+                              MPI_Datatype recvtype,
+                              MPI_Comm comm,
+                              MPI_Request *request);
+
+int PMPI_Ineighbor_allgatherv_c(const void *sendbuf,
+                                MPI_Count sendcount,
+                                MPI_Datatype sendtype,
+                                void *recvbuf,
+                                const MPI_Count *recvcounts,
+                                const MPI_Aint *displs,
+                                MPI_Datatype recvtype,
+                                MPI_Comm comm,
+                                MPI_Request *request);
+
+int PMPI_Ineighbor_alltoall(const void *sendbuf,
+                            int sendcount,
+                            MPI_Datatype sendtype,
+                            void *recvbuf,
+                            int recvcount,
+                            MPI_Datatype recvtype,
+                            MPI_Comm comm,
+                            MPI_Request *request);
+
+int PMPI_Ineighbor_alltoall_c(const void *sendbuf,
+                              MPI_Count sendcount,
+                              MPI_Datatype sendtype,
+                              void *recvbuf,
+                              MPI_Count recvcount,
+                              MPI_Datatype recvtype,
+                              MPI_Comm comm,
+                              MPI_Request *request);
+
+int PMPI_Ineighbor_alltoallv(const void *sendbuf,
+                             const int *sendcounts,
+                             const int *sdispls,
+                             MPI_Datatype sendtype,
+                             void *recvbuf,
+                             const int *recvcounts,
+                             const int *rdispls,
+                             MPI_Datatype recvtype,
+                             MPI_Comm comm,
+                             MPI_Request *request);
+
+int PMPI_Ineighbor_alltoallv_c(const void *sendbuf,
+                               const MPI_Count *sendcounts,
+                               const MPI_Aint *sdispls,
+                               MPI_Datatype sendtype,
+                               void *recvbuf,
+                               const MPI_Count *recvcounts,
+                               const MPI_Aint *rdispls,
+                               MPI_Datatype recvtype,
+                               MPI_Comm comm,
+                               MPI_Request *request);
+
+int PMPI_Ineighbor_alltoallw(const void *sendbuf,
+                             const int *sendcounts,
+                             const MPI_Aint *sdispls,
+                             const MPI_Datatype *sendtypes,
+                             void *recvbuf,
+                             const int *recvcounts,
+                             const MPI_Aint *rdispls,
+                             const MPI_Datatype *recvtypes,
+                             MPI_Comm comm,
+                             MPI_Request *request);
+
+int PMPI_Ineighbor_alltoallw_c(const void *sendbuf,
+                               const MPI_Count *sendcounts,
+                               const MPI_Aint *sdispls,
+                               const MPI_Datatype *sendtypes,
+                               void *recvbuf,
+                               const MPI_Count *recvcounts,
+                               const MPI_Aint *rdispls,
+                               const MPI_Datatype *recvtypes,
+                               MPI_Comm comm,
+                               MPI_Request *request);
 
 MPI_Fint PMPI_Info_c2f(MPI_Info info);
 
@@ -2355,6 +2899,206 @@ int PMPI_Keyval_create(MPI_Copy_function * copy_fn,
                        void *extra_state);
 
 int PMPI_Keyval_free(int *keyval);
+
+int PMPI_Neighbor_allgather(const void *sendbuf,
+                            int sendcount,
+                            MPI_Datatype sendtype,
+                            void *recvbuf,
+                            int recvcount,
+                            MPI_Datatype recvtype,
+                            MPI_Comm comm);
+
+int PMPI_Neighbor_allgather_c(const void *sendbuf,
+                              MPI_Count sendcount,
+                              MPI_Datatype sendtype,
+                              void *recvbuf,
+                              MPI_Count recvcount,
+                              MPI_Datatype recvtype,
+                              MPI_Comm comm);
+
+int PMPI_Neighbor_allgather_init(const void *sendbuf,
+                                 int sendcount,
+                                 MPI_Datatype sendtype,
+                                 void *recvbuf,
+                                 int recvcount,
+                                 MPI_Datatype recvtype,
+                                 MPI_Comm comm,
+                                 MPI_Info info,
+                                 MPI_Request *request);
+
+int PMPI_Neighbor_allgather_init_c(const void *sendbuf,
+                                   MPI_Count sendcount,
+                                   MPI_Datatype sendtype,
+                                   void *recvbuf,
+                                   MPI_Count recvcount,
+                                   MPI_Datatype recvtype,
+                                   MPI_Comm comm,
+                                   MPI_Info info,
+                                   MPI_Request *request);
+
+int PMPI_Neighbor_allgatherv(const void *sendbuf,
+                             int sendcount,
+                             MPI_Datatype sendtype,
+                             void *recvbuf,
+                             const int *recvcounts,
+                             const int *displs,
+                             MPI_Datatype recvtype,
+                             MPI_Comm comm);
+
+int PMPI_Neighbor_allgatherv_c(const void *sendbuf,
+                               MPI_Count sendcount,
+                               MPI_Datatype sendtype,
+                               void *recvbuf,
+                               const MPI_Count *recvcounts,
+                               const MPI_Aint *displs,
+                               MPI_Datatype recvtype,
+                               MPI_Comm comm);
+
+int PMPI_Neighbor_allgatherv_init(const void *sendbuf,
+                                  int sendcount,
+                                  MPI_Datatype sendtype,
+                                  void *recvbuf,
+                                  const int *recvcounts,
+                                  const int *displs,
+                                  MPI_Datatype recvtype,
+                                  MPI_Comm comm,
+                                  MPI_Info info,
+                                  MPI_Request *request);
+
+int PMPI_Neighbor_allgatherv_init_c(const void *sendbuf,
+                                    MPI_Count sendcount,
+                                    MPI_Datatype sendtype,
+                                    void *recvbuf,
+                                    const MPI_Count *recvcounts,
+                                    const MPI_Aint *displs,
+                                    MPI_Datatype recvtype,
+                                    MPI_Comm comm,
+                                    MPI_Info info,
+                                    MPI_Request *request);
+
+int PMPI_Neighbor_alltoall(const void *sendbuf,
+                           int sendcount,
+                           MPI_Datatype sendtype,
+                           void *recvbuf,
+                           int recvcount,
+                           MPI_Datatype recvtype,
+                           MPI_Comm comm);
+
+int PMPI_Neighbor_alltoall_c(const void *sendbuf,
+                             MPI_Count sendcount,
+                             MPI_Datatype sendtype,
+                             void *recvbuf,
+                             MPI_Count recvcount,
+                             MPI_Datatype recvtype,
+                             MPI_Comm comm);
+
+int PMPI_Neighbor_alltoall_init(const void *sendbuf,
+                                int sendcount,
+                                MPI_Datatype sendtype,
+                                void *recvbuf,
+                                int recvcount,
+                                MPI_Datatype recvtype,
+                                MPI_Comm comm,
+                                MPI_Info info,
+                                MPI_Request *request);
+
+int PMPI_Neighbor_alltoall_init_c(const void *sendbuf,
+                                  MPI_Count sendcount,
+                                  MPI_Datatype sendtype,
+                                  void *recvbuf,
+                                  MPI_Count recvcount,
+                                  MPI_Datatype recvtype,
+                                  MPI_Comm comm,
+                                  MPI_Info info,
+                                  MPI_Request *request);
+
+int PMPI_Neighbor_alltoallv(const void *sendbuf,
+                            const int *sendcounts,
+                            const int *sdispls,
+                            MPI_Datatype sendtype,
+                            void *recvbuf,
+                            const int *recvcounts,
+                            const int *rdispls,
+                            MPI_Datatype recvtype,
+                            MPI_Comm comm);
+
+int PMPI_Neighbor_alltoallv_c(const void *sendbuf,
+                              const MPI_Count *sendcounts,
+                              const MPI_Aint *sdispls,
+                              MPI_Datatype sendtype,
+                              void *recvbuf,
+                              const MPI_Count *recvcounts,
+                              const MPI_Aint *rdispls,
+                              MPI_Datatype recvtype,
+                              MPI_Comm comm);
+
+int PMPI_Neighbor_alltoallv_init(const void *sendbuf,
+                                 const int *sendcounts,
+                                 const int *sdispls,
+                                 MPI_Datatype sendtype,
+                                 void *recvbuf,
+                                 const int *recvcounts,
+                                 const int *rdispls,
+                                 MPI_Datatype recvtype,
+                                 MPI_Comm comm,
+                                 MPI_Info info,
+                                 MPI_Request *request);
+
+int PMPI_Neighbor_alltoallv_init_c(const void *sendbuf,
+                                   const MPI_Count *sendcounts,
+                                   const MPI_Aint *sdispls,
+                                   MPI_Datatype sendtype,
+                                   void *recvbuf,
+                                   const MPI_Count *recvcounts,
+                                   const MPI_Aint *rdispls,
+                                   MPI_Datatype recvtype,
+                                   MPI_Comm comm,
+                                   MPI_Info info,
+                                   MPI_Request *request);
+
+int PMPI_Neighbor_alltoallw(const void *sendbuf,
+                            const int *sendcounts,
+                            const MPI_Aint *sdispls,
+                            const MPI_Datatype *sendtypes,
+                            void *recvbuf,
+                            const int *recvcounts,
+                            const MPI_Aint *rdispls,
+                            const MPI_Datatype *recvtypes,
+                            MPI_Comm comm);
+
+int PMPI_Neighbor_alltoallw_c(const void *sendbuf,
+                              const MPI_Count *sendcounts,
+                              const MPI_Aint *sdispls,
+                              const MPI_Datatype *sendtypes,
+                              void *recvbuf,
+                              const MPI_Count *recvcounts,
+                              const MPI_Aint *rdispls,
+                              const MPI_Datatype *recvtypes,
+                              MPI_Comm comm);
+
+int PMPI_Neighbor_alltoallw_init(const void *sendbuf,
+                                 const int *sendcounts,
+                                 const MPI_Aint *sdispls,
+                                 const MPI_Datatype *sendtypes,
+                                 void *recvbuf,
+                                 const int *recvcounts,
+                                 const MPI_Aint *rdispls,
+                                 const MPI_Datatype *recvtypes,
+                                 MPI_Comm comm,
+                                 MPI_Info info,
+                                 MPI_Request *request);
+
+int PMPI_Neighbor_alltoallw_init_c(const void *sendbuf,
+                                   const MPI_Count *sendcounts,
+                                   const MPI_Aint *sdispls,
+                                   const MPI_Datatype *sendtypes,
+                                   void *recvbuf,
+                                   const MPI_Count *recvcounts,
+                                   const MPI_Aint *rdispls,
+                                   const MPI_Datatype *recvtypes,
+                                   MPI_Comm comm,
+                                   MPI_Info info,
+                                   MPI_Request *request);
 
 MPI_Fint PMPI_Op_c2f(MPI_Op op);
 

@@ -11,6 +11,7 @@ use crate::world::handle::Handle;
 use crate::world::request::Request;
 use crate::world::runtime::Runtime;
 use crate::world::state::State;
+use crate::world::topo::Topology;
 use std::sync::Arc;
 
 /// World ranks of a communicator's members, in rank order. In this world of one process they
@@ -53,6 +54,8 @@ pub struct Comm {
     pub members: Members,
     pub name: String,
     pub errhandler: Handle,
+    /// The virtual topology (MPI 4.1 §8), shared by dups (§8.4: dup copies it).
+    pub topo: Option<Arc<Topology>>,
 }
 
 impl Comm {
@@ -61,6 +64,7 @@ impl Comm {
             members: members.into(),
             name: name.to_owned(),
             errhandler,
+            topo: None,
         }
     }
 }
@@ -98,7 +102,8 @@ impl Runtime {
             ObjRef::comm(comm.0),
             |st| {
                 let c = st.comms.get(comm)?;
-                let nc = Comm::new(c.members.clone(), "", c.errhandler);
+                let mut nc = Comm::new(c.members.clone(), "", c.errhandler);
+                nc.topo = c.topo.clone();
                 let errh = c.errhandler;
                 let h = st.comms.insert(nc)?;
                 st.errhandler_add_ref(errh);
@@ -128,7 +133,7 @@ impl Runtime {
     }
 
     /// A new communicator without attributes (split, create), inheriting the error handler.
-    fn comm_derive(st: &mut State, parent: Handle, members: Vec<i32>) -> Result<Handle> {
+    pub(crate) fn comm_derive(st: &mut State, parent: Handle, members: Vec<i32>) -> Result<Handle> {
         let errh = st.comms.get(parent)?.errhandler;
         let h = st.comms.insert(Comm::new(members, "", errh))?;
         st.errhandler_add_ref(errh);

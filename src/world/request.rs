@@ -31,7 +31,7 @@ pub enum Request {
 }
 
 /// What starting a persistent request does.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub enum PersistentOp {
     Send {
         mode: SendMode,
@@ -50,6 +50,24 @@ pub enum PersistentOp {
         tag: i32,
         comm: Handle,
     },
+    /// A persistent collective (MPI 4.1 §6.13, §8.7): the face's closure runs the operation,
+    /// which over one process completes when it starts.
+    Collective { comm: Handle, run: CollectiveRun },
+}
+
+/// The work of a persistent collective, as the face planned it at init.
+pub type CollectiveRun = std::sync::Arc<dyn Fn() -> Result<()> + Send + Sync>;
+
+impl std::fmt::Debug for PersistentOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PersistentOp::Send { dest, tag, .. } => write!(f, "Send(dest {dest}, tag {tag})"),
+            PersistentOp::Recv { source, tag, .. } => {
+                write!(f, "Recv(source {source}, tag {tag})")
+            }
+            PersistentOp::Collective { comm, .. } => write!(f, "Collective(comm {:#x})", comm.0),
+        }
+    }
 }
 
 impl State {
@@ -186,12 +204,16 @@ impl Runtime {
     /// `MPI_Send_init` & co., `MPI_Recv_init`: an inactive persistent request.
     pub fn persistent_init(&self, op: PersistentOp) -> Result<Handle> {
         let mut st = self.active()?;
-        let (comm, dt) = match &op {
+        match &op {
             PersistentOp::Send { comm, datatype, .. }
-            | PersistentOp::Recv { comm, datatype, .. } => (*comm, *datatype),
-        };
-        st.comms.get(comm)?;
-        st.types.get(dt)?;
+            | PersistentOp::Recv { comm, datatype, .. } => {
+                st.comms.get(*comm)?;
+                st.types.get(*datatype)?;
+            }
+            PersistentOp::Collective { comm, .. } => {
+                st.comms.get(*comm)?;
+            }
+        }
         st.requests.insert(Request::Persistent { op, active: None })
     }
 
@@ -213,6 +235,11 @@ impl Runtime {
 }
 
 impl Runtime {
+    /// A started persistent collective that ran: complete until waited for.
+    pub fn persistent_done(&self, req: Handle) -> Result<()> {
+        self.active()?.set_active_state(req, Request::Complete)
+    }
+
     /// A request for an operation that completed when it started (a nonblocking collective
     /// over one process): waiting returns the empty status.
     pub fn completed_request(&self) -> Result<Handle> {
