@@ -691,6 +691,34 @@ int MPI_Allgather(const void *sendbuf,
                   MPI_Datatype recvtype,
                   MPI_Comm comm);
 
+int MPI_Allgather_c(const void *sendbuf,
+                    MPI_Count sendcount,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    MPI_Count recvcount,
+                    MPI_Datatype recvtype,
+                    MPI_Comm comm);
+
+int MPI_Allgather_init(const void *sendbuf,
+                       int sendcount,
+                       MPI_Datatype sendtype,
+                       void *recvbuf,
+                       int recvcount,
+                       MPI_Datatype recvtype,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
+
+int MPI_Allgather_init_c(const void *sendbuf,
+                         MPI_Count sendcount,
+                         MPI_Datatype sendtype,
+                         void *recvbuf,
+                         MPI_Count recvcount,
+                         MPI_Datatype recvtype,
+                         MPI_Comm comm,
+                         MPI_Info info,
+                         MPI_Request *request);
+
 int MPI_Allgatherv(const void *sendbuf,
                    int sendcount,
                    MPI_Datatype sendtype,
@@ -699,6 +727,37 @@ int MPI_Allgatherv(const void *sendbuf,
                    const int *displs,
                    MPI_Datatype recvtype,
                    MPI_Comm comm);
+
+int MPI_Allgatherv_c(const void *sendbuf,
+                     MPI_Count sendcount,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     const MPI_Count *recvcounts,
+                     const MPI_Aint *displs,
+                     MPI_Datatype recvtype,
+                     MPI_Comm comm);
+
+int MPI_Allgatherv_init(const void *sendbuf,
+                        int sendcount,
+                        MPI_Datatype sendtype,
+                        void *recvbuf,
+                        const int *recvcounts,
+                        const int *displs,
+                        MPI_Datatype recvtype,
+                        MPI_Comm comm,
+                        MPI_Info info,
+                        MPI_Request *request);
+
+int MPI_Allgatherv_init_c(const void *sendbuf,
+                          MPI_Count sendcount,
+                          MPI_Datatype sendtype,
+                          void *recvbuf,
+                          const MPI_Count *recvcounts,
+                          const MPI_Aint *displs,
+                          MPI_Datatype recvtype,
+                          MPI_Comm comm,
+                          MPI_Info info,
+                          MPI_Request *request);
 
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 
@@ -709,6 +768,31 @@ int MPI_Allreduce(const void *sendbuf,
                   MPI_Op op,
                   MPI_Comm comm);
 
+int MPI_Allreduce_c(const void *sendbuf,
+                    void *recvbuf,
+                    MPI_Count count,
+                    MPI_Datatype datatype,
+                    MPI_Op op,
+                    MPI_Comm comm);
+
+int MPI_Allreduce_init(const void *sendbuf,
+                       void *recvbuf,
+                       int count,
+                       MPI_Datatype datatype,
+                       MPI_Op op,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
+
+int MPI_Allreduce_init_c(const void *sendbuf,
+                         void *recvbuf,
+                         MPI_Count count,
+                         MPI_Datatype datatype,
+                         MPI_Op op,
+                         MPI_Comm comm,
+                         MPI_Info info,
+                         MPI_Request *request);
+
 int MPI_Alltoall(const void *sendbuf,
                  int sendcount,
                  MPI_Datatype sendtype,
@@ -716,6 +800,34 @@ int MPI_Alltoall(const void *sendbuf,
                  int recvcount,
                  MPI_Datatype recvtype,
                  MPI_Comm comm);
+
+int MPI_Alltoall_c(const void *sendbuf,
+                   MPI_Count sendcount,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   MPI_Count recvcount,
+                   MPI_Datatype recvtype,
+                   MPI_Comm comm);
+
+int MPI_Alltoall_init(const void *sendbuf,
+                      int sendcount,
+                      MPI_Datatype sendtype,
+                      void *recvbuf,
+                      int recvcount,
+                      MPI_Datatype recvtype,
+                      MPI_Comm comm,
+                      MPI_Info info,
+                      MPI_Request *request);
+
+int MPI_Alltoall_init_c(const void *sendbuf,
+                        MPI_Count sendcount,
+                        MPI_Datatype sendtype,
+                        void *recvbuf,
+                        MPI_Count recvcount,
+                        MPI_Datatype recvtype,
+                        MPI_Comm comm,
+                        MPI_Info info,
+                        MPI_Request *request);
 
 int MPI_Alltoallv(const void *sendbuf,
                   const int *sendcounts,
@@ -727,6 +839,40 @@ int MPI_Alltoallv(const void *sendbuf,
                   MPI_Datatype recvtype,
                   MPI_Comm comm);
 
+int MPI_Alltoallv_c(const void *sendbuf,
+                    const MPI_Count *sendcounts,
+                    const MPI_Aint *sdispls,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    const MPI_Count *recvcounts,
+                    const MPI_Aint *rdispls,
+                    MPI_Datatype recvtype,
+                    MPI_Comm comm);
+
+int MPI_Alltoallv_init(const void *sendbuf,
+                       const int *sendcounts,
+                       const int *sdispls,
+                       MPI_Datatype sendtype,
+                       void *recvbuf,
+                       const int *recvcounts,
+                       const int *rdispls,
+                       MPI_Datatype recvtype,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
+
+int MPI_Alltoallv_init_c(const void *sendbuf,
+                         const MPI_Count *sendcounts,
+                         const MPI_Aint *sdispls,
+                         MPI_Datatype sendtype,
+                         void *recvbuf,
+                         const MPI_Count *recvcounts,
+                         const MPI_Aint *rdispls,
+                         MPI_Datatype recvtype,
+                         MPI_Comm comm,
+                         MPI_Info info,
+                         MPI_Request *request);
+
 int MPI_Alltoallw(const void *sendbuf,
                   const int *sendcounts,
                   const int *sdispls,
@@ -737,6 +883,40 @@ int MPI_Alltoallw(const void *sendbuf,
                   const MPI_Datatype *recvtypes,
                   MPI_Comm comm);
 
+int MPI_Alltoallw_c(const void *sendbuf,
+                    const MPI_Count *sendcounts,
+                    const MPI_Aint *sdispls,
+                    const MPI_Datatype *sendtypes,
+                    void *recvbuf,
+                    const MPI_Count *recvcounts,
+                    const MPI_Aint *rdispls,
+                    const MPI_Datatype *recvtypes,
+                    MPI_Comm comm);
+
+int MPI_Alltoallw_init(const void *sendbuf,
+                       const int *sendcounts,
+                       const int *sdispls,
+                       const MPI_Datatype *sendtypes,
+                       void *recvbuf,
+                       const int *recvcounts,
+                       const int *rdispls,
+                       const MPI_Datatype *recvtypes,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
+
+int MPI_Alltoallw_init_c(const void *sendbuf,
+                         const MPI_Count *sendcounts,
+                         const MPI_Aint *sdispls,
+                         const MPI_Datatype *sendtypes,
+                         void *recvbuf,
+                         const MPI_Count *recvcounts,
+                         const MPI_Aint *rdispls,
+                         const MPI_Datatype *recvtypes,
+                         MPI_Comm comm,
+                         MPI_Info info,
+                         MPI_Request *request);
+
 int MPI_Attr_delete(MPI_Comm comm, int keyval);
 
 int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
@@ -745,7 +925,27 @@ int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
 
 int MPI_Barrier(MPI_Comm comm);
 
+int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request);
+
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+
+int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm);
+
+int MPI_Bcast_init(void *buffer,
+                   int count,
+                   MPI_Datatype datatype,
+                   int root,
+                   MPI_Comm comm,
+                   MPI_Info info,
+                   MPI_Request *request);
+
+int MPI_Bcast_init_c(void *buffer,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     int root,
+                     MPI_Comm comm,
+                     MPI_Info info,
+                     MPI_Request *request);
 
 int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
@@ -957,6 +1157,31 @@ int MPI_Exscan(const void *sendbuf,
                MPI_Op op,
                MPI_Comm comm);
 
+int MPI_Exscan_c(const void *sendbuf,
+                 void *recvbuf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 MPI_Op op,
+                 MPI_Comm comm);
+
+int MPI_Exscan_init(const void *sendbuf,
+                    void *recvbuf,
+                    int count,
+                    MPI_Datatype datatype,
+                    MPI_Op op,
+                    MPI_Comm comm,
+                    MPI_Info info,
+                    MPI_Request *request);
+
+int MPI_Exscan_init_c(const void *sendbuf,
+                      void *recvbuf,
+                      MPI_Count count,
+                      MPI_Datatype datatype,
+                      MPI_Op op,
+                      MPI_Comm comm,
+                      MPI_Info info,
+                      MPI_Request *request);
+
 int MPI_Finalize(void);
 
 int MPI_Finalized(int *flag);
@@ -972,6 +1197,37 @@ int MPI_Gather(const void *sendbuf,
                int root,
                MPI_Comm comm);
 
+int MPI_Gather_c(const void *sendbuf,
+                 MPI_Count sendcount,
+                 MPI_Datatype sendtype,
+                 void *recvbuf,
+                 MPI_Count recvcount,
+                 MPI_Datatype recvtype,
+                 int root,
+                 MPI_Comm comm);
+
+int MPI_Gather_init(const void *sendbuf,
+                    int sendcount,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    int recvcount,
+                    MPI_Datatype recvtype,
+                    int root,
+                    MPI_Comm comm,
+                    MPI_Info info,
+                    MPI_Request *request);
+
+int MPI_Gather_init_c(const void *sendbuf,
+                      MPI_Count sendcount,
+                      MPI_Datatype sendtype,
+                      void *recvbuf,
+                      MPI_Count recvcount,
+                      MPI_Datatype recvtype,
+                      int root,
+                      MPI_Comm comm,
+                      MPI_Info info,
+                      MPI_Request *request);
+
 int MPI_Gatherv(const void *sendbuf,
                 int sendcount,
                 MPI_Datatype sendtype,
@@ -981,6 +1237,40 @@ int MPI_Gatherv(const void *sendbuf,
                 MPI_Datatype recvtype,
                 int root,
                 MPI_Comm comm);
+
+int MPI_Gatherv_c(const void *sendbuf,
+                  MPI_Count sendcount,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  const MPI_Count *recvcounts,
+                  const MPI_Aint *displs,
+                  MPI_Datatype recvtype,
+                  int root,
+                  MPI_Comm comm);
+
+int MPI_Gatherv_init(const void *sendbuf,
+                     int sendcount,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     const int *recvcounts,
+                     const int *displs,
+                     MPI_Datatype recvtype,
+                     int root,
+                     MPI_Comm comm,
+                     MPI_Info info,
+                     MPI_Request *request);
+
+int MPI_Gatherv_init_c(const void *sendbuf,
+                       MPI_Count sendcount,
+                       MPI_Datatype sendtype,
+                       void *recvbuf,
+                       const MPI_Count *recvcounts,
+                       const MPI_Aint *displs,
+                       MPI_Datatype recvtype,
+                       int root,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
 
 int MPI_Get_address(const void *location, MPI_Aint *address);
 
@@ -1064,6 +1354,15 @@ int MPI_Iallgather(const void *sendbuf,
                    MPI_Comm comm,
                    MPI_Request *request);
 
+int MPI_Iallgather_c(const void *sendbuf,
+                     MPI_Count sendcount,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     MPI_Count recvcount,
+                     MPI_Datatype recvtype,
+                     MPI_Comm comm,
+                     MPI_Request *request);
+
 int MPI_Iallgatherv(const void *sendbuf,
                     int sendcount,
                     MPI_Datatype sendtype,
@@ -1074,6 +1373,16 @@ int MPI_Iallgatherv(const void *sendbuf,
                     MPI_Comm comm,
                     MPI_Request *request);
 
+int MPI_Iallgatherv_c(const void *sendbuf,
+                      MPI_Count sendcount,
+                      MPI_Datatype sendtype,
+                      void *recvbuf,
+                      const MPI_Count *recvcounts,
+                      const MPI_Aint *displs,
+                      MPI_Datatype recvtype,
+                      MPI_Comm comm,
+                      MPI_Request *request);
+
 int MPI_Iallreduce(const void *sendbuf,
                    void *recvbuf,
                    int count,
@@ -1081,6 +1390,14 @@ int MPI_Iallreduce(const void *sendbuf,
                    MPI_Op op,
                    MPI_Comm comm,
                    MPI_Request *request);
+
+int MPI_Iallreduce_c(const void *sendbuf,
+                     void *recvbuf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     MPI_Op op,
+                     MPI_Comm comm,
+                     MPI_Request *request);
 
 int MPI_Ialltoall(const void *sendbuf,
                   int sendcount,
@@ -1090,6 +1407,15 @@ int MPI_Ialltoall(const void *sendbuf,
                   MPI_Datatype recvtype,
                   MPI_Comm comm,
                   MPI_Request *request);
+
+int MPI_Ialltoall_c(const void *sendbuf,
+                    MPI_Count sendcount,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    MPI_Count recvcount,
+                    MPI_Datatype recvtype,
+                    MPI_Comm comm,
+                    MPI_Request *request);
 
 int MPI_Ialltoallv(const void *sendbuf,
                    const int *sendcounts,
@@ -1102,6 +1428,17 @@ int MPI_Ialltoallv(const void *sendbuf,
                    MPI_Comm comm,
                    MPI_Request *request);
 
+int MPI_Ialltoallv_c(const void *sendbuf,
+                     const MPI_Count *sendcounts,
+                     const MPI_Aint *sdispls,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     const MPI_Count *recvcounts,
+                     const MPI_Aint *rdispls,
+                     MPI_Datatype recvtype,
+                     MPI_Comm comm,
+                     MPI_Request *request);
+
 int MPI_Ialltoallw(const void *sendbuf,
                    const int *sendcounts,
                    const int *sdispls,
@@ -1113,6 +1450,17 @@ int MPI_Ialltoallw(const void *sendbuf,
                    MPI_Comm comm,
                    MPI_Request *request);
 
+int MPI_Ialltoallw_c(const void *sendbuf,
+                     const MPI_Count *sendcounts,
+                     const MPI_Aint *sdispls,
+                     const MPI_Datatype *sendtypes,
+                     void *recvbuf,
+                     const MPI_Count *recvcounts,
+                     const MPI_Aint *rdispls,
+                     const MPI_Datatype *recvtypes,
+                     MPI_Comm comm,
+                     MPI_Request *request);
+
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request);
 
 int MPI_Ibcast(void *buffer,
@@ -1121,6 +1469,13 @@ int MPI_Ibcast(void *buffer,
                int root,
                MPI_Comm comm,
                MPI_Request *request);
+
+int MPI_Ibcast_c(void *buffer,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 int root,
+                 MPI_Comm comm,
+                 MPI_Request *request);
 
 int MPI_Ibsend(const void *buf,
                int count,
@@ -1138,6 +1493,14 @@ int MPI_Iexscan(const void *sendbuf,
                 MPI_Comm comm,
                 MPI_Request *request);
 
+int MPI_Iexscan_c(const void *sendbuf,
+                  void *recvbuf,
+                  MPI_Count count,
+                  MPI_Datatype datatype,
+                  MPI_Op op,
+                  MPI_Comm comm,
+                  MPI_Request *request);
+
 int MPI_Igather(const void *sendbuf,
                 int sendcount,
                 MPI_Datatype sendtype,
@@ -1147,6 +1510,16 @@ int MPI_Igather(const void *sendbuf,
                 int root,
                 MPI_Comm comm,
                 MPI_Request *request);
+
+int MPI_Igather_c(const void *sendbuf,
+                  MPI_Count sendcount,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  MPI_Count recvcount,
+                  MPI_Datatype recvtype,
+                  int root,
+                  MPI_Comm comm,
+                  MPI_Request *request);
 
 int MPI_Igatherv(const void *sendbuf,
                  int sendcount,
@@ -1158,6 +1531,17 @@ int MPI_Igatherv(const void *sendbuf,
                  int root,
                  MPI_Comm comm,
                  MPI_Request *request);
+
+int MPI_Igatherv_c(const void *sendbuf,
+                   MPI_Count sendcount,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   const MPI_Count *recvcounts,
+                   const MPI_Aint *displs,
+                   MPI_Datatype recvtype,
+                   int root,
+                   MPI_Comm comm,
+                   MPI_Request *request);
 
 int MPI_Ineighbor_allgather(const void *sendbuf,
                             int sendcount,
@@ -1324,6 +1708,15 @@ int MPI_Ireduce(const void *sendbuf,
                 MPI_Comm comm,
                 MPI_Request *request);
 
+int MPI_Ireduce_c(const void *sendbuf,
+                  void *recvbuf,
+                  MPI_Count count,
+                  MPI_Datatype datatype,
+                  MPI_Op op,
+                  int root,
+                  MPI_Comm comm,
+                  MPI_Request *request);
+
 int MPI_Ireduce_scatter(const void *sendbuf,
                         void *recvbuf,
                         const int *recvcounts,
@@ -1339,6 +1732,22 @@ int MPI_Ireduce_scatter_block(const void *sendbuf,
                               MPI_Op op,
                               MPI_Comm comm,
                               MPI_Request *request);
+
+int MPI_Ireduce_scatter_block_c(const void *sendbuf,
+                                void *recvbuf,
+                                MPI_Count recvcount,
+                                MPI_Datatype datatype,
+                                MPI_Op op,
+                                MPI_Comm comm,
+                                MPI_Request *request);
+
+int MPI_Ireduce_scatter_c(const void *sendbuf,
+                          void *recvbuf,
+                          const MPI_Count *recvcounts,
+                          MPI_Datatype datatype,
+                          MPI_Op op,
+                          MPI_Comm comm,
+                          MPI_Request *request);
 
 int MPI_Irsend(const void *buf,
                int count,
@@ -1358,6 +1767,14 @@ int MPI_Iscan(const void *sendbuf,
               MPI_Comm comm,
               MPI_Request *request);
 
+int MPI_Iscan_c(const void *sendbuf,
+                void *recvbuf,
+                MPI_Count count,
+                MPI_Datatype datatype,
+                MPI_Op op,
+                MPI_Comm comm,
+                MPI_Request *request);
+
 int MPI_Iscatter(const void *sendbuf,
                  int sendcount,
                  MPI_Datatype sendtype,
@@ -1367,6 +1784,16 @@ int MPI_Iscatter(const void *sendbuf,
                  int root,
                  MPI_Comm comm,
                  MPI_Request *request);
+
+int MPI_Iscatter_c(const void *sendbuf,
+                   MPI_Count sendcount,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   MPI_Count recvcount,
+                   MPI_Datatype recvtype,
+                   int root,
+                   MPI_Comm comm,
+                   MPI_Request *request);
 
 int MPI_Iscatterv(const void *sendbuf,
                   const int *sendcounts,
@@ -1378,6 +1805,17 @@ int MPI_Iscatterv(const void *sendbuf,
                   int root,
                   MPI_Comm comm,
                   MPI_Request *request);
+
+int MPI_Iscatterv_c(const void *sendbuf,
+                    const MPI_Count *sendcounts,
+                    const MPI_Aint *displs,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    MPI_Count recvcount,
+                    MPI_Datatype recvtype,
+                    int root,
+                    MPI_Comm comm,
+                    MPI_Request *request);
 
 int MPI_Isend(const void *buf,
               int count,
@@ -1687,6 +2125,34 @@ int MPI_Reduce(const void *sendbuf,
                int root,
                MPI_Comm comm);
 
+int MPI_Reduce_c(const void *sendbuf,
+                 void *recvbuf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 MPI_Op op,
+                 int root,
+                 MPI_Comm comm);
+
+int MPI_Reduce_init(const void *sendbuf,
+                    void *recvbuf,
+                    int count,
+                    MPI_Datatype datatype,
+                    MPI_Op op,
+                    int root,
+                    MPI_Comm comm,
+                    MPI_Info info,
+                    MPI_Request *request);
+
+int MPI_Reduce_init_c(const void *sendbuf,
+                      void *recvbuf,
+                      MPI_Count count,
+                      MPI_Datatype datatype,
+                      MPI_Op op,
+                      int root,
+                      MPI_Comm comm,
+                      MPI_Info info,
+                      MPI_Request *request);
+
 int MPI_Reduce_scatter(const void *sendbuf,
                        void *recvbuf,
                        const int *recvcounts,
@@ -1700,6 +2166,56 @@ int MPI_Reduce_scatter_block(const void *sendbuf,
                              MPI_Datatype datatype,
                              MPI_Op op,
                              MPI_Comm comm);
+
+int MPI_Reduce_scatter_block_c(const void *sendbuf,
+                               void *recvbuf,
+                               MPI_Count recvcount,
+                               MPI_Datatype datatype,
+                               MPI_Op op,
+                               MPI_Comm comm);
+
+int MPI_Reduce_scatter_block_init(const void *sendbuf,
+                                  void *recvbuf,
+                                  int recvcount,
+                                  MPI_Datatype datatype,
+                                  MPI_Op op,
+                                  MPI_Comm comm,
+                                  MPI_Info info,
+                                  MPI_Request *request);
+
+int MPI_Reduce_scatter_block_init_c(const void *sendbuf,
+                                    void *recvbuf,
+                                    MPI_Count recvcount,
+                                    MPI_Datatype datatype,
+                                    MPI_Op op,
+                                    MPI_Comm comm,
+                                    MPI_Info info,
+                                    MPI_Request *request);
+
+int MPI_Reduce_scatter_c(const void *sendbuf,
+                         void *recvbuf,
+                         const MPI_Count *recvcounts,
+                         MPI_Datatype datatype,
+                         MPI_Op op,
+                         MPI_Comm comm);
+
+int MPI_Reduce_scatter_init(const void *sendbuf,
+                            void *recvbuf,
+                            const int *recvcounts,
+                            MPI_Datatype datatype,
+                            MPI_Op op,
+                            MPI_Comm comm,
+                            MPI_Info info,
+                            MPI_Request *request);
+
+int MPI_Reduce_scatter_init_c(const void *sendbuf,
+                              void *recvbuf,
+                              const MPI_Count *recvcounts,
+                              MPI_Datatype datatype,
+                              MPI_Op op,
+                              MPI_Comm comm,
+                              MPI_Info info,
+                              MPI_Request *request);
 
 int MPI_Remove_error_class(int errorclass);
 
@@ -1753,6 +2269,31 @@ int MPI_Scan(const void *sendbuf,
              MPI_Op op,
              MPI_Comm comm);
 
+int MPI_Scan_c(const void *sendbuf,
+               void *recvbuf,
+               MPI_Count count,
+               MPI_Datatype datatype,
+               MPI_Op op,
+               MPI_Comm comm);
+
+int MPI_Scan_init(const void *sendbuf,
+                  void *recvbuf,
+                  int count,
+                  MPI_Datatype datatype,
+                  MPI_Op op,
+                  MPI_Comm comm,
+                  MPI_Info info,
+                  MPI_Request *request);
+
+int MPI_Scan_init_c(const void *sendbuf,
+                    void *recvbuf,
+                    MPI_Count count,
+                    MPI_Datatype datatype,
+                    MPI_Op op,
+                    MPI_Comm comm,
+                    MPI_Info info,
+                    MPI_Request *request);
+
 int MPI_Scatter(const void *sendbuf,
                 int sendcount,
                 MPI_Datatype sendtype,
@@ -1761,6 +2302,37 @@ int MPI_Scatter(const void *sendbuf,
                 MPI_Datatype recvtype,
                 int root,
                 MPI_Comm comm);
+
+int MPI_Scatter_c(const void *sendbuf,
+                  MPI_Count sendcount,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  MPI_Count recvcount,
+                  MPI_Datatype recvtype,
+                  int root,
+                  MPI_Comm comm);
+
+int MPI_Scatter_init(const void *sendbuf,
+                     int sendcount,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     int recvcount,
+                     MPI_Datatype recvtype,
+                     int root,
+                     MPI_Comm comm,
+                     MPI_Info info,
+                     MPI_Request *request);
+
+int MPI_Scatter_init_c(const void *sendbuf,
+                       MPI_Count sendcount,
+                       MPI_Datatype sendtype,
+                       void *recvbuf,
+                       MPI_Count recvcount,
+                       MPI_Datatype recvtype,
+                       int root,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
 
 int MPI_Scatterv(const void *sendbuf,
                  const int *sendcounts,
@@ -1771,6 +2343,40 @@ int MPI_Scatterv(const void *sendbuf,
                  MPI_Datatype recvtype,
                  int root,
                  MPI_Comm comm);
+
+int MPI_Scatterv_c(const void *sendbuf,
+                   const MPI_Count *sendcounts,
+                   const MPI_Aint *displs,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   MPI_Count recvcount,
+                   MPI_Datatype recvtype,
+                   int root,
+                   MPI_Comm comm);
+
+int MPI_Scatterv_init(const void *sendbuf,
+                      const int *sendcounts,
+                      const int *displs,
+                      MPI_Datatype sendtype,
+                      void *recvbuf,
+                      int recvcount,
+                      MPI_Datatype recvtype,
+                      int root,
+                      MPI_Comm comm,
+                      MPI_Info info,
+                      MPI_Request *request);
+
+int MPI_Scatterv_init_c(const void *sendbuf,
+                        const MPI_Count *sendcounts,
+                        const MPI_Aint *displs,
+                        MPI_Datatype sendtype,
+                        void *recvbuf,
+                        MPI_Count recvcount,
+                        MPI_Datatype recvtype,
+                        int root,
+                        MPI_Comm comm,
+                        MPI_Info info,
+                        MPI_Request *request);
 
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
@@ -2204,6 +2810,34 @@ int PMPI_Allgather(const void *sendbuf,
                    MPI_Datatype recvtype,
                    MPI_Comm comm);
 
+int PMPI_Allgather_c(const void *sendbuf,
+                     MPI_Count sendcount,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     MPI_Count recvcount,
+                     MPI_Datatype recvtype,
+                     MPI_Comm comm);
+
+int PMPI_Allgather_init(const void *sendbuf,
+                        int sendcount,
+                        MPI_Datatype sendtype,
+                        void *recvbuf,
+                        int recvcount,
+                        MPI_Datatype recvtype,
+                        MPI_Comm comm,
+                        MPI_Info info,
+                        MPI_Request *request);
+
+int PMPI_Allgather_init_c(const void *sendbuf,
+                          MPI_Count sendcount,
+                          MPI_Datatype sendtype,
+                          void *recvbuf,
+                          MPI_Count recvcount,
+                          MPI_Datatype recvtype,
+                          MPI_Comm comm,
+                          MPI_Info info,
+                          MPI_Request *request);
+
 int PMPI_Allgatherv(const void *sendbuf,
                     int sendcount,
                     MPI_Datatype sendtype,
@@ -2212,6 +2846,37 @@ int PMPI_Allgatherv(const void *sendbuf,
                     const int *displs,
                     MPI_Datatype recvtype,
                     MPI_Comm comm);
+
+int PMPI_Allgatherv_c(const void *sendbuf,
+                      MPI_Count sendcount,
+                      MPI_Datatype sendtype,
+                      void *recvbuf,
+                      const MPI_Count *recvcounts,
+                      const MPI_Aint *displs,
+                      MPI_Datatype recvtype,
+                      MPI_Comm comm);
+
+int PMPI_Allgatherv_init(const void *sendbuf,
+                         int sendcount,
+                         MPI_Datatype sendtype,
+                         void *recvbuf,
+                         const int *recvcounts,
+                         const int *displs,
+                         MPI_Datatype recvtype,
+                         MPI_Comm comm,
+                         MPI_Info info,
+                         MPI_Request *request);
+
+int PMPI_Allgatherv_init_c(const void *sendbuf,
+                           MPI_Count sendcount,
+                           MPI_Datatype sendtype,
+                           void *recvbuf,
+                           const MPI_Count *recvcounts,
+                           const MPI_Aint *displs,
+                           MPI_Datatype recvtype,
+                           MPI_Comm comm,
+                           MPI_Info info,
+                           MPI_Request *request);
 
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 
@@ -2222,6 +2887,31 @@ int PMPI_Allreduce(const void *sendbuf,
                    MPI_Op op,
                    MPI_Comm comm);
 
+int PMPI_Allreduce_c(const void *sendbuf,
+                     void *recvbuf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     MPI_Op op,
+                     MPI_Comm comm);
+
+int PMPI_Allreduce_init(const void *sendbuf,
+                        void *recvbuf,
+                        int count,
+                        MPI_Datatype datatype,
+                        MPI_Op op,
+                        MPI_Comm comm,
+                        MPI_Info info,
+                        MPI_Request *request);
+
+int PMPI_Allreduce_init_c(const void *sendbuf,
+                          void *recvbuf,
+                          MPI_Count count,
+                          MPI_Datatype datatype,
+                          MPI_Op op,
+                          MPI_Comm comm,
+                          MPI_Info info,
+                          MPI_Request *request);
+
 int PMPI_Alltoall(const void *sendbuf,
                   int sendcount,
                   MPI_Datatype sendtype,
@@ -2229,6 +2919,34 @@ int PMPI_Alltoall(const void *sendbuf,
                   int recvcount,
                   MPI_Datatype recvtype,
                   MPI_Comm comm);
+
+int PMPI_Alltoall_c(const void *sendbuf,
+                    MPI_Count sendcount,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    MPI_Count recvcount,
+                    MPI_Datatype recvtype,
+                    MPI_Comm comm);
+
+int PMPI_Alltoall_init(const void *sendbuf,
+                       int sendcount,
+                       MPI_Datatype sendtype,
+                       void *recvbuf,
+                       int recvcount,
+                       MPI_Datatype recvtype,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
+
+int PMPI_Alltoall_init_c(const void *sendbuf,
+                         MPI_Count sendcount,
+                         MPI_Datatype sendtype,
+                         void *recvbuf,
+                         MPI_Count recvcount,
+                         MPI_Datatype recvtype,
+                         MPI_Comm comm,
+                         MPI_Info info,
+                         MPI_Request *request);
 
 int PMPI_Alltoallv(const void *sendbuf,
                    const int *sendcounts,
@@ -2240,6 +2958,40 @@ int PMPI_Alltoallv(const void *sendbuf,
                    MPI_Datatype recvtype,
                    MPI_Comm comm);
 
+int PMPI_Alltoallv_c(const void *sendbuf,
+                     const MPI_Count *sendcounts,
+                     const MPI_Aint *sdispls,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     const MPI_Count *recvcounts,
+                     const MPI_Aint *rdispls,
+                     MPI_Datatype recvtype,
+                     MPI_Comm comm);
+
+int PMPI_Alltoallv_init(const void *sendbuf,
+                        const int *sendcounts,
+                        const int *sdispls,
+                        MPI_Datatype sendtype,
+                        void *recvbuf,
+                        const int *recvcounts,
+                        const int *rdispls,
+                        MPI_Datatype recvtype,
+                        MPI_Comm comm,
+                        MPI_Info info,
+                        MPI_Request *request);
+
+int PMPI_Alltoallv_init_c(const void *sendbuf,
+                          const MPI_Count *sendcounts,
+                          const MPI_Aint *sdispls,
+                          MPI_Datatype sendtype,
+                          void *recvbuf,
+                          const MPI_Count *recvcounts,
+                          const MPI_Aint *rdispls,
+                          MPI_Datatype recvtype,
+                          MPI_Comm comm,
+                          MPI_Info info,
+                          MPI_Request *request);
+
 int PMPI_Alltoallw(const void *sendbuf,
                    const int *sendcounts,
                    const int *sdispls,
@@ -2250,6 +3002,40 @@ int PMPI_Alltoallw(const void *sendbuf,
                    const MPI_Datatype *recvtypes,
                    MPI_Comm comm);
 
+int PMPI_Alltoallw_c(const void *sendbuf,
+                     const MPI_Count *sendcounts,
+                     const MPI_Aint *sdispls,
+                     const MPI_Datatype *sendtypes,
+                     void *recvbuf,
+                     const MPI_Count *recvcounts,
+                     const MPI_Aint *rdispls,
+                     const MPI_Datatype *recvtypes,
+                     MPI_Comm comm);
+
+int PMPI_Alltoallw_init(const void *sendbuf,
+                        const int *sendcounts,
+                        const int *sdispls,
+                        const MPI_Datatype *sendtypes,
+                        void *recvbuf,
+                        const int *recvcounts,
+                        const int *rdispls,
+                        const MPI_Datatype *recvtypes,
+                        MPI_Comm comm,
+                        MPI_Info info,
+                        MPI_Request *request);
+
+int PMPI_Alltoallw_init_c(const void *sendbuf,
+                          const MPI_Count *sendcounts,
+                          const MPI_Aint *sdispls,
+                          const MPI_Datatype *sendtypes,
+                          void *recvbuf,
+                          const MPI_Count *recvcounts,
+                          const MPI_Aint *rdispls,
+                          const MPI_Datatype *recvtypes,
+                          MPI_Comm comm,
+                          MPI_Info info,
+                          MPI_Request *request);
+
 int PMPI_Attr_delete(MPI_Comm comm, int keyval);
 
 int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
@@ -2258,7 +3044,27 @@ int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
 
 int PMPI_Barrier(MPI_Comm comm);
 
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request);
+
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+
+int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm);
+
+int PMPI_Bcast_init(void *buffer,
+                    int count,
+                    MPI_Datatype datatype,
+                    int root,
+                    MPI_Comm comm,
+                    MPI_Info info,
+                    MPI_Request *request);
+
+int PMPI_Bcast_init_c(void *buffer,
+                      MPI_Count count,
+                      MPI_Datatype datatype,
+                      int root,
+                      MPI_Comm comm,
+                      MPI_Info info,
+                      MPI_Request *request);
 
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
@@ -2447,6 +3253,31 @@ int PMPI_Exscan(const void *sendbuf,
                 MPI_Op op,
                 MPI_Comm comm);
 
+int PMPI_Exscan_c(const void *sendbuf,
+                  void *recvbuf,
+                  MPI_Count count,
+                  MPI_Datatype datatype,
+                  MPI_Op op,
+                  MPI_Comm comm);
+
+int PMPI_Exscan_init(const void *sendbuf,
+                     void *recvbuf,
+                     int count,
+                     MPI_Datatype datatype,
+                     MPI_Op op,
+                     MPI_Comm comm,
+                     MPI_Info info,
+                     MPI_Request *request);
+
+int PMPI_Exscan_init_c(const void *sendbuf,
+                       void *recvbuf,
+                       MPI_Count count,
+                       MPI_Datatype datatype,
+                       MPI_Op op,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
+
 int PMPI_Finalize(void);
 
 int PMPI_Finalized(int *flag);
@@ -2462,6 +3293,37 @@ int PMPI_Gather(const void *sendbuf,
                 int root,
                 MPI_Comm comm);
 
+int PMPI_Gather_c(const void *sendbuf,
+                  MPI_Count sendcount,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  MPI_Count recvcount,
+                  MPI_Datatype recvtype,
+                  int root,
+                  MPI_Comm comm);
+
+int PMPI_Gather_init(const void *sendbuf,
+                     int sendcount,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     int recvcount,
+                     MPI_Datatype recvtype,
+                     int root,
+                     MPI_Comm comm,
+                     MPI_Info info,
+                     MPI_Request *request);
+
+int PMPI_Gather_init_c(const void *sendbuf,
+                       MPI_Count sendcount,
+                       MPI_Datatype sendtype,
+                       void *recvbuf,
+                       MPI_Count recvcount,
+                       MPI_Datatype recvtype,
+                       int root,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
+
 int PMPI_Gatherv(const void *sendbuf,
                  int sendcount,
                  MPI_Datatype sendtype,
@@ -2471,6 +3333,40 @@ int PMPI_Gatherv(const void *sendbuf,
                  MPI_Datatype recvtype,
                  int root,
                  MPI_Comm comm);
+
+int PMPI_Gatherv_c(const void *sendbuf,
+                   MPI_Count sendcount,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   const MPI_Count *recvcounts,
+                   const MPI_Aint *displs,
+                   MPI_Datatype recvtype,
+                   int root,
+                   MPI_Comm comm);
+
+int PMPI_Gatherv_init(const void *sendbuf,
+                      int sendcount,
+                      MPI_Datatype sendtype,
+                      void *recvbuf,
+                      const int *recvcounts,
+                      const int *displs,
+                      MPI_Datatype recvtype,
+                      int root,
+                      MPI_Comm comm,
+                      MPI_Info info,
+                      MPI_Request *request);
+
+int PMPI_Gatherv_init_c(const void *sendbuf,
+                        MPI_Count sendcount,
+                        MPI_Datatype sendtype,
+                        void *recvbuf,
+                        const MPI_Count *recvcounts,
+                        const MPI_Aint *displs,
+                        MPI_Datatype recvtype,
+                        int root,
+                        MPI_Comm comm,
+                        MPI_Info info,
+                        MPI_Request *request);
 
 int PMPI_Get_address(const void *location, MPI_Aint *address);
 
@@ -2554,6 +3450,15 @@ int PMPI_Iallgather(const void *sendbuf,
                     MPI_Comm comm,
                     MPI_Request *request);
 
+int PMPI_Iallgather_c(const void *sendbuf,
+                      MPI_Count sendcount,
+                      MPI_Datatype sendtype,
+                      void *recvbuf,
+                      MPI_Count recvcount,
+                      MPI_Datatype recvtype,
+                      MPI_Comm comm,
+                      MPI_Request *request);
+
 int PMPI_Iallgatherv(const void *sendbuf,
                      int sendcount,
                      MPI_Datatype sendtype,
@@ -2564,6 +3469,16 @@ int PMPI_Iallgatherv(const void *sendbuf,
                      MPI_Comm comm,
                      MPI_Request *request);
 
+int PMPI_Iallgatherv_c(const void *sendbuf,
+                       MPI_Count sendcount,
+                       MPI_Datatype sendtype,
+                       void *recvbuf,
+                       const MPI_Count *recvcounts,
+                       const MPI_Aint *displs,
+                       MPI_Datatype recvtype,
+                       MPI_Comm comm,
+                       MPI_Request *request);
+
 int PMPI_Iallreduce(const void *sendbuf,
                     void *recvbuf,
                     int count,
@@ -2571,6 +3486,14 @@ int PMPI_Iallreduce(const void *sendbuf,
                     MPI_Op op,
                     MPI_Comm comm,
                     MPI_Request *request);
+
+int PMPI_Iallreduce_c(const void *sendbuf,
+                      void *recvbuf,
+                      MPI_Count count,
+                      MPI_Datatype datatype,
+                      MPI_Op op,
+                      MPI_Comm comm,
+                      MPI_Request *request);
 
 int PMPI_Ialltoall(const void *sendbuf,
                    int sendcount,
@@ -2580,6 +3503,15 @@ int PMPI_Ialltoall(const void *sendbuf,
                    MPI_Datatype recvtype,
                    MPI_Comm comm,
                    MPI_Request *request);
+
+int PMPI_Ialltoall_c(const void *sendbuf,
+                     MPI_Count sendcount,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     MPI_Count recvcount,
+                     MPI_Datatype recvtype,
+                     MPI_Comm comm,
+                     MPI_Request *request);
 
 int PMPI_Ialltoallv(const void *sendbuf,
                     const int *sendcounts,
@@ -2592,6 +3524,17 @@ int PMPI_Ialltoallv(const void *sendbuf,
                     MPI_Comm comm,
                     MPI_Request *request);
 
+int PMPI_Ialltoallv_c(const void *sendbuf,
+                      const MPI_Count *sendcounts,
+                      const MPI_Aint *sdispls,
+                      MPI_Datatype sendtype,
+                      void *recvbuf,
+                      const MPI_Count *recvcounts,
+                      const MPI_Aint *rdispls,
+                      MPI_Datatype recvtype,
+                      MPI_Comm comm,
+                      MPI_Request *request);
+
 int PMPI_Ialltoallw(const void *sendbuf,
                     const int *sendcounts,
                     const int *sdispls,
@@ -2603,6 +3546,17 @@ int PMPI_Ialltoallw(const void *sendbuf,
                     MPI_Comm comm,
                     MPI_Request *request);
 
+int PMPI_Ialltoallw_c(const void *sendbuf,
+                      const MPI_Count *sendcounts,
+                      const MPI_Aint *sdispls,
+                      const MPI_Datatype *sendtypes,
+                      void *recvbuf,
+                      const MPI_Count *recvcounts,
+                      const MPI_Aint *rdispls,
+                      const MPI_Datatype *recvtypes,
+                      MPI_Comm comm,
+                      MPI_Request *request);
+
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request);
 
 int PMPI_Ibcast(void *buffer,
@@ -2611,6 +3565,13 @@ int PMPI_Ibcast(void *buffer,
                 int root,
                 MPI_Comm comm,
                 MPI_Request *request);
+
+int PMPI_Ibcast_c(void *buffer,
+                  MPI_Count count,
+                  MPI_Datatype datatype,
+                  int root,
+                  MPI_Comm comm,
+                  MPI_Request *request);
 
 int PMPI_Ibsend(const void *buf,
                 int count,
@@ -2628,6 +3589,14 @@ int PMPI_Iexscan(const void *sendbuf,
                  MPI_Comm comm,
                  MPI_Request *request);
 
+int PMPI_Iexscan_c(const void *sendbuf,
+                   void *recvbuf,
+                   MPI_Count count,
+                   MPI_Datatype datatype,
+                   MPI_Op op,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
 int PMPI_Igather(const void *sendbuf,
                  int sendcount,
                  MPI_Datatype sendtype,
@@ -2637,6 +3606,16 @@ int PMPI_Igather(const void *sendbuf,
                  int root,
                  MPI_Comm comm,
                  MPI_Request *request);
+
+int PMPI_Igather_c(const void *sendbuf,
+                   MPI_Count sendcount,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   MPI_Count recvcount,
+                   MPI_Datatype recvtype,
+                   int root,
+                   MPI_Comm comm,
+                   MPI_Request *request);
 
 int PMPI_Igatherv(const void *sendbuf,
                   int sendcount,
@@ -2648,6 +3627,17 @@ int PMPI_Igatherv(const void *sendbuf,
                   int root,
                   MPI_Comm comm,
                   MPI_Request *request);
+
+int PMPI_Igatherv_c(const void *sendbuf,
+                    MPI_Count sendcount,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    const MPI_Count *recvcounts,
+                    const MPI_Aint *displs,
+                    MPI_Datatype recvtype,
+                    int root,
+                    MPI_Comm comm,
+                    MPI_Request *request);
 
 int PMPI_Ineighbor_allgather(const void *sendbuf,
                              int sendcount,
@@ -2814,6 +3804,15 @@ int PMPI_Ireduce(const void *sendbuf,
                  MPI_Comm comm,
                  MPI_Request *request);
 
+int PMPI_Ireduce_c(const void *sendbuf,
+                   void *recvbuf,
+                   MPI_Count count,
+                   MPI_Datatype datatype,
+                   MPI_Op op,
+                   int root,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
 int PMPI_Ireduce_scatter(const void *sendbuf,
                          void *recvbuf,
                          const int *recvcounts,
@@ -2829,6 +3828,22 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf,
                                MPI_Op op,
                                MPI_Comm comm,
                                MPI_Request *request);
+
+int PMPI_Ireduce_scatter_block_c(const void *sendbuf,
+                                 void *recvbuf,
+                                 MPI_Count recvcount,
+                                 MPI_Datatype datatype,
+                                 MPI_Op op,
+                                 MPI_Comm comm,
+                                 MPI_Request *request);
+
+int PMPI_Ireduce_scatter_c(const void *sendbuf,
+                           void *recvbuf,
+                           const MPI_Count *recvcounts,
+                           MPI_Datatype datatype,
+                           MPI_Op op,
+                           MPI_Comm comm,
+                           MPI_Request *request);
 
 int PMPI_Irsend(const void *buf,
                 int count,
@@ -2848,6 +3863,14 @@ int PMPI_Iscan(const void *sendbuf,
                MPI_Comm comm,
                MPI_Request *request);
 
+int PMPI_Iscan_c(const void *sendbuf,
+                 void *recvbuf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 MPI_Op op,
+                 MPI_Comm comm,
+                 MPI_Request *request);
+
 int PMPI_Iscatter(const void *sendbuf,
                   int sendcount,
                   MPI_Datatype sendtype,
@@ -2857,6 +3880,16 @@ int PMPI_Iscatter(const void *sendbuf,
                   int root,
                   MPI_Comm comm,
                   MPI_Request *request);
+
+int PMPI_Iscatter_c(const void *sendbuf,
+                    MPI_Count sendcount,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    MPI_Count recvcount,
+                    MPI_Datatype recvtype,
+                    int root,
+                    MPI_Comm comm,
+                    MPI_Request *request);
 
 int PMPI_Iscatterv(const void *sendbuf,
                    const int *sendcounts,
@@ -2868,6 +3901,17 @@ int PMPI_Iscatterv(const void *sendbuf,
                    int root,
                    MPI_Comm comm,
                    MPI_Request *request);
+
+int PMPI_Iscatterv_c(const void *sendbuf,
+                     const MPI_Count *sendcounts,
+                     const MPI_Aint *displs,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     MPI_Count recvcount,
+                     MPI_Datatype recvtype,
+                     int root,
+                     MPI_Comm comm,
+                     MPI_Request *request);
 
 int PMPI_Isend(const void *buf,
                int count,
@@ -3168,6 +4212,34 @@ int PMPI_Reduce(const void *sendbuf,
                 int root,
                 MPI_Comm comm);
 
+int PMPI_Reduce_c(const void *sendbuf,
+                  void *recvbuf,
+                  MPI_Count count,
+                  MPI_Datatype datatype,
+                  MPI_Op op,
+                  int root,
+                  MPI_Comm comm);
+
+int PMPI_Reduce_init(const void *sendbuf,
+                     void *recvbuf,
+                     int count,
+                     MPI_Datatype datatype,
+                     MPI_Op op,
+                     int root,
+                     MPI_Comm comm,
+                     MPI_Info info,
+                     MPI_Request *request);
+
+int PMPI_Reduce_init_c(const void *sendbuf,
+                       void *recvbuf,
+                       MPI_Count count,
+                       MPI_Datatype datatype,
+                       MPI_Op op,
+                       int root,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
+
 int PMPI_Reduce_scatter(const void *sendbuf,
                         void *recvbuf,
                         const int *recvcounts,
@@ -3181,6 +4253,56 @@ int PMPI_Reduce_scatter_block(const void *sendbuf,
                               MPI_Datatype datatype,
                               MPI_Op op,
                               MPI_Comm comm);
+
+int PMPI_Reduce_scatter_block_c(const void *sendbuf,
+                                void *recvbuf,
+                                MPI_Count recvcount,
+                                MPI_Datatype datatype,
+                                MPI_Op op,
+                                MPI_Comm comm);
+
+int PMPI_Reduce_scatter_block_init(const void *sendbuf,
+                                   void *recvbuf,
+                                   int recvcount,
+                                   MPI_Datatype datatype,
+                                   MPI_Op op,
+                                   MPI_Comm comm,
+                                   MPI_Info info,
+                                   MPI_Request *request);
+
+int PMPI_Reduce_scatter_block_init_c(const void *sendbuf,
+                                     void *recvbuf,
+                                     MPI_Count recvcount,
+                                     MPI_Datatype datatype,
+                                     MPI_Op op,
+                                     MPI_Comm comm,
+                                     MPI_Info info,
+                                     MPI_Request *request);
+
+int PMPI_Reduce_scatter_c(const void *sendbuf,
+                          void *recvbuf,
+                          const MPI_Count *recvcounts,
+                          MPI_Datatype datatype,
+                          MPI_Op op,
+                          MPI_Comm comm);
+
+int PMPI_Reduce_scatter_init(const void *sendbuf,
+                             void *recvbuf,
+                             const int *recvcounts,
+                             MPI_Datatype datatype,
+                             MPI_Op op,
+                             MPI_Comm comm,
+                             MPI_Info info,
+                             MPI_Request *request);
+
+int PMPI_Reduce_scatter_init_c(const void *sendbuf,
+                               void *recvbuf,
+                               const MPI_Count *recvcounts,
+                               MPI_Datatype datatype,
+                               MPI_Op op,
+                               MPI_Comm comm,
+                               MPI_Info info,
+                               MPI_Request *request);
 
 int PMPI_Remove_error_class(int errorclass);
 
@@ -3234,6 +4356,31 @@ int PMPI_Scan(const void *sendbuf,
               MPI_Op op,
               MPI_Comm comm);
 
+int PMPI_Scan_c(const void *sendbuf,
+                void *recvbuf,
+                MPI_Count count,
+                MPI_Datatype datatype,
+                MPI_Op op,
+                MPI_Comm comm);
+
+int PMPI_Scan_init(const void *sendbuf,
+                   void *recvbuf,
+                   int count,
+                   MPI_Datatype datatype,
+                   MPI_Op op,
+                   MPI_Comm comm,
+                   MPI_Info info,
+                   MPI_Request *request);
+
+int PMPI_Scan_init_c(const void *sendbuf,
+                     void *recvbuf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     MPI_Op op,
+                     MPI_Comm comm,
+                     MPI_Info info,
+                     MPI_Request *request);
+
 int PMPI_Scatter(const void *sendbuf,
                  int sendcount,
                  MPI_Datatype sendtype,
@@ -3242,6 +4389,37 @@ int PMPI_Scatter(const void *sendbuf,
                  MPI_Datatype recvtype,
                  int root,
                  MPI_Comm comm);
+
+int PMPI_Scatter_c(const void *sendbuf,
+                   MPI_Count sendcount,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   MPI_Count recvcount,
+                   MPI_Datatype recvtype,
+                   int root,
+                   MPI_Comm comm);
+
+int PMPI_Scatter_init(const void *sendbuf,
+                      int sendcount,
+                      MPI_Datatype sendtype,
+                      void *recvbuf,
+                      int recvcount,
+                      MPI_Datatype recvtype,
+                      int root,
+                      MPI_Comm comm,
+                      MPI_Info info,
+                      MPI_Request *request);
+
+int PMPI_Scatter_init_c(const void *sendbuf,
+                        MPI_Count sendcount,
+                        MPI_Datatype sendtype,
+                        void *recvbuf,
+                        MPI_Count recvcount,
+                        MPI_Datatype recvtype,
+                        int root,
+                        MPI_Comm comm,
+                        MPI_Info info,
+                        MPI_Request *request);
 
 int PMPI_Scatterv(const void *sendbuf,
                   const int *sendcounts,
@@ -3252,6 +4430,40 @@ int PMPI_Scatterv(const void *sendbuf,
                   MPI_Datatype recvtype,
                   int root,
                   MPI_Comm comm);
+
+int PMPI_Scatterv_c(const void *sendbuf,
+                    const MPI_Count *sendcounts,
+                    const MPI_Aint *displs,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    MPI_Count recvcount,
+                    MPI_Datatype recvtype,
+                    int root,
+                    MPI_Comm comm);
+
+int PMPI_Scatterv_init(const void *sendbuf,
+                       const int *sendcounts,
+                       const int *displs,
+                       MPI_Datatype sendtype,
+                       void *recvbuf,
+                       int recvcount,
+                       MPI_Datatype recvtype,
+                       int root,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
+
+int PMPI_Scatterv_init_c(const void *sendbuf,
+                         const MPI_Count *sendcounts,
+                         const MPI_Aint *displs,
+                         MPI_Datatype sendtype,
+                         void *recvbuf,
+                         MPI_Count recvcount,
+                         MPI_Datatype recvtype,
+                         int root,
+                         MPI_Comm comm,
+                         MPI_Info info,
+                         MPI_Request *request);
 
 int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 

@@ -15,6 +15,9 @@
 pub mod attr;
 pub mod buffer;
 pub mod callbacks;
+pub mod coll_body;
+pub mod coll_c;
+pub mod coll_persistent;
 pub mod collective;
 pub mod collective_more;
 pub mod comm;
@@ -41,6 +44,7 @@ pub mod topo_args;
 pub mod topo_cart;
 pub mod topo_graph;
 pub mod types;
+pub mod width;
 pub mod win;
 pub mod win_query;
 

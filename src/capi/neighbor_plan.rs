@@ -10,37 +10,15 @@
 
 use crate::capi::collective::{is_in_place, transfer};
 use crate::capi::types::*;
+pub(crate) use crate::capi::width::Num;
 use crate::consts::*;
 use crate::world::p2p::deadlock;
 use crate::world::reduce::CollArgs;
-use crate::world::request::PersistentOp;
 use crate::world::{Error, Handle, Result, Runtime};
-use std::ffi::{c_int, c_void};
-use std::sync::Arc;
+use std::ffi::c_void;
 
 fn rt() -> &'static Runtime {
     Runtime::global()
-}
-
-/// A count or displacement of either width (`int`, `MPI_Count`, `MPI_Aint`): one body serves
-/// the plain and the `_c` forms.
-pub(crate) trait Num: Copy {
-    fn wide(self) -> i64;
-}
-impl Num for c_int {
-    fn wide(self) -> i64 {
-        self.into()
-    }
-}
-impl Num for i64 {
-    fn wide(self) -> i64 {
-        self
-    }
-}
-impl Num for isize {
-    fn wide(self) -> i64 {
-        self as i64
-    }
 }
 
 /// One block of a send or receive buffer: its address, count and datatype.
@@ -213,23 +191,16 @@ impl Plan {
         Ok(())
     }
 
-    /// A persistent request that runs this plan at each `MPI_Start` (MPI 4.1 §8.7.5).
+    /// A persistent request that runs this plan at each `MPI_Start` (MPI 4.1 §8.8).
     ///
     /// # Safety
     /// `request` writable; the buffers valid at each start, as the MPI caller promises.
     pub(crate) unsafe fn persistent(self, info: MPI_Info, request: *mut MPI_Request) -> Result<()> {
-        crate::capi::topo_args::check_info(info)?;
-        if request.is_null() {
-            return Err(Error::NullArgument { name: "request" });
-        }
-        let comm = Handle(self.comm);
-        let plan = Arc::new(self);
+        let comm = self.comm;
         // SAFETY: MPI's contract for persistent operations: the buffers stay valid while the
         // request is active, which is when MPI_Start runs this.
-        let run = Arc::new(move || unsafe { plan.run() });
-        let h = rt().persistent_init(PersistentOp::Collective { comm, run })?;
-        unsafe { *request = h.0 };
-        Ok(())
+        let run = move || unsafe { self.run() };
+        unsafe { crate::capi::coll_persistent::persistent(comm, info, request, run) }
     }
 
     /// The nonblocking form: runs now and hands back a complete request.

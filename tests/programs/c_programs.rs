@@ -136,6 +136,7 @@ c_programs! {
         client_routines,
         client_routines_41,
         coll_vector_pack,
+        coll_persistent,
         collectives,
         neighbor,
         topo_cart,
