@@ -49,6 +49,8 @@ typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 #define MPI_ERRCODES_IGNORE ((int *)0)
 #define MPI_ARGV_NULL ((char **)0)
 #define MPI_ARGVS_NULL ((char ***)0)
+#define MPI_UNWEIGHTED ((int *)10)
+#define MPI_WEIGHTS_EMPTY ((int *)11)
 
 /* MPI_Pcontrol is variadic (MPI 4.1 §15.2.4), which cbindgen cannot write. */
 #ifdef __cplusplus

@@ -29,6 +29,7 @@ pub mod split_type;
 pub mod state;
 pub mod status;
 pub mod topo;
+pub mod topo_dims;
 pub mod win_query;
 pub mod window;
 

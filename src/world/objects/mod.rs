@@ -11,4 +11,5 @@ pub mod info;
 pub mod p2p;
 pub mod request;
 pub mod status;
+pub mod topo;
 pub mod window;
