@@ -17,6 +17,8 @@ pub mod info;
 pub mod p2p;
 pub mod reduce;
 pub mod request;
+pub mod rma;
+pub mod rma_op;
 pub mod runtime;
 pub mod split_type;
 pub mod state;
