@@ -671,6 +671,26 @@ extern "C" {
 
 int MPI_Abort(MPI_Comm comm, int errorcode);
 
+int MPI_Accumulate(const void *origin_addr,
+                   int origin_count,
+                   MPI_Datatype origin_datatype,
+                   int target_rank,
+                   MPI_Aint target_disp,
+                   int target_count,
+                   MPI_Datatype target_datatype,
+                   MPI_Op op,
+                   MPI_Win win);
+
+int MPI_Accumulate_c(const void *origin_addr,
+                     MPI_Count origin_count,
+                     MPI_Datatype origin_datatype,
+                     int target_rank,
+                     MPI_Aint target_disp,
+                     MPI_Count target_count,
+                     MPI_Datatype target_datatype,
+                     MPI_Op op,
+                     MPI_Win win);
+
 int MPI_Add_error_class(int *errorclass);
 
 int MPI_Add_error_code(int errorclass, int *errorcode);
@@ -873,6 +893,14 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
 
 int MPI_Comm_toint(MPI_Comm comm);
 
+int MPI_Compare_and_swap(const void *origin_addr,
+                         const void *compare_addr,
+                         void *result_addr,
+                         MPI_Datatype datatype,
+                         int target_rank,
+                         MPI_Aint target_disp,
+                         MPI_Win win);
+
 int MPI_DUP_FN(MPI_Comm oldcomm,
                int keyval,
                void *extra_state,
@@ -901,6 +929,14 @@ int MPI_Exscan(const void *sendbuf,
                MPI_Op op,
                MPI_Comm comm);
 
+int MPI_Fetch_and_op(const void *origin_addr,
+                     void *result_addr,
+                     MPI_Datatype datatype,
+                     int target_rank,
+                     MPI_Aint target_disp,
+                     MPI_Op op,
+                     MPI_Win win);
+
 int MPI_Finalize(void);
 
 int MPI_Finalized(int *flag);
@@ -926,7 +962,51 @@ int MPI_Gatherv(const void *sendbuf,
                 int root,
                 MPI_Comm comm);
 
+int MPI_Get(void *origin_addr,
+            int origin_count,
+            MPI_Datatype origin_datatype,
+            int target_rank,
+            MPI_Aint target_disp,
+            int target_count,
+            MPI_Datatype target_datatype,
+            MPI_Win win);
+
+int MPI_Get_accumulate(const void *origin_addr,
+                       int origin_count,
+                       MPI_Datatype origin_datatype,
+                       void *result_addr,
+                       int result_count,
+                       MPI_Datatype result_datatype,
+                       int target_rank,
+                       MPI_Aint target_disp,
+                       int target_count,
+                       MPI_Datatype target_datatype,
+                       MPI_Op op,
+                       MPI_Win win);
+
+int MPI_Get_accumulate_c(const void *origin_addr,
+                         MPI_Count origin_count,
+                         MPI_Datatype origin_datatype,
+                         void *result_addr,
+                         MPI_Count result_count,
+                         MPI_Datatype result_datatype,
+                         int target_rank,
+                         MPI_Aint target_disp,
+                         MPI_Count target_count,
+                         MPI_Datatype target_datatype,
+                         MPI_Op op,
+                         MPI_Win win);
+
 int MPI_Get_address(const void *location, MPI_Aint *address);
+
+int MPI_Get_c(void *origin_addr,
+              MPI_Count origin_count,
+              MPI_Datatype origin_datatype,
+              int target_rank,
+              MPI_Aint target_disp,
+              MPI_Count target_count,
+              MPI_Datatype target_datatype,
+              MPI_Win win);
 
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
 
@@ -1280,7 +1360,47 @@ int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 
+int MPI_Put(const void *origin_addr,
+            int origin_count,
+            MPI_Datatype origin_datatype,
+            int target_rank,
+            MPI_Aint target_disp,
+            int target_count,
+            MPI_Datatype target_datatype,
+            MPI_Win win);
+
+int MPI_Put_c(const void *origin_addr,
+              MPI_Count origin_count,
+              MPI_Datatype origin_datatype,
+              int target_rank,
+              MPI_Aint target_disp,
+              MPI_Count target_count,
+              MPI_Datatype target_datatype,
+              MPI_Win win);
+
 int MPI_Query_thread(int *provided);
+
+int MPI_Raccumulate(const void *origin_addr,
+                    int origin_count,
+                    MPI_Datatype origin_datatype,
+                    int target_rank,
+                    MPI_Aint target_disp,
+                    int target_count,
+                    MPI_Datatype target_datatype,
+                    MPI_Op op,
+                    MPI_Win win,
+                    MPI_Request *request);
+
+int MPI_Raccumulate_c(const void *origin_addr,
+                      MPI_Count origin_count,
+                      MPI_Datatype origin_datatype,
+                      int target_rank,
+                      MPI_Aint target_disp,
+                      MPI_Count target_count,
+                      MPI_Datatype target_datatype,
+                      MPI_Op op,
+                      MPI_Win win,
+                      MPI_Request *request);
 
 int MPI_Recv(void *buf,
              int count,
@@ -1362,6 +1482,74 @@ int MPI_Request_get_status_some(int incount,
                                 MPI_Status *array_of_statuses);
 
 int MPI_Request_toint(MPI_Request request);
+
+int MPI_Rget(void *origin_addr,
+             int origin_count,
+             MPI_Datatype origin_datatype,
+             int target_rank,
+             MPI_Aint target_disp,
+             int target_count,
+             MPI_Datatype target_datatype,
+             MPI_Win win,
+             MPI_Request *request);
+
+int MPI_Rget_accumulate(const void *origin_addr,
+                        int origin_count,
+                        MPI_Datatype origin_datatype,
+                        void *result_addr,
+                        int result_count,
+                        MPI_Datatype result_datatype,
+                        int target_rank,
+                        MPI_Aint target_disp,
+                        int target_count,
+                        MPI_Datatype target_datatype,
+                        MPI_Op op,
+                        MPI_Win win,
+                        MPI_Request *request);
+
+int MPI_Rget_accumulate_c(const void *origin_addr,
+                          MPI_Count origin_count,
+                          MPI_Datatype origin_datatype,
+                          void *result_addr,
+                          MPI_Count result_count,
+                          MPI_Datatype result_datatype,
+                          int target_rank,
+                          MPI_Aint target_disp,
+                          MPI_Count target_count,
+                          MPI_Datatype target_datatype,
+                          MPI_Op op,
+                          MPI_Win win,
+                          MPI_Request *request);
+
+int MPI_Rget_c(void *origin_addr,
+               MPI_Count origin_count,
+               MPI_Datatype origin_datatype,
+               int target_rank,
+               MPI_Aint target_disp,
+               MPI_Count target_count,
+               MPI_Datatype target_datatype,
+               MPI_Win win,
+               MPI_Request *request);
+
+int MPI_Rput(const void *origin_addr,
+             int origin_count,
+             MPI_Datatype origin_datatype,
+             int target_rank,
+             MPI_Aint target_disp,
+             int target_count,
+             MPI_Datatype target_datatype,
+             MPI_Win win,
+             MPI_Request *request);
+
+int MPI_Rput_c(const void *origin_addr,
+               MPI_Count origin_count,
+               MPI_Datatype origin_datatype,
+               int target_rank,
+               MPI_Aint target_disp,
+               MPI_Count target_count,
+               MPI_Datatype target_datatype,
+               MPI_Win win,
+               MPI_Request *request);
 
 int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
@@ -1746,11 +1934,34 @@ int MPI_Win_allocate(MPI_Aint size,
                      void *baseptr,
                      MPI_Win *win);
 
+int MPI_Win_allocate_c(MPI_Aint size,
+                       MPI_Aint disp_unit,
+                       MPI_Info info,
+                       MPI_Comm comm,
+                       void *baseptr,
+                       MPI_Win *win);
+
+int MPI_Win_allocate_shared(MPI_Aint size,
+                            int disp_unit,
+                            MPI_Info info,
+                            MPI_Comm comm,
+                            void *baseptr,
+                            MPI_Win *win);
+
+int MPI_Win_allocate_shared_c(MPI_Aint size,
+                              MPI_Aint disp_unit,
+                              MPI_Info info,
+                              MPI_Comm comm,
+                              void *baseptr,
+                              MPI_Win *win);
+
 int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
 
 MPI_Fint MPI_Win_c2f(MPI_Win win);
 
 int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
+
+int MPI_Win_complete(MPI_Win win);
 
 int MPI_Win_create(void *base,
                    MPI_Aint size,
@@ -1758,6 +1969,13 @@ int MPI_Win_create(void *base,
                    MPI_Info info,
                    MPI_Comm comm,
                    MPI_Win *win);
+
+int MPI_Win_create_c(void *base,
+                     MPI_Aint size,
+                     MPI_Aint disp_unit,
+                     MPI_Info info,
+                     MPI_Comm comm,
+                     MPI_Win *win);
 
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
 
@@ -1777,6 +1995,14 @@ MPI_Win MPI_Win_f2c(MPI_Fint win);
 
 int MPI_Win_fence(int assert, MPI_Win win);
 
+int MPI_Win_flush(int rank, MPI_Win win);
+
+int MPI_Win_flush_all(MPI_Win win);
+
+int MPI_Win_flush_local(int rank, MPI_Win win);
+
+int MPI_Win_flush_local_all(MPI_Win win);
+
 int MPI_Win_free(MPI_Win *win);
 
 int MPI_Win_free_keyval(int *win_keyval);
@@ -1789,11 +2015,21 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
 
 int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
 
+int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
+
 int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+
+int MPI_Win_lock_all(int assert, MPI_Win win);
+
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
 
 int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
 
 int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+
+int MPI_Win_set_info(MPI_Win win, MPI_Info info);
 
 int MPI_Win_set_name(MPI_Win win, const char *win_name);
 
@@ -1805,13 +2041,45 @@ int MPI_Win_shared_query_c(MPI_Win win,
                            MPI_Aint *disp_unit,
                            void *baseptr);
 
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+
+int MPI_Win_sync(MPI_Win win);
+
+int MPI_Win_test(MPI_Win win, int *flag);
+
 int MPI_Win_toint(MPI_Win win);
+
+int MPI_Win_unlock(int rank, MPI_Win win);
+
+int MPI_Win_unlock_all(MPI_Win win);
+
+int MPI_Win_wait(MPI_Win win);
 
 double MPI_Wtick(void);
 
 double MPI_Wtime(void);
 
 int PMPI_Abort(MPI_Comm comm, int errorcode);
+
+int PMPI_Accumulate(const void *origin_addr,
+                    int origin_count,
+                    MPI_Datatype origin_datatype,
+                    int target_rank,
+                    MPI_Aint target_disp,
+                    int target_count,
+                    MPI_Datatype target_datatype,
+                    MPI_Op op,
+                    MPI_Win win);
+
+int PMPI_Accumulate_c(const void *origin_addr,
+                      MPI_Count origin_count,
+                      MPI_Datatype origin_datatype,
+                      int target_rank,
+                      MPI_Aint target_disp,
+                      MPI_Count target_count,
+                      MPI_Datatype target_datatype,
+                      MPI_Op op,
+                      MPI_Win win);
 
 int PMPI_Add_error_class(int *errorclass);
 
@@ -1999,6 +2267,14 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag);
 
 int PMPI_Comm_toint(MPI_Comm comm);
 
+int PMPI_Compare_and_swap(const void *origin_addr,
+                          const void *compare_addr,
+                          void *result_addr,
+                          MPI_Datatype datatype,
+                          int target_rank,
+                          MPI_Aint target_disp,
+                          MPI_Win win);
+
 MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler errhandler);
 
 MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint errhandler);
@@ -2019,6 +2295,14 @@ int PMPI_Exscan(const void *sendbuf,
                 MPI_Datatype datatype,
                 MPI_Op op,
                 MPI_Comm comm);
+
+int PMPI_Fetch_and_op(const void *origin_addr,
+                      void *result_addr,
+                      MPI_Datatype datatype,
+                      int target_rank,
+                      MPI_Aint target_disp,
+                      MPI_Op op,
+                      MPI_Win win);
 
 int PMPI_Finalize(void);
 
@@ -2045,7 +2329,51 @@ int PMPI_Gatherv(const void *sendbuf,
                  int root,
                  MPI_Comm comm);
 
+int PMPI_Get(void *origin_addr,
+             int origin_count,
+             MPI_Datatype origin_datatype,
+             int target_rank,
+             MPI_Aint target_disp,
+             int target_count,
+             MPI_Datatype target_datatype,
+             MPI_Win win);
+
+int PMPI_Get_accumulate(const void *origin_addr,
+                        int origin_count,
+                        MPI_Datatype origin_datatype,
+                        void *result_addr,
+                        int result_count,
+                        MPI_Datatype result_datatype,
+                        int target_rank,
+                        MPI_Aint target_disp,
+                        int target_count,
+                        MPI_Datatype target_datatype,
+                        MPI_Op op,
+                        MPI_Win win);
+
+int PMPI_Get_accumulate_c(const void *origin_addr,
+                          MPI_Count origin_count,
+                          MPI_Datatype origin_datatype,
+                          void *result_addr,
+                          MPI_Count result_count,
+                          MPI_Datatype result_datatype,
+                          int target_rank,
+                          MPI_Aint target_disp,
+                          MPI_Count target_count,
+                          MPI_Datatype target_datatype,
+                          MPI_Op op,
+                          MPI_Win win);
+
 int PMPI_Get_address(const void *location, MPI_Aint *address);
+
+int PMPI_Get_c(void *origin_addr,
+               MPI_Count origin_count,
+               MPI_Datatype origin_datatype,
+               int target_rank,
+               MPI_Aint target_disp,
+               MPI_Count target_count,
+               MPI_Datatype target_datatype,
+               MPI_Win win);
 
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
 
@@ -2390,7 +2718,47 @@ int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MP
 
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 
+int PMPI_Put(const void *origin_addr,
+             int origin_count,
+             MPI_Datatype origin_datatype,
+             int target_rank,
+             MPI_Aint target_disp,
+             int target_count,
+             MPI_Datatype target_datatype,
+             MPI_Win win);
+
+int PMPI_Put_c(const void *origin_addr,
+               MPI_Count origin_count,
+               MPI_Datatype origin_datatype,
+               int target_rank,
+               MPI_Aint target_disp,
+               MPI_Count target_count,
+               MPI_Datatype target_datatype,
+               MPI_Win win);
+
 int PMPI_Query_thread(int *provided);
+
+int PMPI_Raccumulate(const void *origin_addr,
+                     int origin_count,
+                     MPI_Datatype origin_datatype,
+                     int target_rank,
+                     MPI_Aint target_disp,
+                     int target_count,
+                     MPI_Datatype target_datatype,
+                     MPI_Op op,
+                     MPI_Win win,
+                     MPI_Request *request);
+
+int PMPI_Raccumulate_c(const void *origin_addr,
+                       MPI_Count origin_count,
+                       MPI_Datatype origin_datatype,
+                       int target_rank,
+                       MPI_Aint target_disp,
+                       MPI_Count target_count,
+                       MPI_Datatype target_datatype,
+                       MPI_Op op,
+                       MPI_Win win,
+                       MPI_Request *request);
 
 int PMPI_Recv(void *buf,
               int count,
@@ -2472,6 +2840,74 @@ int PMPI_Request_get_status_some(int incount,
                                  MPI_Status *array_of_statuses);
 
 int PMPI_Request_toint(MPI_Request request);
+
+int PMPI_Rget(void *origin_addr,
+              int origin_count,
+              MPI_Datatype origin_datatype,
+              int target_rank,
+              MPI_Aint target_disp,
+              int target_count,
+              MPI_Datatype target_datatype,
+              MPI_Win win,
+              MPI_Request *request);
+
+int PMPI_Rget_accumulate(const void *origin_addr,
+                         int origin_count,
+                         MPI_Datatype origin_datatype,
+                         void *result_addr,
+                         int result_count,
+                         MPI_Datatype result_datatype,
+                         int target_rank,
+                         MPI_Aint target_disp,
+                         int target_count,
+                         MPI_Datatype target_datatype,
+                         MPI_Op op,
+                         MPI_Win win,
+                         MPI_Request *request);
+
+int PMPI_Rget_accumulate_c(const void *origin_addr,
+                           MPI_Count origin_count,
+                           MPI_Datatype origin_datatype,
+                           void *result_addr,
+                           MPI_Count result_count,
+                           MPI_Datatype result_datatype,
+                           int target_rank,
+                           MPI_Aint target_disp,
+                           MPI_Count target_count,
+                           MPI_Datatype target_datatype,
+                           MPI_Op op,
+                           MPI_Win win,
+                           MPI_Request *request);
+
+int PMPI_Rget_c(void *origin_addr,
+                MPI_Count origin_count,
+                MPI_Datatype origin_datatype,
+                int target_rank,
+                MPI_Aint target_disp,
+                MPI_Count target_count,
+                MPI_Datatype target_datatype,
+                MPI_Win win,
+                MPI_Request *request);
+
+int PMPI_Rput(const void *origin_addr,
+              int origin_count,
+              MPI_Datatype origin_datatype,
+              int target_rank,
+              MPI_Aint target_disp,
+              int target_count,
+              MPI_Datatype target_datatype,
+              MPI_Win win,
+              MPI_Request *request);
+
+int PMPI_Rput_c(const void *origin_addr,
+                MPI_Count origin_count,
+                MPI_Datatype origin_datatype,
+                int target_rank,
+                MPI_Aint target_disp,
+                MPI_Count target_count,
+                MPI_Datatype target_datatype,
+                MPI_Win win,
+                MPI_Request *request);
 
 int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
@@ -2821,11 +3257,34 @@ int PMPI_Win_allocate(MPI_Aint size,
                       void *baseptr,
                       MPI_Win *win);
 
+int PMPI_Win_allocate_c(MPI_Aint size,
+                        MPI_Aint disp_unit,
+                        MPI_Info info,
+                        MPI_Comm comm,
+                        void *baseptr,
+                        MPI_Win *win);
+
+int PMPI_Win_allocate_shared(MPI_Aint size,
+                             int disp_unit,
+                             MPI_Info info,
+                             MPI_Comm comm,
+                             void *baseptr,
+                             MPI_Win *win);
+
+int PMPI_Win_allocate_shared_c(MPI_Aint size,
+                               MPI_Aint disp_unit,
+                               MPI_Info info,
+                               MPI_Comm comm,
+                               void *baseptr,
+                               MPI_Win *win);
+
 int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
 
 MPI_Fint PMPI_Win_c2f(MPI_Win win);
 
 int PMPI_Win_call_errhandler(MPI_Win win, int errorcode);
+
+int PMPI_Win_complete(MPI_Win win);
 
 int PMPI_Win_create(void *base,
                     MPI_Aint size,
@@ -2833,6 +3292,13 @@ int PMPI_Win_create(void *base,
                     MPI_Info info,
                     MPI_Comm comm,
                     MPI_Win *win);
+
+int PMPI_Win_create_c(void *base,
+                      MPI_Aint size,
+                      MPI_Aint disp_unit,
+                      MPI_Info info,
+                      MPI_Comm comm,
+                      MPI_Win *win);
 
 int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
 
@@ -2852,6 +3318,14 @@ MPI_Win PMPI_Win_f2c(MPI_Fint win);
 
 int PMPI_Win_fence(int assert, MPI_Win win);
 
+int PMPI_Win_flush(int rank, MPI_Win win);
+
+int PMPI_Win_flush_all(MPI_Win win);
+
+int PMPI_Win_flush_local(int rank, MPI_Win win);
+
+int PMPI_Win_flush_local_all(MPI_Win win);
+
 int PMPI_Win_free(MPI_Win *win);
 
 int PMPI_Win_free_keyval(int *win_keyval);
@@ -2864,11 +3338,21 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
 
 int PMPI_Win_get_group(MPI_Win win, MPI_Group *group);
 
+int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
+
 int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+
+int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+
+int PMPI_Win_lock_all(int assert, MPI_Win win);
+
+int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win);
 
 int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
 
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+
+int PMPI_Win_set_info(MPI_Win win, MPI_Info info);
 
 int PMPI_Win_set_name(MPI_Win win, const char *win_name);
 
@@ -2880,7 +3364,19 @@ int PMPI_Win_shared_query_c(MPI_Win win,
                             MPI_Aint *disp_unit,
                             void *baseptr);
 
+int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+
+int PMPI_Win_sync(MPI_Win win);
+
+int PMPI_Win_test(MPI_Win win, int *flag);
+
 int PMPI_Win_toint(MPI_Win win);
+
+int PMPI_Win_unlock(int rank, MPI_Win win);
+
+int PMPI_Win_unlock_all(MPI_Win win);
+
+int PMPI_Win_wait(MPI_Win win);
 
 double PMPI_Wtick(void);
 

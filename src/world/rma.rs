@@ -118,11 +118,10 @@ impl RmaState {
 /// Where an RMA call reads or writes at the target: absolute (address, length) runs.
 pub type TargetRuns = Vec<(usize, usize)>;
 
-/// The accumulate arguments resolved: the element kind, the element's size and its type's name.
+/// The accumulate arguments resolved: the kind of the elements the operation combines.
 #[derive(Debug, Clone, Copy)]
 pub struct AccKind {
     pub kind: Kind,
-    pub elem: usize,
 }
 
 impl Runtime {
@@ -431,8 +430,7 @@ impl Runtime {
         let kind = rma_op::kind_of(b.0, fint);
         let name = self.type_get_name(b)?;
         rma_op::check(op.0, kind, &name)?;
-        let elem = self.type_size(b)? as usize;
-        Ok(AccKind { kind, elem })
+        Ok(AccKind { kind })
     }
 
     /// `MPI_Win_set_info`: the hints are kept and returned by `MPI_Win_get_info`.
