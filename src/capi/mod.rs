@@ -38,6 +38,8 @@ pub mod p2p;
 pub mod pack;
 pub mod profile;
 pub mod request;
+pub mod rma;
+pub mod rma_sync;
 pub mod status;
 pub mod topo;
 pub mod topo_args;

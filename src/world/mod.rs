@@ -24,6 +24,8 @@ pub mod objects;
 pub mod p2p;
 pub mod reduce;
 pub mod request;
+pub mod rma;
+pub mod rma_op;
 pub mod runtime;
 pub mod split_type;
 pub mod state;

@@ -145,7 +145,8 @@ c_programs! {
         info,
         keyval_reuse,
         p2p_self,
-        pmpi;
+        pmpi,
+        rma_self;
     die:
         fatal_keyval,
 }
