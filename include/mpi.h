@@ -17,9 +17,9 @@ typedef int MPI_Info;
 typedef int MPI_Errhandler;
 typedef int MPI_Request;
 typedef int MPI_Op;
+typedef int MPI_Session;
 /* Kinds this library has no objects of: only their null handles exist (MPI_FILE_NULL, ...). */
 typedef int MPI_File;
-typedef int MPI_Session;
 typedef int MPI_Message;
 typedef int MPI_Fint;
 typedef intptr_t MPI_Aint;
@@ -46,6 +46,27 @@ typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code, ...);
 typedef void MPI_Win_errhandler_function(MPI_Win *win, int *error_code, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
 typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+typedef void MPI_Session_errhandler_function(MPI_Session *session, int *error_code, ...);
+typedef MPI_Session_errhandler_function MPI_Session_errhandler_fn;
+
+/* The tool information interface (MPI 4.1 §15.3): handles are int here too. */
+typedef int MPI_T_enum;
+typedef int MPI_T_cvar_handle;
+typedef int MPI_T_pvar_handle;
+typedef int MPI_T_pvar_session;
+typedef int MPI_T_event_registration;
+typedef int MPI_T_event_instance;
+typedef int MPI_T_cb_safety;
+typedef int MPI_T_source_order;
+typedef void MPI_T_event_cb_function(MPI_T_event_instance event_instance,
+                                     MPI_T_event_registration event_registration,
+                                     MPI_T_cb_safety cb_safety, void *user_data);
+typedef void MPI_T_event_free_cb_function(MPI_T_event_registration event_registration,
+                                          MPI_T_cb_safety cb_safety, void *user_data);
+typedef void MPI_T_event_dropped_cb_function(MPI_Count count,
+                                             MPI_T_event_registration event_registration,
+                                             int source_index, MPI_T_cb_safety cb_safety,
+                                             void *user_data);
 
 /* Buffer and ignore sentinels (MPI 5.0 ABI values). */
 #define MPI_BOTTOM ((void *)0)
@@ -235,6 +256,104 @@ int PMPI_Pcontrol(const int level, ...);
 #define MPI_T_ERR_PVAR_NO_STARTSTOP 1017
 
 #define MPI_T_ERR_PVAR_NO_ATOMIC 1018
+
+#define MPI_T_VERBOSITY_USER_BASIC 9
+
+#define MPI_T_VERBOSITY_USER_DETAIL 10
+
+#define MPI_T_VERBOSITY_USER_ALL 12
+
+#define MPI_T_VERBOSITY_TUNER_BASIC 17
+
+#define MPI_T_VERBOSITY_TUNER_DETAIL 18
+
+#define MPI_T_VERBOSITY_TUNER_ALL 20
+
+#define MPI_T_VERBOSITY_MPIDEV_BASIC 33
+
+#define MPI_T_VERBOSITY_MPIDEV_DETAIL 34
+
+#define MPI_T_VERBOSITY_MPIDEV_ALL 36
+
+#define MPI_T_BIND_NO_OBJECT 1
+
+#define MPI_T_BIND_MPI_COMM 2
+
+#define MPI_T_BIND_MPI_DATATYPE 3
+
+#define MPI_T_BIND_MPI_ERRHANDLER 4
+
+#define MPI_T_BIND_MPI_FILE 5
+
+#define MPI_T_BIND_MPI_GROUP 6
+
+#define MPI_T_BIND_MPI_OP 7
+
+#define MPI_T_BIND_MPI_REQUEST 8
+
+#define MPI_T_BIND_MPI_WIN 9
+
+#define MPI_T_BIND_MPI_MESSAGE 10
+
+#define MPI_T_BIND_MPI_INFO 11
+
+#define MPI_T_BIND_MPI_SESSION 12
+
+#define MPI_T_SCOPE_CONSTANT 1
+
+#define MPI_T_SCOPE_READONLY 2
+
+#define MPI_T_SCOPE_LOCAL 3
+
+#define MPI_T_SCOPE_GROUP 4
+
+#define MPI_T_SCOPE_GROUP_EQ 5
+
+#define MPI_T_SCOPE_ALL 6
+
+#define MPI_T_SCOPE_ALL_EQ 7
+
+#define MPI_T_PVAR_CLASS_STATE 1
+
+#define MPI_T_PVAR_CLASS_LEVEL 2
+
+#define MPI_T_PVAR_CLASS_SIZE 3
+
+#define MPI_T_PVAR_CLASS_PERCENTAGE 4
+
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK 5
+
+#define MPI_T_PVAR_CLASS_LOWWATERMARK 6
+
+#define MPI_T_PVAR_CLASS_COUNTER 7
+
+#define MPI_T_PVAR_CLASS_AGGREGATE 8
+
+#define MPI_T_PVAR_CLASS_TIMER 9
+
+#define MPI_T_PVAR_CLASS_GENERIC 10
+
+#define MPI_T_CB_REQUIRE_NONE 0
+
+#define MPI_T_CB_REQUIRE_MPI_RESTRICTED 3
+
+#define MPI_T_CB_REQUIRE_THREAD_SAFE 15
+
+#define MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE 63
+
+#define MPI_T_SOURCE_ORDERED 1
+
+#define MPI_T_SOURCE_UNORDERED 2
+
+#define MPI_T_ENUM_NULL 0
+
+#define MPI_T_CVAR_HANDLE_NULL 0
+
+#define MPI_T_PVAR_SESSION_NULL 0
+
+#define MPI_T_PVAR_HANDLE_NULL 0
+
+#define MPI_T_PVAR_ALL_HANDLES 1
 
 #define MPI_ANY_SOURCE -1
 
@@ -785,6 +904,14 @@ int MPI_COMM_NULL_DELETE_FN(MPI_Comm comm, int comm_keyval, void *attribute_val,
 
 int MPI_Cancel(MPI_Request *request);
 
+int MPI_Close_port(const char *port_name);
+
+int MPI_Comm_accept(const char *port_name,
+                    MPI_Info info,
+                    int root,
+                    MPI_Comm comm,
+                    MPI_Comm *newcomm);
+
 int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
 
 int MPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size);
@@ -794,6 +921,12 @@ MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
 int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
+
+int MPI_Comm_connect(const char *port_name,
+                     MPI_Info info,
+                     int root,
+                     MPI_Comm comm,
+                     MPI_Comm *newcomm);
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 
@@ -819,6 +952,8 @@ int MPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
 
 int MPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size);
 
+int MPI_Comm_disconnect(MPI_Comm *comm);
+
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
@@ -841,6 +976,8 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 
 int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
 
+int MPI_Comm_get_parent(MPI_Comm *parent);
+
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
 
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
@@ -848,6 +985,8 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
 
 int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
+
+int MPI_Comm_join(int fd, MPI_Comm *intercomm);
 
 int MPI_Comm_rank(MPI_Comm comm, int *rank);
 
@@ -864,6 +1003,25 @@ int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
 int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
 
 int MPI_Comm_size(MPI_Comm comm, int *size);
+
+int MPI_Comm_spawn(const char *command,
+                   char **argv,
+                   int maxprocs,
+                   MPI_Info info,
+                   int root,
+                   MPI_Comm comm,
+                   MPI_Comm *intercomm,
+                   int *array_of_errcodes);
+
+int MPI_Comm_spawn_multiple(int count,
+                            char **array_of_commands,
+                            char ***array_of_argv,
+                            const int *array_of_maxprocs,
+                            const MPI_Info *array_of_info,
+                            int root,
+                            MPI_Comm comm,
+                            MPI_Comm *intercomm,
+                            int *array_of_errcodes);
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 
@@ -957,6 +1115,8 @@ int MPI_Group_excl(MPI_Group group, int n, const int *ranks, MPI_Group *newgroup
 MPI_Group MPI_Group_f2c(MPI_Fint group);
 
 int MPI_Group_free(MPI_Group *group);
+
+int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup);
 
 MPI_Group MPI_Group_fromint(int group);
 
@@ -1237,6 +1397,8 @@ int MPI_Keyval_create(MPI_Copy_function * copy_fn,
 
 int MPI_Keyval_free(int *keyval);
 
+int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
+
 int MPI_NULL_COPY_FN(MPI_Comm oldcomm,
                      int keyval,
                      void *extra_state,
@@ -1257,6 +1419,8 @@ int MPI_Op_free(MPI_Op *op);
 MPI_Op MPI_Op_fromint(int op);
 
 int MPI_Op_toint(MPI_Op op);
+
+int MPI_Open_port(MPI_Info info, char *port_name);
 
 int MPI_Pack(const void *inbuf,
              int incount,
@@ -1279,6 +1443,8 @@ int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
 int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+
+int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
 
 int MPI_Query_thread(int *provided);
 
@@ -1439,6 +1605,51 @@ int MPI_Sendrecv_replace(void *buf,
                          MPI_Comm comm,
                          MPI_Status *status);
 
+int MPI_Session_attach_buffer(MPI_Session session, void *buffer, int size);
+
+int MPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size);
+
+MPI_Fint MPI_Session_c2f(MPI_Session session);
+
+int MPI_Session_call_errhandler(MPI_Session session, int errorcode);
+
+int MPI_Session_create_errhandler(MPI_Session_errhandler_function * session_errhandler_fn,
+                                  MPI_Errhandler *errhandler);
+
+int MPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size);
+
+int MPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size);
+
+MPI_Session MPI_Session_f2c(MPI_Fint session);
+
+int MPI_Session_finalize(MPI_Session *session);
+
+int MPI_Session_flush_buffer(MPI_Session session);
+
+MPI_Session MPI_Session_fromint(int session);
+
+int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+
+int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+
+int MPI_Session_get_nth_pset(MPI_Session session,
+                             MPI_Info info,
+                             int n,
+                             int *pset_len,
+                             char *pset_name);
+
+int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+
+int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info);
+
+int MPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request);
+
+int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+
+int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+
+int MPI_Session_toint(MPI_Session session);
+
 int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
 int MPI_Ssend_init(const void *buf,
@@ -1495,6 +1706,176 @@ int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype datatype,
                             int type_keyval,
                             void *attribute_val,
                             void *extra_state);
+
+int MPI_T_category_changed(int *update_number);
+
+int MPI_T_category_get_categories(int cat_index, int len, int *indices);
+
+int MPI_T_category_get_cvars(int cat_index, int len, int *indices);
+
+int MPI_T_category_get_events(int cat_index, int len, int *indices);
+
+int MPI_T_category_get_index(const char *name, int *cat_index);
+
+int MPI_T_category_get_info(int cat_index,
+                            char *name,
+                            int *name_len,
+                            char *desc,
+                            int *desc_len,
+                            int *num_cvars,
+                            int *num_pvars,
+                            int *num_categories);
+
+int MPI_T_category_get_num(int *num_cat);
+
+int MPI_T_category_get_num_events(int cat_index, int *num_events);
+
+int MPI_T_category_get_pvars(int cat_index, int len, int *indices);
+
+int MPI_T_cvar_get_index(const char *name, int *cvar_index);
+
+int MPI_T_cvar_get_info(int cvar_index,
+                        char *name,
+                        int *name_len,
+                        int *verbosity,
+                        MPI_Datatype *datatype,
+                        MPI_T_enum *enumtype,
+                        char *desc,
+                        int *desc_len,
+                        int *bind,
+                        int *scope);
+
+int MPI_T_cvar_get_num(int *num_cvar);
+
+int MPI_T_cvar_handle_alloc(int cvar_index,
+                            void *obj_handle,
+                            MPI_T_cvar_handle *handle,
+                            int *count);
+
+int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+
+int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+
+int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+
+int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
+
+int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len);
+
+int MPI_T_event_callback_get_info(MPI_T_event_registration event_registration,
+                                  MPI_T_cb_safety cb_safety,
+                                  MPI_Info *info_used);
+
+int MPI_T_event_callback_set_info(MPI_T_event_registration event_registration,
+                                  MPI_T_cb_safety cb_safety,
+                                  MPI_Info info);
+
+int MPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer);
+
+int MPI_T_event_get_index(const char *name, int *event_index);
+
+int MPI_T_event_get_info(int event_index,
+                         char *name,
+                         int *name_len,
+                         int *verbosity,
+                         MPI_Datatype *array_of_datatypes,
+                         MPI_Aint *array_of_displacements,
+                         int *num_elements,
+                         MPI_T_enum *enumtype,
+                         MPI_Info *info,
+                         char *desc,
+                         int *desc_len,
+                         int *bind);
+
+int MPI_T_event_get_num(int *num_events);
+
+int MPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index);
+
+int MPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp);
+
+int MPI_T_event_handle_alloc(int event_index,
+                             void *obj_handle,
+                             MPI_Info info,
+                             MPI_T_event_registration *event_registration);
+
+int MPI_T_event_handle_free(MPI_T_event_registration event_registration,
+                            void *user_data,
+                            MPI_T_event_free_cb_function * free_cb_function);
+
+int MPI_T_event_handle_get_info(MPI_T_event_registration event_registration, MPI_Info *info_used);
+
+int MPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info);
+
+int MPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer);
+
+int MPI_T_event_register_callback(MPI_T_event_registration event_registration,
+                                  MPI_T_cb_safety cb_safety,
+                                  MPI_Info info,
+                                  void *user_data,
+                                  MPI_T_event_cb_function * event_cb_function);
+
+int MPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration,
+                                    MPI_T_event_dropped_cb_function * dropped_cb_function);
+
+int MPI_T_finalize(void);
+
+int MPI_T_init_thread(int required, int *provided);
+
+int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+
+int MPI_T_pvar_get_info(int pvar_index,
+                        char *name,
+                        int *name_len,
+                        int *verbosity,
+                        int *var_class,
+                        MPI_Datatype *datatype,
+                        MPI_T_enum *enumtype,
+                        char *desc,
+                        int *desc_len,
+                        int *bind,
+                        int *readonly,
+                        int *continuous,
+                        int *atomic);
+
+int MPI_T_pvar_get_num(int *num_pvar);
+
+int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session,
+                            int pvar_index,
+                            void *obj_handle,
+                            MPI_T_pvar_handle *handle,
+                            int *count);
+
+int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle);
+
+int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+
+int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+
+int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+
+int MPI_T_pvar_session_create(MPI_T_pvar_session *session);
+
+int MPI_T_pvar_session_free(MPI_T_pvar_session *session);
+
+int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+
+int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+
+int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf);
+
+int MPI_T_source_get_info(int source_index,
+                          char *name,
+                          int *name_len,
+                          char *desc,
+                          int *desc_len,
+                          MPI_T_source_order *ordering,
+                          MPI_Count *ticks_per_second,
+                          MPI_Count *max_ticks,
+                          MPI_Info *info);
+
+int MPI_T_source_get_num(int *num_sources);
+
+int MPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp);
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 
@@ -1711,6 +2092,8 @@ int MPI_Unpack_c(const void *inbuf,
                  MPI_Datatype datatype,
                  MPI_Comm comm);
 
+int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name);
+
 int MPI_WIN_DUP_FN(MPI_Win oldwin,
                    int win_keyval,
                    void *extra_state,
@@ -1911,6 +2294,14 @@ int PMPI_Buffer_iflush(MPI_Request *request);
 
 int PMPI_Cancel(MPI_Request *request);
 
+int PMPI_Close_port(const char *port_name);
+
+int PMPI_Comm_accept(const char *port_name,
+                     MPI_Info info,
+                     int root,
+                     MPI_Comm comm,
+                     MPI_Comm *newcomm);
+
 int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
 
 int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size);
@@ -1920,6 +2311,12 @@ MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
 int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 
 int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
+
+int PMPI_Comm_connect(const char *port_name,
+                      MPI_Info info,
+                      int root,
+                      MPI_Comm comm,
+                      MPI_Comm *newcomm);
 
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 
@@ -1945,6 +2342,8 @@ int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
 
 int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size);
 
+int PMPI_Comm_disconnect(MPI_Comm *comm);
+
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
@@ -1967,6 +2366,8 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 
 int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
 
+int PMPI_Comm_get_parent(MPI_Comm *parent);
+
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group);
 
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
@@ -1974,6 +2375,8 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
 
 int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
+
+int PMPI_Comm_join(int fd, MPI_Comm *intercomm);
 
 int PMPI_Comm_rank(MPI_Comm comm, int *rank);
 
@@ -1990,6 +2393,25 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
 int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
 
 int PMPI_Comm_size(MPI_Comm comm, int *size);
+
+int PMPI_Comm_spawn(const char *command,
+                    char **argv,
+                    int maxprocs,
+                    MPI_Info info,
+                    int root,
+                    MPI_Comm comm,
+                    MPI_Comm *intercomm,
+                    int *array_of_errcodes);
+
+int PMPI_Comm_spawn_multiple(int count,
+                             char **array_of_commands,
+                             char ***array_of_argv,
+                             const int *array_of_maxprocs,
+                             const MPI_Info *array_of_info,
+                             int root,
+                             MPI_Comm comm,
+                             MPI_Comm *intercomm,
+                             int *array_of_errcodes);
 
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 
@@ -2076,6 +2498,8 @@ int PMPI_Group_excl(MPI_Group group, int n, const int *ranks, MPI_Group *newgrou
 MPI_Group PMPI_Group_f2c(MPI_Fint group);
 
 int PMPI_Group_free(MPI_Group *group);
+
+int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup);
 
 MPI_Group PMPI_Group_fromint(int group);
 
@@ -2356,6 +2780,8 @@ int PMPI_Keyval_create(MPI_Copy_function * copy_fn,
 
 int PMPI_Keyval_free(int *keyval);
 
+int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
+
 MPI_Fint PMPI_Op_c2f(MPI_Op op);
 
 int PMPI_Op_commutative(MPI_Op op, int *commute);
@@ -2367,6 +2793,8 @@ int PMPI_Op_free(MPI_Op *op);
 MPI_Op PMPI_Op_fromint(int op);
 
 int PMPI_Op_toint(MPI_Op op);
+
+int PMPI_Open_port(MPI_Info info, char *port_name);
 
 int PMPI_Pack(const void *inbuf,
               int incount,
@@ -2389,6 +2817,8 @@ int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
 int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
 
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+
+int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
 
 int PMPI_Query_thread(int *provided);
 
@@ -2549,6 +2979,51 @@ int PMPI_Sendrecv_replace(void *buf,
                           MPI_Comm comm,
                           MPI_Status *status);
 
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size);
+
+int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size);
+
+MPI_Fint PMPI_Session_c2f(MPI_Session session);
+
+int PMPI_Session_call_errhandler(MPI_Session session, int errorcode);
+
+int PMPI_Session_create_errhandler(MPI_Session_errhandler_function * session_errhandler_fn,
+                                   MPI_Errhandler *errhandler);
+
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size);
+
+int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size);
+
+MPI_Session PMPI_Session_f2c(MPI_Fint session);
+
+int PMPI_Session_finalize(MPI_Session *session);
+
+int PMPI_Session_flush_buffer(MPI_Session session);
+
+MPI_Session PMPI_Session_fromint(int session);
+
+int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+
+int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+
+int PMPI_Session_get_nth_pset(MPI_Session session,
+                              MPI_Info info,
+                              int n,
+                              int *pset_len,
+                              char *pset_name);
+
+int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+
+int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info);
+
+int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request);
+
+int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+
+int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+
+int PMPI_Session_toint(MPI_Session session);
+
 int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
 int PMPI_Ssend_init(const void *buf,
@@ -2586,6 +3061,176 @@ int PMPI_Status_set_error(MPI_Status *status, int err);
 int PMPI_Status_set_source(MPI_Status *status, int source);
 
 int PMPI_Status_set_tag(MPI_Status *status, int tag);
+
+int PMPI_T_category_changed(int *update_number);
+
+int PMPI_T_category_get_categories(int cat_index, int len, int *indices);
+
+int PMPI_T_category_get_cvars(int cat_index, int len, int *indices);
+
+int PMPI_T_category_get_events(int cat_index, int len, int *indices);
+
+int PMPI_T_category_get_index(const char *name, int *cat_index);
+
+int PMPI_T_category_get_info(int cat_index,
+                             char *name,
+                             int *name_len,
+                             char *desc,
+                             int *desc_len,
+                             int *num_cvars,
+                             int *num_pvars,
+                             int *num_categories);
+
+int PMPI_T_category_get_num(int *num_cat);
+
+int PMPI_T_category_get_num_events(int cat_index, int *num_events);
+
+int PMPI_T_category_get_pvars(int cat_index, int len, int *indices);
+
+int PMPI_T_cvar_get_index(const char *name, int *cvar_index);
+
+int PMPI_T_cvar_get_info(int cvar_index,
+                         char *name,
+                         int *name_len,
+                         int *verbosity,
+                         MPI_Datatype *datatype,
+                         MPI_T_enum *enumtype,
+                         char *desc,
+                         int *desc_len,
+                         int *bind,
+                         int *scope);
+
+int PMPI_T_cvar_get_num(int *num_cvar);
+
+int PMPI_T_cvar_handle_alloc(int cvar_index,
+                             void *obj_handle,
+                             MPI_T_cvar_handle *handle,
+                             int *count);
+
+int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+
+int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+
+int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+
+int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
+
+int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len);
+
+int PMPI_T_event_callback_get_info(MPI_T_event_registration event_registration,
+                                   MPI_T_cb_safety cb_safety,
+                                   MPI_Info *info_used);
+
+int PMPI_T_event_callback_set_info(MPI_T_event_registration event_registration,
+                                   MPI_T_cb_safety cb_safety,
+                                   MPI_Info info);
+
+int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer);
+
+int PMPI_T_event_get_index(const char *name, int *event_index);
+
+int PMPI_T_event_get_info(int event_index,
+                          char *name,
+                          int *name_len,
+                          int *verbosity,
+                          MPI_Datatype *array_of_datatypes,
+                          MPI_Aint *array_of_displacements,
+                          int *num_elements,
+                          MPI_T_enum *enumtype,
+                          MPI_Info *info,
+                          char *desc,
+                          int *desc_len,
+                          int *bind);
+
+int PMPI_T_event_get_num(int *num_events);
+
+int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index);
+
+int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp);
+
+int PMPI_T_event_handle_alloc(int event_index,
+                              void *obj_handle,
+                              MPI_Info info,
+                              MPI_T_event_registration *event_registration);
+
+int PMPI_T_event_handle_free(MPI_T_event_registration event_registration,
+                             void *user_data,
+                             MPI_T_event_free_cb_function * free_cb_function);
+
+int PMPI_T_event_handle_get_info(MPI_T_event_registration event_registration, MPI_Info *info_used);
+
+int PMPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info);
+
+int PMPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer);
+
+int PMPI_T_event_register_callback(MPI_T_event_registration event_registration,
+                                   MPI_T_cb_safety cb_safety,
+                                   MPI_Info info,
+                                   void *user_data,
+                                   MPI_T_event_cb_function * event_cb_function);
+
+int PMPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration,
+                                     MPI_T_event_dropped_cb_function * dropped_cb_function);
+
+int PMPI_T_finalize(void);
+
+int PMPI_T_init_thread(int required, int *provided);
+
+int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+
+int PMPI_T_pvar_get_info(int pvar_index,
+                         char *name,
+                         int *name_len,
+                         int *verbosity,
+                         int *var_class,
+                         MPI_Datatype *datatype,
+                         MPI_T_enum *enumtype,
+                         char *desc,
+                         int *desc_len,
+                         int *bind,
+                         int *readonly,
+                         int *continuous,
+                         int *atomic);
+
+int PMPI_T_pvar_get_num(int *num_pvar);
+
+int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session,
+                             int pvar_index,
+                             void *obj_handle,
+                             MPI_T_pvar_handle *handle,
+                             int *count);
+
+int PMPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle);
+
+int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+
+int PMPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+
+int PMPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+
+int PMPI_T_pvar_session_create(MPI_T_pvar_session *session);
+
+int PMPI_T_pvar_session_free(MPI_T_pvar_session *session);
+
+int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+
+int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+
+int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf);
+
+int PMPI_T_source_get_info(int source_index,
+                           char *name,
+                           int *name_len,
+                           char *desc,
+                           int *desc_len,
+                           MPI_T_source_order *ordering,
+                           MPI_Count *ticks_per_second,
+                           MPI_Count *max_ticks,
+                           MPI_Info *info);
+
+int PMPI_T_source_get_num(int *num_sources);
+
+int PMPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp);
 
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 
@@ -2801,6 +3446,8 @@ int PMPI_Unpack_c(const void *inbuf,
                   MPI_Count outcount,
                   MPI_Datatype datatype,
                   MPI_Comm comm);
+
+int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name);
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status);
 

@@ -141,7 +141,10 @@ c_programs! {
         info,
         keyval_reuse,
         p2p_self,
-        pmpi;
+        pmpi,
+        session,
+        dynamic,
+        mpit;
     die:
         fatal_keyval,
 }
