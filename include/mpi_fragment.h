@@ -10,9 +10,9 @@ typedef int MPI_Info;
 typedef int MPI_Errhandler;
 typedef int MPI_Request;
 typedef int MPI_Op;
+typedef int MPI_Session;
 /* Kinds this library has no objects of: only their null handles exist (MPI_FILE_NULL, ...). */
 typedef int MPI_File;
-typedef int MPI_Session;
 typedef int MPI_Message;
 typedef int MPI_Fint;
 typedef intptr_t MPI_Aint;
@@ -39,6 +39,27 @@ typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code, ...);
 typedef void MPI_Win_errhandler_function(MPI_Win *win, int *error_code, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
 typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+typedef void MPI_Session_errhandler_function(MPI_Session *session, int *error_code, ...);
+typedef MPI_Session_errhandler_function MPI_Session_errhandler_fn;
+
+/* The tool information interface (MPI 4.1 §15.3): handles are int here too. */
+typedef int MPI_T_enum;
+typedef int MPI_T_cvar_handle;
+typedef int MPI_T_pvar_handle;
+typedef int MPI_T_pvar_session;
+typedef int MPI_T_event_registration;
+typedef int MPI_T_event_instance;
+typedef int MPI_T_cb_safety;
+typedef int MPI_T_source_order;
+typedef void MPI_T_event_cb_function(MPI_T_event_instance event_instance,
+                                     MPI_T_event_registration event_registration,
+                                     MPI_T_cb_safety cb_safety, void *user_data);
+typedef void MPI_T_event_free_cb_function(MPI_T_event_registration event_registration,
+                                          MPI_T_cb_safety cb_safety, void *user_data);
+typedef void MPI_T_event_dropped_cb_function(MPI_Count count,
+                                             MPI_T_event_registration event_registration,
+                                             int source_index, MPI_T_cb_safety cb_safety,
+                                             void *user_data);
 
 /* Buffer and ignore sentinels (MPI 5.0 ABI values). */
 #define MPI_BOTTOM ((void *)0)

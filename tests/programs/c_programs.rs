@@ -146,7 +146,10 @@ c_programs! {
         keyval_reuse,
         p2p_self,
         pmpi,
-        rma_self;
+        rma_self,
+        session,
+        dynamic,
+        mpit;
     die:
         fatal_keyval,
 }

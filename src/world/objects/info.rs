@@ -10,4 +10,9 @@ impl Info {
     pub(crate) fn find(&self, key: &str) -> Option<usize> {
         self.entries.iter().position(|(k, _)| k == key)
     }
+
+    /// The value of `key`, if set.
+    pub fn value(&self, key: &str) -> Option<&str> {
+        self.find(key).map(|n| self.entries[n].1.as_str())
+    }
 }
