@@ -46,6 +46,17 @@ typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code, ...);
 typedef void MPI_Win_errhandler_function(MPI_Win *win, int *error_code, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
 typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+typedef void MPI_File_errhandler_function(MPI_File *file, int *error_code, ...);
+typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
+typedef int MPI_Datarep_conversion_function(void *userbuf, MPI_Datatype datatype, int count,
+                                            void *filebuf, MPI_Offset position, void *extra_state);
+typedef int MPI_Datarep_conversion_function_c(void *userbuf, MPI_Datatype datatype,
+                                              MPI_Count count, void *filebuf,
+                                              MPI_Offset position, void *extra_state);
+typedef int MPI_Datarep_extent_function(MPI_Datatype datatype, MPI_Aint *extent,
+                                        void *extra_state);
+#define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
+#define MPI_CONVERSION_FN_NULL_C ((MPI_Datarep_conversion_function_c *)0)
 
 /* Buffer and ignore sentinels (MPI 5.0 ABI values). */
 #define MPI_BOTTOM ((void *)0)
@@ -901,6 +912,398 @@ int MPI_Exscan(const void *sendbuf,
                MPI_Op op,
                MPI_Comm comm);
 
+MPI_Fint MPI_File_c2f(MPI_File file);
+
+int MPI_File_call_errhandler(MPI_File fh, int errorcode);
+
+int MPI_File_close(MPI_File *fh);
+
+int MPI_File_create_errhandler(MPI_File_errhandler_function * file_errhandler_fn,
+                               MPI_Errhandler *errhandler);
+
+int MPI_File_delete(const char *filename, MPI_Info info);
+
+MPI_File MPI_File_f2c(MPI_Fint file);
+
+int MPI_File_get_amode(MPI_File fh, int *amode);
+
+int MPI_File_get_atomicity(MPI_File fh, int *flag);
+
+int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp);
+
+int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler);
+
+int MPI_File_get_group(MPI_File fh, MPI_Group *group);
+
+int MPI_File_get_info(MPI_File fh, MPI_Info *info_used);
+
+int MPI_File_get_position(MPI_File fh, MPI_Offset *offset);
+
+int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset);
+
+int MPI_File_get_size(MPI_File fh, MPI_Offset *size);
+
+int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent);
+
+int MPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent);
+
+int MPI_File_get_view(MPI_File fh,
+                      MPI_Offset *disp,
+                      MPI_Datatype *etype,
+                      MPI_Datatype *filetype,
+                      char *datarep);
+
+int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+int MPI_File_iread_all(MPI_File fh,
+                       void *buf,
+                       int count,
+                       MPI_Datatype datatype,
+                       MPI_Request *request);
+
+int MPI_File_iread_all_c(MPI_File fh,
+                         void *buf,
+                         MPI_Count count,
+                         MPI_Datatype datatype,
+                         MPI_Request *request);
+
+int MPI_File_iread_at(MPI_File fh,
+                      MPI_Offset offset,
+                      void *buf,
+                      int count,
+                      MPI_Datatype datatype,
+                      MPI_Request *request);
+
+int MPI_File_iread_at_all(MPI_File fh,
+                          MPI_Offset offset,
+                          void *buf,
+                          int count,
+                          MPI_Datatype datatype,
+                          MPI_Request *request);
+
+int MPI_File_iread_at_all_c(MPI_File fh,
+                            MPI_Offset offset,
+                            void *buf,
+                            MPI_Count count,
+                            MPI_Datatype datatype,
+                            MPI_Request *request);
+
+int MPI_File_iread_at_c(MPI_File fh,
+                        MPI_Offset offset,
+                        void *buf,
+                        MPI_Count count,
+                        MPI_Datatype datatype,
+                        MPI_Request *request);
+
+int MPI_File_iread_c(MPI_File fh,
+                     void *buf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     MPI_Request *request);
+
+int MPI_File_iread_shared(MPI_File fh,
+                          void *buf,
+                          int count,
+                          MPI_Datatype datatype,
+                          MPI_Request *request);
+
+int MPI_File_iread_shared_c(MPI_File fh,
+                            void *buf,
+                            MPI_Count count,
+                            MPI_Datatype datatype,
+                            MPI_Request *request);
+
+int MPI_File_iwrite(MPI_File fh,
+                    const void *buf,
+                    int count,
+                    MPI_Datatype datatype,
+                    MPI_Request *request);
+
+int MPI_File_iwrite_all(MPI_File fh,
+                        const void *buf,
+                        int count,
+                        MPI_Datatype datatype,
+                        MPI_Request *request);
+
+int MPI_File_iwrite_all_c(MPI_File fh,
+                          const void *buf,
+                          MPI_Count count,
+                          MPI_Datatype datatype,
+                          MPI_Request *request);
+
+int MPI_File_iwrite_at(MPI_File fh,
+                       MPI_Offset offset,
+                       const void *buf,
+                       int count,
+                       MPI_Datatype datatype,
+                       MPI_Request *request);
+
+int MPI_File_iwrite_at_all(MPI_File fh,
+                           MPI_Offset offset,
+                           const void *buf,
+                           int count,
+                           MPI_Datatype datatype,
+                           MPI_Request *request);
+
+int MPI_File_iwrite_at_all_c(MPI_File fh,
+                             MPI_Offset offset,
+                             const void *buf,
+                             MPI_Count count,
+                             MPI_Datatype datatype,
+                             MPI_Request *request);
+
+int MPI_File_iwrite_at_c(MPI_File fh,
+                         MPI_Offset offset,
+                         const void *buf,
+                         MPI_Count count,
+                         MPI_Datatype datatype,
+                         MPI_Request *request);
+
+int MPI_File_iwrite_c(MPI_File fh,
+                      const void *buf,
+                      MPI_Count count,
+                      MPI_Datatype datatype,
+                      MPI_Request *request);
+
+int MPI_File_iwrite_shared(MPI_File fh,
+                           const void *buf,
+                           int count,
+                           MPI_Datatype datatype,
+                           MPI_Request *request);
+
+int MPI_File_iwrite_shared_c(MPI_File fh,
+                             const void *buf,
+                             MPI_Count count,
+                             MPI_Datatype datatype,
+                             MPI_Request *request);
+
+int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh);
+
+int MPI_File_preallocate(MPI_File fh, MPI_Offset size);
+
+int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+
+int MPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+
+int MPI_File_read_all_c(MPI_File fh,
+                        void *buf,
+                        MPI_Count count,
+                        MPI_Datatype datatype,
+                        MPI_Status *status);
+
+int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status);
+
+int MPI_File_read_at(MPI_File fh,
+                     MPI_Offset offset,
+                     void *buf,
+                     int count,
+                     MPI_Datatype datatype,
+                     MPI_Status *status);
+
+int MPI_File_read_at_all(MPI_File fh,
+                         MPI_Offset offset,
+                         void *buf,
+                         int count,
+                         MPI_Datatype datatype,
+                         MPI_Status *status);
+
+int MPI_File_read_at_all_begin(MPI_File fh,
+                               MPI_Offset offset,
+                               void *buf,
+                               int count,
+                               MPI_Datatype datatype);
+
+int MPI_File_read_at_all_begin_c(MPI_File fh,
+                                 MPI_Offset offset,
+                                 void *buf,
+                                 MPI_Count count,
+                                 MPI_Datatype datatype);
+
+int MPI_File_read_at_all_c(MPI_File fh,
+                           MPI_Offset offset,
+                           void *buf,
+                           MPI_Count count,
+                           MPI_Datatype datatype,
+                           MPI_Status *status);
+
+int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status);
+
+int MPI_File_read_at_c(MPI_File fh,
+                       MPI_Offset offset,
+                       void *buf,
+                       MPI_Count count,
+                       MPI_Datatype datatype,
+                       MPI_Status *status);
+
+int MPI_File_read_c(MPI_File fh,
+                    void *buf,
+                    MPI_Count count,
+                    MPI_Datatype datatype,
+                    MPI_Status *status);
+
+int MPI_File_read_ordered(MPI_File fh,
+                          void *buf,
+                          int count,
+                          MPI_Datatype datatype,
+                          MPI_Status *status);
+
+int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+
+int MPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+
+int MPI_File_read_ordered_c(MPI_File fh,
+                            void *buf,
+                            MPI_Count count,
+                            MPI_Datatype datatype,
+                            MPI_Status *status);
+
+int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status);
+
+int MPI_File_read_shared(MPI_File fh,
+                         void *buf,
+                         int count,
+                         MPI_Datatype datatype,
+                         MPI_Status *status);
+
+int MPI_File_read_shared_c(MPI_File fh,
+                           void *buf,
+                           MPI_Count count,
+                           MPI_Datatype datatype,
+                           MPI_Status *status);
+
+int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence);
+
+int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence);
+
+int MPI_File_set_atomicity(MPI_File fh, int flag);
+
+int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler);
+
+int MPI_File_set_info(MPI_File fh, MPI_Info info);
+
+int MPI_File_set_size(MPI_File fh, MPI_Offset size);
+
+int MPI_File_set_view(MPI_File fh,
+                      MPI_Offset disp,
+                      MPI_Datatype etype,
+                      MPI_Datatype filetype,
+                      const char *datarep,
+                      MPI_Info info);
+
+int MPI_File_sync(MPI_File fh);
+
+int MPI_File_write(MPI_File fh,
+                   const void *buf,
+                   int count,
+                   MPI_Datatype datatype,
+                   MPI_Status *status);
+
+int MPI_File_write_all(MPI_File fh,
+                       const void *buf,
+                       int count,
+                       MPI_Datatype datatype,
+                       MPI_Status *status);
+
+int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+
+int MPI_File_write_all_begin_c(MPI_File fh,
+                               const void *buf,
+                               MPI_Count count,
+                               MPI_Datatype datatype);
+
+int MPI_File_write_all_c(MPI_File fh,
+                         const void *buf,
+                         MPI_Count count,
+                         MPI_Datatype datatype,
+                         MPI_Status *status);
+
+int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+
+int MPI_File_write_at(MPI_File fh,
+                      MPI_Offset offset,
+                      const void *buf,
+                      int count,
+                      MPI_Datatype datatype,
+                      MPI_Status *status);
+
+int MPI_File_write_at_all(MPI_File fh,
+                          MPI_Offset offset,
+                          const void *buf,
+                          int count,
+                          MPI_Datatype datatype,
+                          MPI_Status *status);
+
+int MPI_File_write_at_all_begin(MPI_File fh,
+                                MPI_Offset offset,
+                                const void *buf,
+                                int count,
+                                MPI_Datatype datatype);
+
+int MPI_File_write_at_all_begin_c(MPI_File fh,
+                                  MPI_Offset offset,
+                                  const void *buf,
+                                  MPI_Count count,
+                                  MPI_Datatype datatype);
+
+int MPI_File_write_at_all_c(MPI_File fh,
+                            MPI_Offset offset,
+                            const void *buf,
+                            MPI_Count count,
+                            MPI_Datatype datatype,
+                            MPI_Status *status);
+
+int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+
+int MPI_File_write_at_c(MPI_File fh,
+                        MPI_Offset offset,
+                        const void *buf,
+                        MPI_Count count,
+                        MPI_Datatype datatype,
+                        MPI_Status *status);
+
+int MPI_File_write_c(MPI_File fh,
+                     const void *buf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     MPI_Status *status);
+
+int MPI_File_write_ordered(MPI_File fh,
+                           const void *buf,
+                           int count,
+                           MPI_Datatype datatype,
+                           MPI_Status *status);
+
+int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+
+int MPI_File_write_ordered_begin_c(MPI_File fh,
+                                   const void *buf,
+                                   MPI_Count count,
+                                   MPI_Datatype datatype);
+
+int MPI_File_write_ordered_c(MPI_File fh,
+                             const void *buf,
+                             MPI_Count count,
+                             MPI_Datatype datatype,
+                             MPI_Status *status);
+
+int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status);
+
+int MPI_File_write_shared(MPI_File fh,
+                          const void *buf,
+                          int count,
+                          MPI_Datatype datatype,
+                          MPI_Status *status);
+
+int MPI_File_write_shared_c(MPI_File fh,
+                            const void *buf,
+                            MPI_Count count,
+                            MPI_Datatype datatype,
+                            MPI_Status *status);
+
 int MPI_Finalize(void);
 
 int MPI_Finalized(int *flag);
@@ -1327,6 +1730,18 @@ int MPI_Reduce_scatter_block(const void *sendbuf,
                              MPI_Datatype datatype,
                              MPI_Op op,
                              MPI_Comm comm);
+
+int MPI_Register_datarep(const char *datarep,
+                         MPI_Datarep_conversion_function * read_conversion_fn,
+                         MPI_Datarep_conversion_function * write_conversion_fn,
+                         MPI_Datarep_extent_function * dtype_file_extent_fn,
+                         void *extra_state);
+
+int MPI_Register_datarep_c(const char *datarep,
+                           MPI_Datarep_conversion_function_c * read_conversion_fn,
+                           MPI_Datarep_conversion_function_c * write_conversion_fn,
+                           MPI_Datarep_extent_function * dtype_file_extent_fn,
+                           void *extra_state);
 
 int MPI_Remove_error_class(int errorclass);
 
@@ -2020,6 +2435,402 @@ int PMPI_Exscan(const void *sendbuf,
                 MPI_Op op,
                 MPI_Comm comm);
 
+MPI_Fint PMPI_File_c2f(MPI_File file);
+
+int PMPI_File_call_errhandler(MPI_File fh, int errorcode);
+
+int PMPI_File_close(MPI_File *fh);
+
+int PMPI_File_create_errhandler(MPI_File_errhandler_function * file_errhandler_fn,
+                                MPI_Errhandler *errhandler);
+
+int PMPI_File_delete(const char *filename, MPI_Info info);
+
+MPI_File PMPI_File_f2c(MPI_Fint file);
+
+int PMPI_File_get_amode(MPI_File fh, int *amode);
+
+int PMPI_File_get_atomicity(MPI_File fh, int *flag);
+
+int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp);
+
+int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler);
+
+int PMPI_File_get_group(MPI_File fh, MPI_Group *group);
+
+int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used);
+
+int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset);
+
+int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset);
+
+int PMPI_File_get_size(MPI_File fh, MPI_Offset *size);
+
+int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent);
+
+int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent);
+
+int PMPI_File_get_view(MPI_File fh,
+                       MPI_Offset *disp,
+                       MPI_Datatype *etype,
+                       MPI_Datatype *filetype,
+                       char *datarep);
+
+int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+int PMPI_File_iread_all(MPI_File fh,
+                        void *buf,
+                        int count,
+                        MPI_Datatype datatype,
+                        MPI_Request *request);
+
+int PMPI_File_iread_all_c(MPI_File fh,
+                          void *buf,
+                          MPI_Count count,
+                          MPI_Datatype datatype,
+                          MPI_Request *request);
+
+int PMPI_File_iread_at(MPI_File fh,
+                       MPI_Offset offset,
+                       void *buf,
+                       int count,
+                       MPI_Datatype datatype,
+                       MPI_Request *request);
+
+int PMPI_File_iread_at_all(MPI_File fh,
+                           MPI_Offset offset,
+                           void *buf,
+                           int count,
+                           MPI_Datatype datatype,
+                           MPI_Request *request);
+
+int PMPI_File_iread_at_all_c(MPI_File fh,
+                             MPI_Offset offset,
+                             void *buf,
+                             MPI_Count count,
+                             MPI_Datatype datatype,
+                             MPI_Request *request);
+
+int PMPI_File_iread_at_c(MPI_File fh,
+                         MPI_Offset offset,
+                         void *buf,
+                         MPI_Count count,
+                         MPI_Datatype datatype,
+                         MPI_Request *request);
+
+int PMPI_File_iread_c(MPI_File fh,
+                      void *buf,
+                      MPI_Count count,
+                      MPI_Datatype datatype,
+                      MPI_Request *request);
+
+int PMPI_File_iread_shared(MPI_File fh,
+                           void *buf,
+                           int count,
+                           MPI_Datatype datatype,
+                           MPI_Request *request);
+
+int PMPI_File_iread_shared_c(MPI_File fh,
+                             void *buf,
+                             MPI_Count count,
+                             MPI_Datatype datatype,
+                             MPI_Request *request);
+
+int PMPI_File_iwrite(MPI_File fh,
+                     const void *buf,
+                     int count,
+                     MPI_Datatype datatype,
+                     MPI_Request *request);
+
+int PMPI_File_iwrite_all(MPI_File fh,
+                         const void *buf,
+                         int count,
+                         MPI_Datatype datatype,
+                         MPI_Request *request);
+
+int PMPI_File_iwrite_all_c(MPI_File fh,
+                           const void *buf,
+                           MPI_Count count,
+                           MPI_Datatype datatype,
+                           MPI_Request *request);
+
+int PMPI_File_iwrite_at(MPI_File fh,
+                        MPI_Offset offset,
+                        const void *buf,
+                        int count,
+                        MPI_Datatype datatype,
+                        MPI_Request *request);
+
+int PMPI_File_iwrite_at_all(MPI_File fh,
+                            MPI_Offset offset,
+                            const void *buf,
+                            int count,
+                            MPI_Datatype datatype,
+                            MPI_Request *request);
+
+int PMPI_File_iwrite_at_all_c(MPI_File fh,
+                              MPI_Offset offset,
+                              const void *buf,
+                              MPI_Count count,
+                              MPI_Datatype datatype,
+                              MPI_Request *request);
+
+int PMPI_File_iwrite_at_c(MPI_File fh,
+                          MPI_Offset offset,
+                          const void *buf,
+                          MPI_Count count,
+                          MPI_Datatype datatype,
+                          MPI_Request *request);
+
+int PMPI_File_iwrite_c(MPI_File fh,
+                       const void *buf,
+                       MPI_Count count,
+                       MPI_Datatype datatype,
+                       MPI_Request *request);
+
+int PMPI_File_iwrite_shared(MPI_File fh,
+                            const void *buf,
+                            int count,
+                            MPI_Datatype datatype,
+                            MPI_Request *request);
+
+int PMPI_File_iwrite_shared_c(MPI_File fh,
+                              const void *buf,
+                              MPI_Count count,
+                              MPI_Datatype datatype,
+                              MPI_Request *request);
+
+int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh);
+
+int PMPI_File_preallocate(MPI_File fh, MPI_Offset size);
+
+int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+int PMPI_File_read_all(MPI_File fh,
+                       void *buf,
+                       int count,
+                       MPI_Datatype datatype,
+                       MPI_Status *status);
+
+int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+
+int PMPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+
+int PMPI_File_read_all_c(MPI_File fh,
+                         void *buf,
+                         MPI_Count count,
+                         MPI_Datatype datatype,
+                         MPI_Status *status);
+
+int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status);
+
+int PMPI_File_read_at(MPI_File fh,
+                      MPI_Offset offset,
+                      void *buf,
+                      int count,
+                      MPI_Datatype datatype,
+                      MPI_Status *status);
+
+int PMPI_File_read_at_all(MPI_File fh,
+                          MPI_Offset offset,
+                          void *buf,
+                          int count,
+                          MPI_Datatype datatype,
+                          MPI_Status *status);
+
+int PMPI_File_read_at_all_begin(MPI_File fh,
+                                MPI_Offset offset,
+                                void *buf,
+                                int count,
+                                MPI_Datatype datatype);
+
+int PMPI_File_read_at_all_begin_c(MPI_File fh,
+                                  MPI_Offset offset,
+                                  void *buf,
+                                  MPI_Count count,
+                                  MPI_Datatype datatype);
+
+int PMPI_File_read_at_all_c(MPI_File fh,
+                            MPI_Offset offset,
+                            void *buf,
+                            MPI_Count count,
+                            MPI_Datatype datatype,
+                            MPI_Status *status);
+
+int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status);
+
+int PMPI_File_read_at_c(MPI_File fh,
+                        MPI_Offset offset,
+                        void *buf,
+                        MPI_Count count,
+                        MPI_Datatype datatype,
+                        MPI_Status *status);
+
+int PMPI_File_read_c(MPI_File fh,
+                     void *buf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     MPI_Status *status);
+
+int PMPI_File_read_ordered(MPI_File fh,
+                           void *buf,
+                           int count,
+                           MPI_Datatype datatype,
+                           MPI_Status *status);
+
+int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+
+int PMPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+
+int PMPI_File_read_ordered_c(MPI_File fh,
+                             void *buf,
+                             MPI_Count count,
+                             MPI_Datatype datatype,
+                             MPI_Status *status);
+
+int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status);
+
+int PMPI_File_read_shared(MPI_File fh,
+                          void *buf,
+                          int count,
+                          MPI_Datatype datatype,
+                          MPI_Status *status);
+
+int PMPI_File_read_shared_c(MPI_File fh,
+                            void *buf,
+                            MPI_Count count,
+                            MPI_Datatype datatype,
+                            MPI_Status *status);
+
+int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence);
+
+int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence);
+
+int PMPI_File_set_atomicity(MPI_File fh, int flag);
+
+int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler);
+
+int PMPI_File_set_info(MPI_File fh, MPI_Info info);
+
+int PMPI_File_set_size(MPI_File fh, MPI_Offset size);
+
+int PMPI_File_set_view(MPI_File fh,
+                       MPI_Offset disp,
+                       MPI_Datatype etype,
+                       MPI_Datatype filetype,
+                       const char *datarep,
+                       MPI_Info info);
+
+int PMPI_File_sync(MPI_File fh);
+
+int PMPI_File_write(MPI_File fh,
+                    const void *buf,
+                    int count,
+                    MPI_Datatype datatype,
+                    MPI_Status *status);
+
+int PMPI_File_write_all(MPI_File fh,
+                        const void *buf,
+                        int count,
+                        MPI_Datatype datatype,
+                        MPI_Status *status);
+
+int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+
+int PMPI_File_write_all_begin_c(MPI_File fh,
+                                const void *buf,
+                                MPI_Count count,
+                                MPI_Datatype datatype);
+
+int PMPI_File_write_all_c(MPI_File fh,
+                          const void *buf,
+                          MPI_Count count,
+                          MPI_Datatype datatype,
+                          MPI_Status *status);
+
+int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+
+int PMPI_File_write_at(MPI_File fh,
+                       MPI_Offset offset,
+                       const void *buf,
+                       int count,
+                       MPI_Datatype datatype,
+                       MPI_Status *status);
+
+int PMPI_File_write_at_all(MPI_File fh,
+                           MPI_Offset offset,
+                           const void *buf,
+                           int count,
+                           MPI_Datatype datatype,
+                           MPI_Status *status);
+
+int PMPI_File_write_at_all_begin(MPI_File fh,
+                                 MPI_Offset offset,
+                                 const void *buf,
+                                 int count,
+                                 MPI_Datatype datatype);
+
+int PMPI_File_write_at_all_begin_c(MPI_File fh,
+                                   MPI_Offset offset,
+                                   const void *buf,
+                                   MPI_Count count,
+                                   MPI_Datatype datatype);
+
+int PMPI_File_write_at_all_c(MPI_File fh,
+                             MPI_Offset offset,
+                             const void *buf,
+                             MPI_Count count,
+                             MPI_Datatype datatype,
+                             MPI_Status *status);
+
+int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+
+int PMPI_File_write_at_c(MPI_File fh,
+                         MPI_Offset offset,
+                         const void *buf,
+                         MPI_Count count,
+                         MPI_Datatype datatype,
+                         MPI_Status *status);
+
+int PMPI_File_write_c(MPI_File fh,
+                      const void *buf,
+                      MPI_Count count,
+                      MPI_Datatype datatype,
+                      MPI_Status *status);
+
+int PMPI_File_write_ordered(MPI_File fh,
+                            const void *buf,
+                            int count,
+                            MPI_Datatype datatype,
+                            MPI_Status *status);
+
+int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+
+int PMPI_File_write_ordered_begin_c(MPI_File fh,
+                                    const void *buf,
+                                    MPI_Count count,
+                                    MPI_Datatype datatype);
+
+int PMPI_File_write_ordered_c(MPI_File fh,
+                              const void *buf,
+                              MPI_Count count,
+                              MPI_Datatype datatype,
+                              MPI_Status *status);
+
+int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status);
+
+int PMPI_File_write_shared(MPI_File fh,
+                           const void *buf,
+                           int count,
+                           MPI_Datatype datatype,
+                           MPI_Status *status);
+
+int PMPI_File_write_shared_c(MPI_File fh,
+                             const void *buf,
+                             MPI_Count count,
+                             MPI_Datatype datatype,
+                             MPI_Status *status);
+
 int PMPI_Finalize(void);
 
 int PMPI_Finalized(int *flag);
@@ -2437,6 +3248,18 @@ int PMPI_Reduce_scatter_block(const void *sendbuf,
                               MPI_Datatype datatype,
                               MPI_Op op,
                               MPI_Comm comm);
+
+int PMPI_Register_datarep(const char *datarep,
+                          MPI_Datarep_conversion_function * read_conversion_fn,
+                          MPI_Datarep_conversion_function * write_conversion_fn,
+                          MPI_Datarep_extent_function * dtype_file_extent_fn,
+                          void *extra_state);
+
+int PMPI_Register_datarep_c(const char *datarep,
+                            MPI_Datarep_conversion_function_c * read_conversion_fn,
+                            MPI_Datarep_conversion_function_c * write_conversion_fn,
+                            MPI_Datarep_extent_function * dtype_file_extent_fn,
+                            void *extra_state);
 
 int PMPI_Remove_error_class(int errorclass);
 

@@ -19,6 +19,9 @@ pub fn rt() -> &'static Runtime {
 pub enum Scope {
     Comm(c_int),
     Win(c_int),
+    /// Calls on a file, and `MPI_File_open`/`MPI_File_delete` (`MPI_FILE_NULL`): the file's
+    /// handler, or `MPI_FILE_NULL`'s when the file is not valid (MPI 4.1 §14.7).
+    File(c_int),
     /// Calls tied to no communicator or window (datatypes, keyvals, groups, ...): errors are
     /// raised on `MPI_COMM_SELF` (MPI 4.1 §9.3).
     NoObject,
@@ -212,6 +215,7 @@ fn handler_for(scope: Scope) -> (Action, Handle) {
         Scope::Win(h) => st
             .errhandler_action(ObjectKind::Win, Handle(h))
             .map(|a| (a, Handle(h))),
+        Scope::File(h) => return (st.file_errhandler_action(Handle(h)), Handle(h)),
         Scope::NoObject => None,
     };
     // An invalid communicator or window cannot have a handler: MPI_COMM_SELF's takes over.

@@ -41,6 +41,7 @@ pub enum HandleKind {
     Request,
     Info,
     Op,
+    File,
 }
 
 impl HandleKind {
@@ -55,6 +56,7 @@ impl HandleKind {
             HandleKind::Request => MPI_ERR_REQUEST,
             HandleKind::Info => MPI_ERR_INFO,
             HandleKind::Op => MPI_ERR_OP,
+            HandleKind::File => MPI_ERR_FILE,
         }
     }
 }
@@ -70,6 +72,7 @@ impl fmt::Display for HandleKind {
             HandleKind::Request => "request",
             HandleKind::Info => "info",
             HandleKind::Op => "operation",
+            HandleKind::File => "file",
         })
     }
 }

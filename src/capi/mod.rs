@@ -23,6 +23,8 @@ pub mod datatype_c;
 pub mod decode;
 pub mod errhandler;
 pub mod error_remove;
+pub mod file;
+pub mod file_data;
 pub mod handles;
 pub mod info;
 pub mod init;

@@ -43,6 +43,9 @@ pub struct Errhandler {
     pub action: Action,
     /// The kind of object a user handler was created for; `None` for predefined handlers.
     pub for_kind: Option<ObjectKind>,
+    /// Made by `MPI_File_create_errhandler`: for files only (files carry no attributes, so
+    /// they are no `ObjectKind`).
+    pub for_file: bool,
     /// User handle plus attachments; the handler goes when this reaches zero.
     refs: u32,
 }
@@ -58,6 +61,7 @@ pub fn install_predefined(st: &mut State) -> Result<()> {
             Errhandler {
                 action,
                 for_kind: None,
+                for_file: false,
                 refs: 1,
             },
         )?;
@@ -107,6 +111,17 @@ impl Runtime {
         self.active()?.errhandlers.insert(Errhandler {
             action: Action::User(f),
             for_kind: Some(kind),
+            for_file: false,
+            refs: 1,
+        })
+    }
+
+    /// `MPI_File_create_errhandler`.
+    pub fn create_file_errhandler(&self, f: Arc<dyn UserErrhandler>) -> Result<Handle> {
+        self.active()?.errhandlers.insert(Errhandler {
+            action: Action::User(f),
+            for_kind: None,
+            for_file: true,
             refs: 1,
         })
     }
@@ -115,6 +130,15 @@ impl Runtime {
     pub fn set_errhandler(&self, kind: ObjectKind, obj: Handle, errh: Handle) -> Result<()> {
         let mut st = self.active()?;
         let e = st.errhandlers.get(errh)?;
+        if e.for_file {
+            return Err(Error::invalid(
+                MPI_ERR_ARG,
+                format!(
+                    "error handler {:#x} was created for a file, not a {kind}",
+                    errh.0
+                ),
+            ));
+        }
         if let Some(k) = e.for_kind {
             if k != kind {
                 return Err(Error::invalid(

@@ -12,6 +12,7 @@ pub mod comm_from_group;
 pub mod datatype;
 pub mod errhandler;
 pub mod error_remove;
+pub mod file;
 pub mod handle;
 pub mod info;
 pub mod p2p;

@@ -186,6 +186,7 @@ impl Runtime {
             HandleKind::Info if h.0 == MPI_INFO_NULL => Ok(()),
             HandleKind::Info => st.infos.get(h).map(drop),
             HandleKind::Op => crate::world::datatype::check_op(h),
+            HandleKind::File => st.files.get(h).map(drop),
         }
     }
 }

@@ -37,6 +37,12 @@ pub struct State {
     pub errhandlers: Slab<Errhandler>,
     pub requests: Slab<Request>,
     pub infos: Slab<Info>,
+    /// Open files and what MPI-IO keeps for them (world/file).
+    pub files: Slab<crate::world::file::File>,
+    /// The handler `MPI_FILE_NULL` carries: new files start with it (MPI 4.1 §14.7).
+    pub file_null_errhandler: Handle,
+    /// Data representations registered by `MPI_Register_datarep`.
+    pub datareps: Vec<String>,
     /// Messages and posted receives of point-to-point communication with this process.
     pub p2p: crate::world::p2p::Queues,
     pub errors: ErrorRegistry,
@@ -60,6 +66,9 @@ impl State {
             errhandlers: Slab::new(HandleKind::Errhandler),
             requests: Slab::new(HandleKind::Request),
             infos: Slab::new(HandleKind::Info),
+            files: Slab::new(HandleKind::File),
+            file_null_errhandler: Handle(MPI_ERRORS_RETURN),
+            datareps: Vec::new(),
             p2p: crate::world::p2p::Queues::new(),
             errors: ErrorRegistry::new(),
             comm_predefined: Vec::new(),

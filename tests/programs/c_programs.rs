@@ -139,6 +139,10 @@ c_programs! {
         collectives,
         groups,
         info,
+        io_basic,
+        io_errors,
+        io_shared,
+        io_view,
         keyval_reuse,
         p2p_self,
         pmpi;
