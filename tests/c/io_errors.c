@@ -121,6 +121,8 @@ int main(int argc, char **argv)
     /* File error handlers (§14.7). */
     MPI_Errhandler mine;
     MPI_File_create_errhandler(on_error, &mine);
+    /* (All file checks above ran with MPI_COMM_SELF's MPI_ERRORS_ARE_FATAL.) */
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     rc = MPI_Comm_set_errhandler(MPI_COMM_SELF, mine);
     CHECK(rc != MPI_SUCCESS, "MPI 4.1 §9.3: a file error handler is not a communicator's");
     MPI_File_set_errhandler(fh, mine);

@@ -12,7 +12,7 @@
 static char io_dir[64];
 
 /* Makes the directory (mkdtemp) or exits. */
-static void io_make_dir(void)
+static inline void io_make_dir(void)
 {
     strcpy(io_dir, "/tmp/mpicache-io-XXXXXX");
     if (!mkdtemp(io_dir)) {
@@ -22,14 +22,14 @@ static void io_make_dir(void)
 }
 
 /* A path in the directory. */
-static const char *io_path(char *buf, size_t n, const char *name)
+static inline const char *io_path(char *buf, size_t n, const char *name)
 {
     snprintf(buf, n, "%s/%s", io_dir, name);
     return buf;
 }
 
 /* Reads up to n bytes of the file into buf; returns how many (-1 if it cannot be opened). */
-static long io_slurp(const char *path, unsigned char *buf, long n)
+static inline long io_slurp(const char *path, unsigned char *buf, long n)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -40,7 +40,7 @@ static long io_slurp(const char *path, unsigned char *buf, long n)
 }
 
 /* Writes n bytes as the whole file. */
-static void io_spit(const char *path, const unsigned char *buf, long n)
+static inline void io_spit(const char *path, const unsigned char *buf, long n)
 {
     FILE *f = fopen(path, "wb");
     if (!f || fwrite(buf, 1, (size_t)n, f) != (size_t)n) {
@@ -50,7 +50,7 @@ static void io_spit(const char *path, const unsigned char *buf, long n)
     fclose(f);
 }
 
-static int io_exists(const char *path)
+static inline int io_exists(const char *path)
 {
     return access(path, F_OK) == 0;
 }
