@@ -516,3 +516,39 @@ pub(super) fn split_pending() -> Error {
         "a split collective is outstanding on this file (MPI 4.1 §14.4.5)",
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn access_modes_follow_the_open_rules() {
+        // MPI 4.1 §14.2.1: exactly one of RDONLY, RDWR, WRONLY; RDONLY excludes CREATE and
+        // EXCL; RDWR excludes SEQUENTIAL.
+        let bad = |m: i32| check_amode(m).map_err(|e| e.class()) == Err(MPI_ERR_AMODE);
+        assert!(check_amode(MPI_MODE_RDONLY).is_ok());
+        assert!(check_amode(MPI_MODE_WRONLY | MPI_MODE_SEQUENTIAL | MPI_MODE_CREATE).is_ok());
+        assert!(check_amode(MPI_MODE_RDWR | MPI_MODE_CREATE | MPI_MODE_EXCL).is_ok());
+        assert!(bad(0));
+        assert!(bad(MPI_MODE_RDONLY | MPI_MODE_WRONLY));
+        assert!(bad(MPI_MODE_RDONLY | MPI_MODE_CREATE));
+        assert!(bad(MPI_MODE_RDONLY | MPI_MODE_EXCL));
+        assert!(bad(MPI_MODE_RDWR | MPI_MODE_SEQUENTIAL));
+        assert!(bad(MPI_MODE_RDWR | MPI_MODE_NOCHECK));
+    }
+
+    #[test]
+    fn datareps_native_and_internal_only() {
+        // MPI 4.1 §14.5: "native" and "internal" are served; "external32" and unknown names are
+        // MPI_ERR_UNSUPPORTED_DATAREP here.
+        let st = State::new();
+        assert!(check_datarep(&st, "native").is_ok());
+        assert!(check_datarep(&st, "internal").is_ok());
+        for d in ["external32", "nope"] {
+            assert_eq!(
+                check_datarep(&st, d).map_err(|e| e.class()),
+                Err(MPI_ERR_UNSUPPORTED_DATAREP)
+            );
+        }
+    }
+}
