@@ -21,6 +21,9 @@ pub enum Scope {
     Win(c_int),
     /// Calls on a session: its error handler (MPI 4.1 §9.3).
     Session(c_int),
+    /// Calls on a file, and `MPI_File_open`/`MPI_File_delete` (`MPI_FILE_NULL`): the file's
+    /// handler, or `MPI_FILE_NULL`'s when the file is not valid (MPI 4.1 §14.7).
+    File(c_int),
     /// Calls tied to no communicator or window (datatypes, keyvals, groups, ...): errors are
     /// raised on `MPI_COMM_SELF` (MPI 4.1 §9.3).
     NoObject,
@@ -216,6 +219,7 @@ fn handler_for(scope: Scope) -> (Action, Handle) {
         Scope::Session(h) => st
             .session_errhandler_action(Handle(h))
             .map(|a| (a, Handle(h))),
+        Scope::File(h) => return (st.file_errhandler_action(Handle(h)), Handle(h)),
         Scope::NoObject => None,
     };
     // An invalid communicator or window cannot have a handler: MPI_COMM_SELF's takes over.

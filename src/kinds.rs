@@ -42,6 +42,7 @@ pub enum HandleKind {
     Info,
     Op,
     Session,
+    File,
 }
 
 impl HandleKind {
@@ -57,6 +58,7 @@ impl HandleKind {
             HandleKind::Info => MPI_ERR_INFO,
             HandleKind::Op => MPI_ERR_OP,
             HandleKind::Session => MPI_ERR_SESSION,
+            HandleKind::File => MPI_ERR_FILE,
         }
     }
 }
@@ -73,6 +75,7 @@ impl fmt::Display for HandleKind {
             HandleKind::Info => "info",
             HandleKind::Op => "operation",
             HandleKind::Session => "session",
+            HandleKind::File => "file",
         })
     }
 }

@@ -27,6 +27,8 @@ pub mod decode;
 pub mod dynamic;
 pub mod errhandler;
 pub mod error_remove;
+pub mod file;
+pub mod file_data;
 pub mod handles;
 pub mod info;
 pub mod init;

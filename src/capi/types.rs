@@ -12,6 +12,7 @@ pub type MPI_Errhandler = c_int;
 pub type MPI_Request = c_int;
 pub type MPI_Op = c_int;
 pub type MPI_Session = c_int;
+pub type MPI_File = c_int;
 pub type MPI_Aint = isize;
 pub type MPI_Fint = c_int;
 pub type MPI_Count = i64;
@@ -94,3 +95,33 @@ pub type MPI_T_event_dropped_cb_function = unsafe extern "C" fn(
     cb_safety: MPI_T_cb_safety,
     user_data: *mut c_void,
 );
+
+/// `MPI_File_errhandler_function` (variadic in C).
+pub type MPI_File_errhandler_function = MPI_Comm_errhandler_function;
+
+/// `MPI_Datarep_conversion_function` (MPI 4.1 §14.5.3).
+pub type MPI_Datarep_conversion_function = unsafe extern "C" fn(
+    userbuf: *mut c_void,
+    datatype: MPI_Datatype,
+    count: c_int,
+    filebuf: *mut c_void,
+    position: MPI_Offset,
+    extra_state: *mut c_void,
+) -> c_int;
+
+/// `MPI_Datarep_conversion_function_c`.
+pub type MPI_Datarep_conversion_function_c = unsafe extern "C" fn(
+    userbuf: *mut c_void,
+    datatype: MPI_Datatype,
+    count: MPI_Count,
+    filebuf: *mut c_void,
+    position: MPI_Offset,
+    extra_state: *mut c_void,
+) -> c_int;
+
+/// `MPI_Datarep_extent_function`.
+pub type MPI_Datarep_extent_function = unsafe extern "C" fn(
+    datatype: MPI_Datatype,
+    extent: *mut MPI_Aint,
+    extra_state: *mut c_void,
+) -> c_int;

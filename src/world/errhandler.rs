@@ -88,6 +88,11 @@ impl Runtime {
         })
     }
 
+    /// `MPI_File_create_errhandler`.
+    pub fn create_file_errhandler(&self, f: Arc<dyn UserErrhandler>) -> Result<Handle> {
+        self.create_errhandler_for(crate::kinds::HandleKind::File, f)
+    }
+
     /// `MPI_Comm_set_errhandler`, `MPI_Win_set_errhandler`.
     pub fn set_errhandler(&self, kind: ObjectKind, obj: Handle, errh: Handle) -> Result<()> {
         let mut st = self.active()?;

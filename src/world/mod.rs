@@ -19,6 +19,7 @@ pub mod datatype;
 pub mod dynamic;
 pub mod errhandler;
 pub mod error_remove;
+pub mod file;
 pub mod handle;
 pub mod info;
 pub mod objects;

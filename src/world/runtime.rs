@@ -228,6 +228,7 @@ impl Runtime {
             HandleKind::Info => st.infos.get(h).map(drop),
             HandleKind::Op => predefined::check_op(h),
             HandleKind::Session => st.sessions.get(h).map(drop),
+            HandleKind::File => st.files.get(h).map(drop),
         }
     }
 }

@@ -130,7 +130,7 @@ pub enum PvarWhat {
     Attributes(ObjectKind),
 }
 
-const LIVE: [HandleKind; 8] = [
+const LIVE: [HandleKind; 9] = [
     HandleKind::Comm,
     HandleKind::Group,
     HandleKind::Datatype,
@@ -139,6 +139,7 @@ const LIVE: [HandleKind; 8] = [
     HandleKind::Request,
     HandleKind::Info,
     HandleKind::Session,
+    HandleKind::File,
 ];
 
 pub fn pvars() -> Vec<Pvar> {
@@ -210,6 +211,7 @@ pub fn pvar_read(what: PvarWhat, obj: i32) -> TResult<u64> {
             HandleKind::Request => st.requests.len(),
             HandleKind::Info => st.infos.len(),
             HandleKind::Session => st.sessions.len(),
+            HandleKind::File => st.files.len(),
             HandleKind::Op => 0,
         },
         PvarWhat::Keyvals => st.keyvals().held(),
