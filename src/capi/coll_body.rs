@@ -46,6 +46,7 @@ pub(crate) unsafe fn gather<C: Count>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     unsafe {
         transfer(
             comm,
@@ -67,6 +68,7 @@ pub(crate) unsafe fn scatter<C: Count>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     unsafe {
         gather(
             sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
@@ -83,6 +85,7 @@ pub(crate) unsafe fn allgather<C: Count>(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     unsafe {
         transfer(
             comm,
@@ -102,6 +105,7 @@ pub(crate) unsafe fn alltoall<C: Count>(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     unsafe {
         allgather(
             sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
@@ -121,6 +125,7 @@ pub(crate) unsafe fn gatherv<C: Count, D: Num>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     unsafe {
         gatherv_work(
             (sendbuf, sendcount, sendtype),
@@ -142,6 +147,7 @@ pub(crate) unsafe fn allgatherv<C: Count, D: Num>(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     unsafe {
         gatherv_work(
             (sendbuf, sendcount, sendtype),
@@ -164,6 +170,7 @@ pub(crate) unsafe fn scatterv<C: Count, D: Num>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     unsafe {
         scatterv_work(
             (sendbuf, sendcounts, displs, sendtype),
@@ -186,6 +193,7 @@ pub(crate) unsafe fn alltoallv<C: Count, D: Num>(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     unsafe {
         alltoallv_work(
             (sendbuf, sendcounts, sdispls, sendtype),
@@ -207,6 +215,7 @@ pub(crate) unsafe fn alltoallw<C: Count, D: Num>(
     recvtypes: *const MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     unsafe {
         alltoallw_work(
             (sendbuf, sendcounts, sdispls, sendtypes),
@@ -226,6 +235,7 @@ pub(crate) unsafe fn reduce<C: Count>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     unsafe {
         reduce_local(
             sendbuf,
@@ -243,6 +253,7 @@ pub(crate) unsafe fn allreduce<C: Count>(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     unsafe {
         reduce_local(
             sendbuf,
@@ -261,6 +272,7 @@ pub(crate) unsafe fn scan<C: Count>(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     unsafe { allreduce(sendbuf, recvbuf, count, datatype, op, comm) }
 }
 
@@ -287,7 +299,9 @@ pub(crate) unsafe fn reduce_scatter<C: Count>(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     let count = unsafe { own(recvcounts, "recvcounts") }?;
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     unsafe { reduce_scatter_work(sendbuf, recvbuf, count, datatype, op, comm) }
 }
 
@@ -299,5 +313,6 @@ pub(crate) unsafe fn reduce_scatter_block<C: Count>(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     unsafe { reduce_scatter_work(sendbuf, recvbuf, recvcount, datatype, op, comm) }
 }

@@ -39,7 +39,9 @@ unsafe fn allgatherv<C: Num, D: Num>(
     (recvbuf, recvcounts, displs, recvtype): (*mut c_void, *const C, *const D, MPI_Datatype),
 ) -> Result<Plan> {
     let (ind, _) = degrees(comm)?;
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     let counts = unsafe { arr(recvcounts, ind, "recvcounts") }?;
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     let displs = unsafe { arr(displs, ind, "displs") }?;
     let sc = sendcount.wide();
     Plan::new(
@@ -89,9 +91,13 @@ unsafe fn alltoallv<C: Num, D: Num>(
     (recvbuf, recvcounts, rdispls, recvtype): (*mut c_void, *const C, *const D, MPI_Datatype),
 ) -> Result<Plan> {
     let (ind, outd) = degrees(comm)?;
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     let sc = unsafe { arr(sendcounts, outd, "sendcounts") }?;
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     let sd = unsafe { arr(sdispls, outd, "sdispls") }?;
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     let rc = unsafe { arr(recvcounts, ind, "recvcounts") }?;
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     let rd = unsafe { arr(rdispls, ind, "rdispls") }?;
     Plan::new(
         comm,
@@ -137,11 +143,17 @@ unsafe fn alltoallw<C: Num>(
     ),
 ) -> Result<Plan> {
     let (ind, outd) = degrees(comm)?;
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     let sc = unsafe { arr(sendcounts, outd, "sendcounts") }?;
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     let sd = unsafe { arr(sdispls, outd, "sdispls") }?;
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     let st = unsafe { arr(sendtypes, outd, "sendtypes") }?;
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     let rc = unsafe { arr(recvcounts, ind, "recvcounts") }?;
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     let rd = unsafe { arr(rdispls, ind, "rdispls") }?;
+    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
     let rt = unsafe { arr(recvtypes, ind, "recvtypes") }?;
     Plan::new(
         comm,
@@ -170,6 +182,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgather(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.run() }
     })
 }
@@ -190,6 +204,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgather_c(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.run() }
     })
 }
@@ -211,6 +227,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgather(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.now(request) }
     })
 }
@@ -232,6 +250,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgather_c(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.now(request) }
     })
 }
@@ -254,6 +274,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgather_init(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -276,6 +298,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgather_init_c(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -292,6 +316,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Neighbor_allgatherv", Scope::Comm(comm), {
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -299,6 +325,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv(
                 (recvbuf, recvcounts, displs, recvtype),
             )
         }?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.run() }
     })
 }
@@ -315,6 +343,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Neighbor_allgatherv_c", Scope::Comm(comm), {
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -322,6 +352,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_c(
                 (recvbuf, recvcounts, displs, recvtype),
             )
         }?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.run() }
     })
 }
@@ -339,6 +371,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgatherv(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ineighbor_allgatherv", Scope::Comm(comm), {
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -346,6 +380,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgatherv(
                 (recvbuf, recvcounts, displs, recvtype),
             )
         }?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.now(request) }
     })
 }
@@ -363,6 +399,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgatherv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ineighbor_allgatherv_c", Scope::Comm(comm), {
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -370,6 +408,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgatherv_c(
                 (recvbuf, recvcounts, displs, recvtype),
             )
         }?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.now(request) }
     })
 }
@@ -388,6 +428,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Neighbor_allgatherv_init", Scope::Comm(comm), {
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -395,6 +437,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_init(
                 (recvbuf, recvcounts, displs, recvtype),
             )
         }?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -413,6 +457,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Neighbor_allgatherv_init_c", Scope::Comm(comm), {
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -420,6 +466,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_init_c(
                 (recvbuf, recvcounts, displs, recvtype),
             )
         }?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -440,6 +488,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoall(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.run() }
     })
 }
@@ -460,6 +510,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoall_c(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.run() }
     })
 }
@@ -481,6 +533,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoall(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.now(request) }
     })
 }
@@ -502,6 +556,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoall_c(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.now(request) }
     })
 }
@@ -524,6 +580,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoall_init(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -546,6 +604,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoall_init_c(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -563,6 +623,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallv", Scope::Comm(comm), {
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         let plan = unsafe {
             alltoallv(
                 comm,
@@ -570,6 +632,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv(
                 (recvbuf, recvcounts, rdispls, recvtype),
             )
         }?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.run() }
     })
 }
@@ -587,6 +651,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallv_c", Scope::Comm(comm), {
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         let plan = unsafe {
             alltoallv(
                 comm,
@@ -594,6 +660,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv_c(
                 (recvbuf, recvcounts, rdispls, recvtype),
             )
         }?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.run() }
     })
 }
@@ -612,6 +680,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallv(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ineighbor_alltoallv", Scope::Comm(comm), {
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         let plan = unsafe {
             alltoallv(
                 comm,
@@ -619,6 +689,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallv(
                 (recvbuf, recvcounts, rdispls, recvtype),
             )
         }?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.now(request) }
     })
 }
@@ -637,6 +709,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ineighbor_alltoallv_c", Scope::Comm(comm), {
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         let plan = unsafe {
             alltoallv(
                 comm,
@@ -644,6 +718,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallv_c(
                 (recvbuf, recvcounts, rdispls, recvtype),
             )
         }?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.now(request) }
     })
 }
@@ -663,6 +739,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallv_init", Scope::Comm(comm), {
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         let plan = unsafe {
             alltoallv(
                 comm,
@@ -670,6 +748,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv_init(
                 (recvbuf, recvcounts, rdispls, recvtype),
             )
         }?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -689,6 +769,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallv_init_c", Scope::Comm(comm), {
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         let plan = unsafe {
             alltoallv(
                 comm,
@@ -696,6 +778,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv_init_c(
                 (recvbuf, recvcounts, rdispls, recvtype),
             )
         }?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -713,6 +797,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallw", Scope::Comm(comm), {
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         let plan = unsafe {
             alltoallw(
                 comm,
@@ -720,6 +806,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw(
                 (recvbuf, recvcounts, rdispls, recvtypes),
             )
         }?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.run() }
     })
 }
@@ -737,6 +825,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallw_c", Scope::Comm(comm), {
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         let plan = unsafe {
             alltoallw(
                 comm,
@@ -744,6 +834,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw_c(
                 (recvbuf, recvcounts, rdispls, recvtypes),
             )
         }?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.run() }
     })
 }
@@ -762,6 +854,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallw(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ineighbor_alltoallw", Scope::Comm(comm), {
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         let plan = unsafe {
             alltoallw(
                 comm,
@@ -769,6 +863,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallw(
                 (recvbuf, recvcounts, rdispls, recvtypes),
             )
         }?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.now(request) }
     })
 }
@@ -787,6 +883,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallw_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ineighbor_alltoallw_c", Scope::Comm(comm), {
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         let plan = unsafe {
             alltoallw(
                 comm,
@@ -794,6 +892,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallw_c(
                 (recvbuf, recvcounts, rdispls, recvtypes),
             )
         }?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.now(request) }
     })
 }
@@ -813,6 +913,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallw_init", Scope::Comm(comm), {
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         let plan = unsafe {
             alltoallw(
                 comm,
@@ -820,6 +922,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw_init(
                 (recvbuf, recvcounts, rdispls, recvtypes),
             )
         }?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -839,6 +943,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallw_init_c", Scope::Comm(comm), {
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         let plan = unsafe {
             alltoallw(
                 comm,
@@ -846,6 +952,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw_init_c(
                 (recvbuf, recvcounts, rdispls, recvtypes),
             )
         }?;
+        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
+        // capi/mod.rs), which is what the callee's `# Safety` asks.
         unsafe { plan.persistent(info, request) }
     })
 }
