@@ -11,6 +11,9 @@ mod pmpi_gen;
 #[allow(dead_code)]
 mod fortran_gen;
 
+#[path = "build/layer_gen.rs"]
+mod layer_gen;
+
 use std::path::PathBuf;
 
 fn main() {
@@ -31,22 +34,29 @@ fn main() {
         fortran_gen::render_twins(&fentries),
     )
     .unwrap();
-    // The shared library carries its version in its soname.
+    // The shared library carries its version in its soname; the layer (feature `layer`, issue
+    // 17) is installed as libmpicache_layer.so, with its C part built by the engine's mpicc.
     let major = std::env::var("CARGO_PKG_VERSION_MAJOR").unwrap();
     let minor = std::env::var("CARGO_PKG_VERSION_MINOR").unwrap();
-    println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libmpicache.so.{major}.{minor}");
+    if std::env::var_os("CARGO_FEATURE_LAYER").is_some() {
+        layer_gen::build(&manifest, &out_dir);
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libmpicache_layer.so");
+    } else {
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libmpicache.so.{major}.{minor}");
+    }
     // Calls inside the library (PMPI_X -> MPI_X, Fortran spellings -> their body) bind to the
     // library's own functions, so a program that wraps MPI_X and calls PMPI_X (the profiling
     // interface, MPI 4.1 §15.2) reaches the library, not itself.
     println!("cargo:rustc-cdylib-link-arg=-Wl,-Bsymbolic-functions");
     // The attribute getters have hand-written entry points
-    // (src/caching/store/getters_x86_64.rs) where the target
+    // (src/caching/store/getters_x86_64.rs) with the feature `asm-getters` (default) where the target
     // is x86-64 with the System V calling convention and ELF sections.
     // The Fortran ones read 4-byte INTEGERs and LOGICALs, so not in the 8-byte INTEGER build.
     println!("cargo::rustc-check-cfg=cfg(mpicache_fast_get, mpicache_fast_get_fortran)");
     let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
-    if arch == "x86_64" && os == "linux" {
+    let asm = std::env::var_os("CARGO_FEATURE_ASM_GETTERS").is_some();
+    if asm && arch == "x86_64" && os == "linux" {
         println!("cargo::rustc-cfg=mpicache_fast_get");
         if std::env::var_os("CARGO_FEATURE_FORTRAN_INTEGER_8").is_none() {
             println!("cargo::rustc-cfg=mpicache_fast_get_fortran");

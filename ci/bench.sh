@@ -34,14 +34,23 @@
 # other processes keep the CPUs busy: the mt_ cases then repeat the disturbed repetitions (up to
 # three times as many; see bench/attr_bench.c), and the table's mt_floor_2v1 well below 2 says
 # that the machine did not give two threads two CPUs.
+#
+# With --over ENGINE: the same benchmark binary with and without the layer over that engine
+# (issue 17; ci/bench_over.sh).
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+for arg in "$@"; do
+    case $arg in
+        --over|--over=*) exec bash "$(dirname "$0")/bench_over.sh" "$@" ;;
+    esac
+done
 
 usage() {
-    echo "usage: $0 [--peers] [--quick] [--out DIR] [--rounds N]" >&2
+    echo "usage: $0 [--peers] [--quick] [--out DIR] [--rounds N] | --over ENGINE [...]" >&2
     exit 2
 }
 
-root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 peers=no
@@ -80,33 +89,16 @@ mem_cases=(lifecycle far first cycle maps)
 
 log() { echo "ci/bench.sh: $*" >&2; }
 
-sudo=()
-[ "$(id -u)" -eq 0 ] || sudo=(sudo)
-apt_updated=no
-apt_install() {
-    export DEBIAN_FRONTEND=noninteractive
-    if [ "$apt_updated" = no ]; then
-        "${sudo[@]}" apt-get update
-        apt_updated=yes
-    fi
-    "${sudo[@]}" apt-get install -y --no-install-recommends "$@"
-}
-
 # --- tools and peers --------------------------------------------------------------------------
+need_tools cc="gcc libc6-dev" gfortran=gfortran python3=python3
 missing=()
-command -v cc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
-command -v gfortran >/dev/null 2>&1 || missing+=(gfortran)
-command -v python3 >/dev/null 2>&1 || missing+=(python3)
 if [ "$peers" = yes ]; then
     command -v mpicc.mpich >/dev/null 2>&1 && command -v mpif90.mpich >/dev/null 2>&1 ||
         missing+=(libmpich-dev mpich)
     command -v mpicc.openmpi >/dev/null 2>&1 && command -v mpif90.openmpi >/dev/null 2>&1 ||
         missing+=(libopenmpi-dev openmpi-bin)
 fi
-if [ ${#missing[@]} -gt 0 ]; then
-    log "installing ${missing[*]}"
-    apt_install "${missing[@]}" >&2
-fi
+[ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
 
 # Open MPI refuses to run as root without these; peers run as singletons.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

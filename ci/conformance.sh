@@ -4,7 +4,8 @@
 #
 #   ci/conformance.sh --mpi mpich|openmpi|mpicache|all [--mpi ...] [--out DIR]
 #
-# Each program is built exactly as tests/c_programs.rs and tests/fortran_programs.rs build it,
+# Each program is built exactly as tests/programs/c_programs.rs and
+# tests/programs/fortran_programs.rs build it,
 # but with that implementation's wrappers (Debian's mpicc.mpich / mpif90.mpich / mpiexec.mpich,
 # mpicc.openmpi / mpif90.openmpi / mpiexec.openmpi; for mpicache the ones ci/install.sh installs),
 # and run under its mpiexec with 1 and with 2 processes (mpicache: 1 only). MPICH and Open MPI
@@ -20,7 +21,7 @@
 # to DIR/table.md.
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 out="$root/target/conformance"
 impls=()
 usage() {
@@ -53,15 +54,6 @@ TIME_LIMIT=${MPICACHE_CONFORMANCE_TIMEOUT:-120}
 CFLAGS=(-Wall -Wextra -Werror -std=c99 -g)
 FFLAGS=(-ffree-line-length-none -Wall)
 
-apt_install() {
-    local sudo=()
-    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
-    echo "conformance: installing $* from Debian" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    "${sudo[@]}" apt-get update >&2
-    "${sudo[@]}" apt-get install -y --no-install-recommends "$@" >&2
-}
-
 # Sets MPICC, MPIFORT, MPIEXEC (arrays) and MAXNP for one implementation.
 setup() {
     case $1 in
@@ -93,7 +85,8 @@ cases() {
     done
     for f in "$root"/tests/fortran/*.F90; do
         name=$(basename "$f" .F90)
-        # ilp64_*: programs for the 8-byte INTEGER build (-fdefault-integer-8), run by tests/ilp64.rs.
+        # ilp64_*: programs for the 8-byte INTEGER build (-fdefault-integer-8), run by
+        # tests/programs/ilp64.rs.
         case $name in ilp64_*) continue ;; esac
         echo "fortran $name module"
         echo "fortran $name mpif.h"

@@ -1,26 +1,43 @@
 #!/usr/bin/env bash
 # Builds mpicache and installs it under a prefix:
 #
-#   ci/install.sh --prefix DIR [--profile release|debug]
+#   ci/install.sh --prefix DIR [--profile release|debug] [--features LIST]
+#   ci/install.sh --prefix DIR --over mpich|openmpi|PATH_TO_ENGINE_MPICC   (ci/install_layer.sh)
 #
 # DIR/lib/libmpicache.so.X.Y.Z (+ the soname link libmpicache.so.X.Y and libmpicache.so),
 # DIR/lib/libmpicache.a, DIR/include/mpi.h and DIR/bin/mpicc (a wrapper with DIR baked in).
-# Then, if ci/install_fortran.sh exists and is executable, it runs with the same --prefix.
+# Then the Fortran half (ci/install_fortran.sh, same --prefix) when a Fortran compiler is found
+# (MPICACHE_FC, else gfortran); without one, a warning and a C-only installation.
+# --features: cargo features of the library (comma-separated), such as fortran-integer-8 (what
+# ci/install_ilp64.sh builds). MPICACHE_INSTALL_FEATURES adds features to every installation
+# made while it is set: the tests set it to test-hooks, so that their installations (this script
+# run by tests/common/mod.rs and by ci/conformance.sh) reuse the library `cargo test` built.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+# With --over ENGINE: the caching layer over that MPI instead (ci/install_layer.sh).
+for arg in "$@"; do
+    case $arg in
+        --over|--over=*) exec bash "$(dirname "$0")/install_layer.sh" "$@" ;;
+    esac
+done
 
 usage() {
-    echo "usage: $0 --prefix DIR [--profile release|debug]" >&2
+    echo "usage: $0 --prefix DIR [--profile release|debug] [--features LIST]" >&2
     exit 2
 }
 
 prefix=""
 profile=release
+features=""
 while [ $# -gt 0 ]; do
     case $1 in
         --prefix) [ $# -ge 2 ] || usage; prefix=$2; shift 2 ;;
         --prefix=*) prefix=${1#--prefix=}; shift ;;
         --profile) [ $# -ge 2 ] || usage; profile=$2; shift 2 ;;
         --profile=*) profile=${1#--profile=}; shift ;;
+        --features) [ $# -ge 2 ] || usage; features=$2; shift 2 ;;
+        --features=*) features=${1#--features=}; shift ;;
         -h|--help) usage ;;
         *) echo "$0: unknown argument: $1" >&2; usage ;;
     esac
@@ -31,15 +48,16 @@ case $profile in
     debug) cargo_flags=(); outdir=debug ;;
     *) echo "$0: --profile must be release or debug" >&2; exit 2 ;;
 esac
+features=${MPICACHE_INSTALL_FEATURES:+$MPICACHE_INSTALL_FEATURES${features:+,}}$features
+[ -z "$features" ] || cargo_flags+=(--features "$features")
 
-root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 mkdir -p "$prefix"
 prefix=$(cd "$prefix" && pwd)
 
 # The version (and the soname, see build.rs) comes from Cargo.toml's [package] version.
-version=$(sed -n '/^\[package\]/,/^\[/{s/^version *= *"\([^"]*\)".*/\1/p}' Cargo.toml | head -n1)
+version=$(crate_version)
 [ -n "$version" ] || { echo "$0: cannot read the version from Cargo.toml" >&2; exit 1; }
 major=${version%%.*}
 rest=${version#*.}
@@ -56,8 +74,7 @@ done
 
 mkdir -p "$prefix/lib" "$prefix/include" "$prefix/bin"
 # Install through a temporary name and rename, so a running program never sees a torn file.
-install -m 0755 "$built/libmpicache.so" "$prefix/lib/.libmpicache.so.$version.tmp"
-mv -f "$prefix/lib/.libmpicache.so.$version.tmp" "$prefix/lib/libmpicache.so.$version"
+install_file 0755 "$built/libmpicache.so" "$prefix/lib/libmpicache.so.$version"
 ln -sfn "libmpicache.so.$version" "$prefix/lib/$soname"
 ln -sfn "$soname" "$prefix/lib/libmpicache.so"
 install -m 0644 include/mpi.h "$prefix/include/mpi.h"
@@ -100,31 +117,11 @@ else
     # may then reach the user's MPI_X).
     objcopy --wildcard --weaken-symbol='MPI_[A-Z][a-z]*' "$built/libmpicache.a" "$tmp_a/libmpicache.a"
 fi
-install -m 0644 "$tmp_a/libmpicache.a" "$prefix/lib/.libmpicache.a.tmp"
-mv -f "$prefix/lib/.libmpicache.a.tmp" "$prefix/lib/libmpicache.a"
+install_file 0644 "$tmp_a/libmpicache.a" "$prefix/lib/libmpicache.a"
 
 # What a static link of the Rust library needs from the system (rustc --print native-static-libs).
 native_libs="-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc"
-cc_default=${MPICACHE_CC:-cc}
-
-# Writes a template with @KEY@ replaced by value (KEY=value pairs after the template and the
-# output file), escaping what sed treats specially in a replacement. Values that go into a
-# single-quoted sh string must be passed through shq first.
-subst() {
-    local template=$1 out=$2 script="" kv key val
-    shift 2
-    for kv in "$@"; do
-        key=${kv%%=*}
-        val=$(printf '%s' "${kv#*=}" | sed 's/[\\&|]/\\&/g')
-        script="$script s|@$key@|$val|g;"
-    done
-    sed "$script" "$template" > "$out.tmp"
-    mv -f "$out.tmp" "$out"
-}
-# The text that, inside single quotes in sh, stands for $1.
-shq() {
-    printf '%s' "$1" | sed "s/'/'\\\\''/g"
-}
+cc_default=$(find_cc)
 
 # mpicc, from the wrapper template shared with mpifort.
 subst ci/wrappers/wrapper.in "$prefix/bin/.mpicc" \
@@ -141,8 +138,7 @@ mv -f "$prefix/bin/.mpiexec" "$prefix/bin/mpiexec"
 ln -sfn mpiexec "$prefix/bin/mpirun"
 
 # mpicache-info and its configuration (what this installation was really made with).
-install -m 0755 "$built/mpicache-info" "$prefix/bin/.mpicache-info.tmp"
-mv -f "$prefix/bin/.mpicache-info.tmp" "$prefix/bin/mpicache-info"
+install_file 0755 "$built/mpicache-info" "$prefix/bin/mpicache-info"
 mkdir -p "$prefix/share/mpicache"
 cc_path=$(command -v "$cc_default" 2>/dev/null || echo "$cc_default")
 cc_version=$("$cc_default" --version 2>/dev/null | head -n1 || true)
@@ -150,6 +146,7 @@ cc_version=$("$cc_default" --version 2>/dev/null | head -n1 || true)
     echo "# Written by ci/install.sh: read by mpicache-info."
     echo "prefix=$prefix"
     echo "profile=$profile"
+    echo "features=${features:-none}"
     echo "c_compiler=$cc_default ($cc_path)"
     echo "c_compiler_version=${cc_version:-unknown}"
     echo "include_dir=$prefix/include"
@@ -164,9 +161,12 @@ subst ci/pkgconfig/mpicache.pc.in "$prefix/lib/pkgconfig/mpicache.pc" \
 
 echo "mpicache $version installed in $prefix ($profile)"
 
-# The Fortran half (mpif.h, the mpi module, mpifort) is installed by its own script.
-if [ -x ci/install_fortran.sh ]; then
-    ci/install_fortran.sh --prefix "$prefix"
+# The Fortran half (mpif.h, the mpi module, mpifort) is installed by its own script, when there
+# is a Fortran compiler; without one the installation is C-only.
+if [ -z "$(find_fc)" ]; then
+    echo "$0: warning: no Fortran compiler (${MPICACHE_FC:-gfortran}) found: C-only installation (no mpifort, mpif.h or mpi module)" >&2
+elif [ -x ci/install_fortran.sh ]; then
+    bash ci/install_fortran.sh --prefix "$prefix"
     if [ -f "$prefix/include/mpi.mod" ]; then
         fort_libs="-lmpicache"
         [ -f "$prefix/lib/libmpicache_f.a" ] && fort_libs="-lmpicache_f -lmpicache"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Installs the Fortran half of mpicache under a prefix where ci/install.sh has installed the
 # library (ci/install.sh calls this at its end; it also runs on its own afterwards):
 #
@@ -9,6 +9,7 @@
 # objects, linked by the wrapper), DIR/share/mpicache/fortran_integer.conf, and
 # DIR/bin/mpifort with mpif90 and mpif77 as links to it.
 set -eu
+. "$(dirname "$0")/lib.sh"
 
 usage() {
     echo "usage: $0 --prefix DIR" >&2
@@ -26,13 +27,12 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$prefix" ] || usage
 
-root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$prefix"
 prefix=$(cd "$prefix" && pwd)
-fc=${MPICACHE_FC:-gfortran}
+fc=$(find_fc)
 
-if ! command -v "$fc" >/dev/null 2>&1; then
-    echo "$0: Fortran compiler '$fc' not found: the Fortran half is not installed" >&2
+if [ -z "$fc" ]; then
+    echo "$0: Fortran compiler '${MPICACHE_FC:-gfortran}' not found: the Fortran half is not installed" >&2
     exit 1
 fi
 if [ ! -e "$prefix/lib/libmpicache.so" ]; then
@@ -65,15 +65,12 @@ done
 # shellcheck disable=SC2086
 "$fc" -c -O2 -fPIC $int_flags -J "$build" -o "$build/mpi_f08.o" "$build/mpi_f08.f90"
 for m in mpi.mod mpi_f08.mod; do
-    install -m 0644 "$build/$m" "$prefix/include/.$m.tmp"
-    mv -f "$prefix/include/.$m.tmp" "$prefix/include/$m"
+    install_file 0644 "$build/$m" "$prefix/include/$m"
 done
 rm -f "$build/libmpicache_f.a"
 ar rcs "$build/libmpicache_f.a" "$build/mpi.o" "$build/mpi_f08.o"
-install -m 0644 "$build/libmpicache_f.a" "$prefix/lib/.libmpicache_f.a.tmp"
-mv -f "$prefix/lib/.libmpicache_f.a.tmp" "$prefix/lib/libmpicache_f.a"
-install -m 0644 "$build/mpif.h" "$prefix/include/.mpif.h.tmp"
-mv -f "$prefix/include/.mpif.h.tmp" "$prefix/include/mpif.h"
+install_file 0644 "$build/libmpicache_f.a" "$prefix/lib/libmpicache_f.a"
+install_file 0644 "$build/mpif.h" "$prefix/include/mpif.h"
 # The INTEGER size, for mpicache-info.
 mkdir -p "$prefix/share/mpicache"
 {
@@ -93,17 +90,13 @@ if printf '      end\n' > "$build/probe.f" &&
     "$fc" -fallow-argument-mismatch -c "$build/probe.f" -o "$build/probe.o" >/dev/null 2>&1; then
     fc_lang_flags=-fallow-argument-mismatch
 fi
-version=$(sed -n '/^\[package\]/,/^\[/{s/^version *= *"\([^"]*\)".*/\1/p}' "$root/Cargo.toml" | head -n1)
-sh_quote() { printf '%s' "$1" | sed "s/'/'\\\\''/g" | sed 's/[\\&|]/\\&/g'; }
+version=$(crate_version)
 for name in mpifort mpif90 mpif77; do
-    sed "s|@PREFIX@|$(sh_quote "$prefix")|g; s|@NAME@|$name|g; s|@VERSION@|$version|g;
-         s|@LANG@|Fortran|g; s|@ENVVAR@|MPICACHE_FC|g; s|@DEFAULT@|$(sh_quote "$fc")|g;
-         s|@SELECT@|-fc=|g; s|@SELECT2@|-f90=|g; s|@SELECT3@|-f77=|g;
-         s|@SHARED_LIBS@|-lmpicache_f -lmpicache|g;
-         s|@STATIC_ARCHIVES@|libmpicache_f.a libmpicache.a|g;
-         s|@NATIVE_LIBS@|-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc|g;
-         s|@LANG_FLAGS@|$fc_lang_flags|g" \
-        "$root/ci/wrappers/wrapper.in" > "$prefix/bin/.$name.tmp"
+    subst "$root/ci/wrappers/wrapper.in" "$prefix/bin/.$name.tmp" \
+        PREFIX="$(shq "$prefix")" NAME=$name VERSION="$version" LANG=Fortran ENVVAR=MPICACHE_FC \
+        DEFAULT="$(shq "$fc")" SELECT=-fc= SELECT2=-f90= SELECT3=-f77= \
+        SHARED_LIBS="-lmpicache_f -lmpicache" STATIC_ARCHIVES="libmpicache_f.a libmpicache.a" \
+        NATIVE_LIBS="-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc" LANG_FLAGS="$fc_lang_flags"
     chmod 0755 "$prefix/bin/.$name.tmp"
     mv -f "$prefix/bin/.$name.tmp" "$prefix/bin/$name"
 done

@@ -7,12 +7,14 @@
 # The library is built with the cargo feature fortran-integer-8 (MPI_Fint and MPI_Flogical of
 # 8 bytes in every Fortran entry point and callback) into its own target directory
 # (CARGO_TARGET_DIR, default target/ilp64, so the default build is not overwritten) and
-# installed by ci/install.sh; ci/install_fortran.sh then compiles mpif.h's constants, the mpi
-# and mpi_f08 modules with -fdefault-integer-8 (MPICACHE_FORTRAN_INTEGER_SIZE=8,
-# MPI_INTEGER_KIND = 8) and writes DIR/share/mpicache/fortran_integer.conf
+# installed by ci/install.sh --features fortran-integer-8; ci/install_fortran.sh then compiles
+# mpif.h's constants, the mpi and mpi_f08 modules with -fdefault-integer-8
+# (MPICACHE_FORTRAN_INTEGER_SIZE=8, MPI_INTEGER_KIND = 8) and writes
+# DIR/share/mpicache/fortran_integer.conf
 # (fortran_integer_size=8). mpifort, mpif90 and mpif77 add -fdefault-integer-8 themselves.
 # The C interface (mpi.h, MPI_Fint = int) is the default one.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
 usage() {
     echo "usage: $0 --prefix DIR" >&2
@@ -29,21 +31,14 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$prefix" ] || usage
 
-root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$prefix"
 prefix=$(cd "$prefix" && pwd)
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$root/target/ilp64}
 export MPICACHE_FORTRAN_INTEGER_SIZE=8
 
-# ci/install.sh runs ${CARGO:-cargo} build ...: add the feature through a one-line cargo.
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpicache-ilp64.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-real_cargo=${CARGO:-cargo}
-printf '#!/bin/sh\nexec %q "$@" --features fortran-integer-8\n' "$real_cargo" > "$tmp/cargo"
-chmod 0755 "$tmp/cargo"
-CARGO="$tmp/cargo" bash "$root/ci/install.sh" --prefix "$prefix"
+bash "$root/ci/install.sh" --prefix "$prefix" --features fortran-integer-8
 
-[ -f "$prefix/include/mpi_f08.mod" ] || { echo "$0: the Fortran half was not installed" >&2; exit 1; }
+[ -f "$prefix/include/mpi_f08.mod" ] || { echo "$0: the Fortran half was not installed (the 8-byte INTEGER build is for Fortran: a Fortran compiler is needed)" >&2; exit 1; }
 grep -qx 'fortran_integer_size=8' "$prefix/share/mpicache/fortran_integer.conf" \
     || { echo "$0: the modules were not built for 8-byte INTEGER" >&2; exit 1; }
 

@@ -57,6 +57,16 @@ typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 #define MPI_ARGV_NULL ((char **)0)
 #define MPI_ARGVS_NULL ((char ***)0)
 
+/* MPI_Pcontrol is variadic (MPI 4.1 §15.2.4), which cbindgen cannot write. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+int MPI_Pcontrol(const int level, ...);
+int PMPI_Pcontrol(const int level, ...);
+#ifdef __cplusplus
+}
+#endif
+
 
 #define MPI_VERSION 4
 
@@ -667,6 +677,10 @@ int MPI_Add_error_code(int errorclass, int *errorcode);
 
 int MPI_Add_error_string(int errorcode, const char *string);
 
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+
 int MPI_Allgather(const void *sendbuf,
                   int sendcount,
                   MPI_Datatype sendtype,
@@ -674,6 +688,15 @@ int MPI_Allgather(const void *sendbuf,
                   int recvcount,
                   MPI_Datatype recvtype,
                   MPI_Comm comm);
+
+int MPI_Allgatherv(const void *sendbuf,
+                   int sendcount,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   const int *recvcounts,
+                   const int *displs,
+                   MPI_Datatype recvtype,
+                   MPI_Comm comm);
 
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 
@@ -692,6 +715,26 @@ int MPI_Alltoall(const void *sendbuf,
                  MPI_Datatype recvtype,
                  MPI_Comm comm);
 
+int MPI_Alltoallv(const void *sendbuf,
+                  const int *sendcounts,
+                  const int *sdispls,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  const int *recvcounts,
+                  const int *rdispls,
+                  MPI_Datatype recvtype,
+                  MPI_Comm comm);
+
+int MPI_Alltoallw(const void *sendbuf,
+                  const int *sendcounts,
+                  const int *sdispls,
+                  const MPI_Datatype *sendtypes,
+                  void *recvbuf,
+                  const int *recvcounts,
+                  const int *rdispls,
+                  const MPI_Datatype *recvtypes,
+                  MPI_Comm comm);
+
 int MPI_Attr_delete(MPI_Comm comm, int keyval);
 
 int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
@@ -701,6 +744,28 @@ int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
 int MPI_Barrier(MPI_Comm comm);
 
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+
+int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+
+int MPI_Bsend_init(const void *buf,
+                   int count,
+                   MPI_Datatype datatype,
+                   int dest,
+                   int tag,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
+int MPI_Buffer_attach(void *buffer, int size);
+
+int MPI_Buffer_attach_c(void *buffer, MPI_Count size);
+
+int MPI_Buffer_detach(void *buffer_addr, int *size);
+
+int MPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size);
+
+int MPI_Buffer_flush(void);
+
+int MPI_Buffer_iflush(MPI_Request *request);
 
 int MPI_COMM_DUP_FN(MPI_Comm oldcomm,
                     int comm_keyval,
@@ -718,6 +783,12 @@ int MPI_COMM_NULL_COPY_FN(MPI_Comm oldcomm,
 
 int MPI_COMM_NULL_DELETE_FN(MPI_Comm comm, int comm_keyval, void *attribute_val, void *extra_state);
 
+int MPI_Cancel(MPI_Request *request);
+
+int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
+
+int MPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size);
+
 MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
 
 int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
@@ -729,6 +800,12 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function * comm_errhandler_fn,
                                MPI_Errhandler *errhandler);
 
+int MPI_Comm_create_from_group(MPI_Group group,
+                               const char *stringtag,
+                               MPI_Info info,
+                               MPI_Errhandler errhandler,
+                               MPI_Comm *newcomm);
+
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
 
 int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function * comm_copy_attr_fn,
@@ -738,11 +815,17 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function * comm_copy_attr_fn,
 
 int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
 
+int MPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
+
+int MPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size);
+
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
 
 MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
+
+int MPI_Comm_flush_buffer(MPI_Comm comm);
 
 int MPI_Comm_free(MPI_Comm *comm);
 
@@ -764,7 +847,13 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 
 int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
 
+int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
+
 int MPI_Comm_rank(MPI_Comm comm, int *rank);
+
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+
+int MPI_Comm_remote_size(MPI_Comm comm, int *size);
 
 int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
 
@@ -827,7 +916,29 @@ int MPI_Gather(const void *sendbuf,
                int root,
                MPI_Comm comm);
 
+int MPI_Gatherv(const void *sendbuf,
+                int sendcount,
+                MPI_Datatype sendtype,
+                void *recvbuf,
+                const int *recvcounts,
+                const int *displs,
+                MPI_Datatype recvtype,
+                int root,
+                MPI_Comm comm);
+
 int MPI_Get_address(const void *location, MPI_Aint *address);
+
+int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
+
+int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+
+int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+
+int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+
+int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+
+int MPI_Get_hw_resource_info(MPI_Info *hw_info);
 
 int MPI_Get_library_version(char *version, int *resultlen);
 
@@ -871,9 +982,115 @@ int MPI_Group_translate_ranks(MPI_Group group1,
 
 int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
 
+int MPI_Iallgather(const void *sendbuf,
+                   int sendcount,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   int recvcount,
+                   MPI_Datatype recvtype,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
+int MPI_Iallgatherv(const void *sendbuf,
+                    int sendcount,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    const int *recvcounts,
+                    const int *displs,
+                    MPI_Datatype recvtype,
+                    MPI_Comm comm,
+                    MPI_Request *request);
+
+int MPI_Iallreduce(const void *sendbuf,
+                   void *recvbuf,
+                   int count,
+                   MPI_Datatype datatype,
+                   MPI_Op op,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
+int MPI_Ialltoall(const void *sendbuf,
+                  int sendcount,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  int recvcount,
+                  MPI_Datatype recvtype,
+                  MPI_Comm comm,
+                  MPI_Request *request);
+
+int MPI_Ialltoallv(const void *sendbuf,
+                   const int *sendcounts,
+                   const int *sdispls,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   const int *recvcounts,
+                   const int *rdispls,
+                   MPI_Datatype recvtype,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
+int MPI_Ialltoallw(const void *sendbuf,
+                   const int *sendcounts,
+                   const int *sdispls,
+                   const MPI_Datatype *sendtypes,
+                   void *recvbuf,
+                   const int *recvcounts,
+                   const int *rdispls,
+                   const MPI_Datatype *recvtypes,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request);
+
+int MPI_Ibcast(void *buffer,
+               int count,
+               MPI_Datatype datatype,
+               int root,
+               MPI_Comm comm,
+               MPI_Request *request);
+
+int MPI_Ibsend(const void *buf,
+               int count,
+               MPI_Datatype datatype,
+               int dest,
+               int tag,
+               MPI_Comm comm,
+               MPI_Request *request);
+
+int MPI_Iexscan(const void *sendbuf,
+                void *recvbuf,
+                int count,
+                MPI_Datatype datatype,
+                MPI_Op op,
+                MPI_Comm comm,
+                MPI_Request *request);
+
+int MPI_Igather(const void *sendbuf,
+                int sendcount,
+                MPI_Datatype sendtype,
+                void *recvbuf,
+                int recvcount,
+                MPI_Datatype recvtype,
+                int root,
+                MPI_Comm comm,
+                MPI_Request *request);
+
+int MPI_Igatherv(const void *sendbuf,
+                 int sendcount,
+                 MPI_Datatype sendtype,
+                 void *recvbuf,
+                 const int *recvcounts,
+                 const int *displs,
+                 MPI_Datatype recvtype,
+                 int root,
+                 MPI_Comm comm,
+                 MPI_Request *request);
+
 MPI_Fint MPI_Info_c2f(MPI_Info info);
 
 int MPI_Info_create(MPI_Info *info);
+
+int MPI_Info_create_env(int argc, char **argv, MPI_Info *info);
 
 int MPI_Info_delete(MPI_Info info, const char *key);
 
@@ -905,7 +1122,113 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
 
 int MPI_Initialized(int *flag);
 
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
+
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+
+int MPI_Irecv(void *buf,
+              int count,
+              MPI_Datatype datatype,
+              int source,
+              int tag,
+              MPI_Comm comm,
+              MPI_Request *request);
+
+int MPI_Irecv_c(void *buf,
+                MPI_Count count,
+                MPI_Datatype datatype,
+                int source,
+                int tag,
+                MPI_Comm comm,
+                MPI_Request *request);
+
+int MPI_Ireduce(const void *sendbuf,
+                void *recvbuf,
+                int count,
+                MPI_Datatype datatype,
+                MPI_Op op,
+                int root,
+                MPI_Comm comm,
+                MPI_Request *request);
+
+int MPI_Ireduce_scatter(const void *sendbuf,
+                        void *recvbuf,
+                        const int *recvcounts,
+                        MPI_Datatype datatype,
+                        MPI_Op op,
+                        MPI_Comm comm,
+                        MPI_Request *request);
+
+int MPI_Ireduce_scatter_block(const void *sendbuf,
+                              void *recvbuf,
+                              int recvcount,
+                              MPI_Datatype datatype,
+                              MPI_Op op,
+                              MPI_Comm comm,
+                              MPI_Request *request);
+
+int MPI_Irsend(const void *buf,
+               int count,
+               MPI_Datatype datatype,
+               int dest,
+               int tag,
+               MPI_Comm comm,
+               MPI_Request *request);
+
 int MPI_Is_thread_main(int *flag);
+
+int MPI_Iscan(const void *sendbuf,
+              void *recvbuf,
+              int count,
+              MPI_Datatype datatype,
+              MPI_Op op,
+              MPI_Comm comm,
+              MPI_Request *request);
+
+int MPI_Iscatter(const void *sendbuf,
+                 int sendcount,
+                 MPI_Datatype sendtype,
+                 void *recvbuf,
+                 int recvcount,
+                 MPI_Datatype recvtype,
+                 int root,
+                 MPI_Comm comm,
+                 MPI_Request *request);
+
+int MPI_Iscatterv(const void *sendbuf,
+                  const int *sendcounts,
+                  const int *displs,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  int recvcount,
+                  MPI_Datatype recvtype,
+                  int root,
+                  MPI_Comm comm,
+                  MPI_Request *request);
+
+int MPI_Isend(const void *buf,
+              int count,
+              MPI_Datatype datatype,
+              int dest,
+              int tag,
+              MPI_Comm comm,
+              MPI_Request *request);
+
+int MPI_Isend_c(const void *buf,
+                MPI_Count count,
+                MPI_Datatype datatype,
+                int dest,
+                int tag,
+                MPI_Comm comm,
+                MPI_Request *request);
+
+int MPI_Issend(const void *buf,
+               int count,
+               MPI_Datatype datatype,
+               int dest,
+               int tag,
+               MPI_Comm comm,
+               MPI_Request *request);
 
 int MPI_Keyval_create(MPI_Copy_function * copy_fn,
                       MPI_Delete_function * delete_fn,
@@ -925,13 +1248,63 @@ int MPI_NULL_DELETE_FN(MPI_Comm comm, int keyval, void *attribute_val, void *ext
 
 MPI_Fint MPI_Op_c2f(MPI_Op op);
 
+int MPI_Op_commutative(MPI_Op op, int *commute);
+
 MPI_Op MPI_Op_f2c(MPI_Fint op);
+
+int MPI_Op_free(MPI_Op *op);
 
 MPI_Op MPI_Op_fromint(int op);
 
 int MPI_Op_toint(MPI_Op op);
 
+int MPI_Pack(const void *inbuf,
+             int incount,
+             MPI_Datatype datatype,
+             void *outbuf,
+             int outsize,
+             int *position,
+             MPI_Comm comm);
+
+int MPI_Pack_c(const void *inbuf,
+               MPI_Count incount,
+               MPI_Datatype datatype,
+               void *outbuf,
+               MPI_Count outsize,
+               MPI_Count *position,
+               MPI_Comm comm);
+
+int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+
+int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+
 int MPI_Query_thread(int *provided);
+
+int MPI_Recv(void *buf,
+             int count,
+             MPI_Datatype datatype,
+             int source,
+             int tag,
+             MPI_Comm comm,
+             MPI_Status *status);
+
+int MPI_Recv_c(void *buf,
+               MPI_Count count,
+               MPI_Datatype datatype,
+               int source,
+               int tag,
+               MPI_Comm comm,
+               MPI_Status *status);
+
+int MPI_Recv_init(void *buf,
+                  int count,
+                  MPI_Datatype datatype,
+                  int source,
+                  int tag,
+                  MPI_Comm comm,
+                  MPI_Request *request);
 
 int MPI_Reduce(const void *sendbuf,
                void *recvbuf,
@@ -941,6 +1314,26 @@ int MPI_Reduce(const void *sendbuf,
                int root,
                MPI_Comm comm);
 
+int MPI_Reduce_scatter(const void *sendbuf,
+                       void *recvbuf,
+                       const int *recvcounts,
+                       MPI_Datatype datatype,
+                       MPI_Op op,
+                       MPI_Comm comm);
+
+int MPI_Reduce_scatter_block(const void *sendbuf,
+                             void *recvbuf,
+                             int recvcount,
+                             MPI_Datatype datatype,
+                             MPI_Op op,
+                             MPI_Comm comm);
+
+int MPI_Remove_error_class(int errorclass);
+
+int MPI_Remove_error_code(int errorcode);
+
+int MPI_Remove_error_string(int errorcode);
+
 MPI_Fint MPI_Request_c2f(MPI_Request request);
 
 MPI_Request MPI_Request_f2c(MPI_Fint request);
@@ -949,7 +1342,36 @@ int MPI_Request_free(MPI_Request *request);
 
 MPI_Request MPI_Request_fromint(int request);
 
+int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+
+int MPI_Request_get_status_all(int count,
+                               MPI_Request *array_of_requests,
+                               int *flag,
+                               MPI_Status *array_of_statuses);
+
+int MPI_Request_get_status_any(int count,
+                               MPI_Request *array_of_requests,
+                               int *index,
+                               int *flag,
+                               MPI_Status *status);
+
+int MPI_Request_get_status_some(int incount,
+                                MPI_Request *array_of_requests,
+                                int *outcount,
+                                int *array_of_indices,
+                                MPI_Status *array_of_statuses);
+
 int MPI_Request_toint(MPI_Request request);
+
+int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+
+int MPI_Rsend_init(const void *buf,
+                   int count,
+                   MPI_Datatype datatype,
+                   int dest,
+                   int tag,
+                   MPI_Comm comm,
+                   MPI_Request *request);
 
 int MPI_Scan(const void *sendbuf,
              void *recvbuf,
@@ -966,6 +1388,94 @@ int MPI_Scatter(const void *sendbuf,
                 MPI_Datatype recvtype,
                 int root,
                 MPI_Comm comm);
+
+int MPI_Scatterv(const void *sendbuf,
+                 const int *sendcounts,
+                 const int *displs,
+                 MPI_Datatype sendtype,
+                 void *recvbuf,
+                 int recvcount,
+                 MPI_Datatype recvtype,
+                 int root,
+                 MPI_Comm comm);
+
+int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+
+int MPI_Send_c(const void *buf,
+               MPI_Count count,
+               MPI_Datatype datatype,
+               int dest,
+               int tag,
+               MPI_Comm comm);
+
+int MPI_Send_init(const void *buf,
+                  int count,
+                  MPI_Datatype datatype,
+                  int dest,
+                  int tag,
+                  MPI_Comm comm,
+                  MPI_Request *request);
+
+int MPI_Sendrecv(const void *sendbuf,
+                 int sendcount,
+                 MPI_Datatype sendtype,
+                 int dest,
+                 int sendtag,
+                 void *recvbuf,
+                 int recvcount,
+                 MPI_Datatype recvtype,
+                 int source,
+                 int recvtag,
+                 MPI_Comm comm,
+                 MPI_Status *status);
+
+int MPI_Sendrecv_replace(void *buf,
+                         int count,
+                         MPI_Datatype datatype,
+                         int dest,
+                         int sendtag,
+                         int source,
+                         int recvtag,
+                         MPI_Comm comm,
+                         MPI_Status *status);
+
+int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+
+int MPI_Ssend_init(const void *buf,
+                   int count,
+                   MPI_Datatype datatype,
+                   int dest,
+                   int tag,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
+int MPI_Start(MPI_Request *request);
+
+int MPI_Startall(int count, MPI_Request *array_of_requests);
+
+int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+
+int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+
+int MPI_Status_get_error(MPI_Status *status, int *err);
+
+int MPI_Status_get_source(MPI_Status *status, int *source);
+
+int MPI_Status_get_tag(MPI_Status *status, int *tag);
+
+int MPI_Status_set_cancelled(MPI_Status *status, int flag);
+
+int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
+
+int MPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+
+int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+
+int MPI_Status_set_error(MPI_Status *status, int err);
+
+int MPI_Status_set_source(MPI_Status *status, int source);
+
+int MPI_Status_set_tag(MPI_Status *status, int tag);
 
 int MPI_TYPE_DUP_FN(MPI_Datatype oldtype,
                     int type_keyval,
@@ -988,11 +1498,34 @@ int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype datatype,
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 
+int MPI_Test_cancelled(const MPI_Status *status, int *flag);
+
+int MPI_Testall(int count,
+                MPI_Request *array_of_requests,
+                int *flag,
+                MPI_Status *array_of_statuses);
+
+int MPI_Testany(int count,
+                MPI_Request *array_of_requests,
+                int *index,
+                int *flag,
+                MPI_Status *status);
+
+int MPI_Testsome(int incount,
+                 MPI_Request *array_of_requests,
+                 int *outcount,
+                 int *array_of_indices,
+                 MPI_Status *array_of_statuses);
+
+int MPI_Topo_test(MPI_Comm comm, int *status);
+
 MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
 
 int MPI_Type_commit(MPI_Datatype *datatype);
 
 int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 
 int MPI_Type_create_hindexed(int count,
                              const int *array_of_blocklengths,
@@ -1006,11 +1539,23 @@ int MPI_Type_create_hindexed_block(int count,
                                    MPI_Datatype oldtype,
                                    MPI_Datatype *newtype);
 
+int MPI_Type_create_hindexed_c(MPI_Count count,
+                               const MPI_Count *array_of_blocklengths,
+                               const MPI_Count *array_of_displacements,
+                               MPI_Datatype oldtype,
+                               MPI_Datatype *newtype);
+
 int MPI_Type_create_hvector(int count,
                             int blocklength,
                             MPI_Aint stride,
                             MPI_Datatype oldtype,
                             MPI_Datatype *newtype);
+
+int MPI_Type_create_hvector_c(MPI_Count count,
+                              MPI_Count blocklength,
+                              MPI_Count stride,
+                              MPI_Datatype oldtype,
+                              MPI_Datatype *newtype);
 
 int MPI_Type_create_indexed_block(int count,
                                   int blocklength,
@@ -1028,11 +1573,22 @@ int MPI_Type_create_resized(MPI_Datatype oldtype,
                             MPI_Aint extent,
                             MPI_Datatype *newtype);
 
+int MPI_Type_create_resized_c(MPI_Datatype oldtype,
+                              MPI_Count lb,
+                              MPI_Count extent,
+                              MPI_Datatype *newtype);
+
 int MPI_Type_create_struct(int count,
                            const int *array_of_blocklengths,
                            const MPI_Aint *array_of_displacements,
                            const MPI_Datatype *array_of_types,
                            MPI_Datatype *newtype);
+
+int MPI_Type_create_struct_c(MPI_Count count,
+                             const MPI_Count *array_of_blocklengths,
+                             const MPI_Count *array_of_displacements,
+                             const MPI_Datatype *array_of_types,
+                             MPI_Datatype *newtype);
 
 int MPI_Type_create_subarray(int ndims,
                              const int *array_of_sizes,
@@ -1056,13 +1612,48 @@ MPI_Datatype MPI_Type_fromint(int datatype);
 
 int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
 
+int MPI_Type_get_contents(MPI_Datatype datatype,
+                          int max_integers,
+                          int max_addresses,
+                          int max_datatypes,
+                          int *array_of_integers,
+                          MPI_Aint *array_of_addresses,
+                          MPI_Datatype *array_of_datatypes);
+
+int MPI_Type_get_contents_c(MPI_Datatype datatype,
+                            MPI_Count max_integers,
+                            MPI_Count max_addresses,
+                            MPI_Count max_large_counts,
+                            MPI_Count max_datatypes,
+                            int *array_of_integers,
+                            MPI_Aint *array_of_addresses,
+                            MPI_Count *array_of_large_counts,
+                            MPI_Datatype *array_of_datatypes);
+
+int MPI_Type_get_envelope(MPI_Datatype datatype,
+                          int *num_integers,
+                          int *num_addresses,
+                          int *num_datatypes,
+                          int *combiner);
+
+int MPI_Type_get_envelope_c(MPI_Datatype datatype,
+                            MPI_Count *num_integers,
+                            MPI_Count *num_addresses,
+                            MPI_Count *num_large_counts,
+                            MPI_Count *num_datatypes,
+                            int *combiner);
+
 int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
+
+int MPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
 
 int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
 
 int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
 
 int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
+
+int MPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
 
 int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
 
@@ -1072,11 +1663,21 @@ int MPI_Type_indexed(int count,
                      MPI_Datatype oldtype,
                      MPI_Datatype *newtype);
 
+int MPI_Type_indexed_c(MPI_Count count,
+                       const MPI_Count *array_of_blocklengths,
+                       const MPI_Count *array_of_displacements,
+                       MPI_Datatype oldtype,
+                       MPI_Datatype *newtype);
+
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+
 int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
 
 int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
 
 int MPI_Type_size(MPI_Datatype datatype, int *size);
+
+int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size);
 
 int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
 
@@ -1087,6 +1688,28 @@ int MPI_Type_vector(int count,
                     int stride,
                     MPI_Datatype oldtype,
                     MPI_Datatype *newtype);
+
+int MPI_Type_vector_c(MPI_Count count,
+                      MPI_Count blocklength,
+                      MPI_Count stride,
+                      MPI_Datatype oldtype,
+                      MPI_Datatype *newtype);
+
+int MPI_Unpack(const void *inbuf,
+               int insize,
+               int *position,
+               void *outbuf,
+               int outcount,
+               MPI_Datatype datatype,
+               MPI_Comm comm);
+
+int MPI_Unpack_c(const void *inbuf,
+                 MPI_Count insize,
+                 MPI_Count *position,
+                 void *outbuf,
+                 MPI_Count outcount,
+                 MPI_Datatype datatype,
+                 MPI_Comm comm);
 
 int MPI_WIN_DUP_FN(MPI_Win oldwin,
                    int win_keyval,
@@ -1106,12 +1729,24 @@ int MPI_WIN_NULL_DELETE_FN(MPI_Win win, int win_keyval, void *attribute_val, voi
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status);
 
+int MPI_Waitall(int count, MPI_Request *array_of_requests, MPI_Status *array_of_statuses);
+
+int MPI_Waitany(int count, MPI_Request *array_of_requests, int *index, MPI_Status *status);
+
+int MPI_Waitsome(int incount,
+                 MPI_Request *array_of_requests,
+                 int *outcount,
+                 int *array_of_indices,
+                 MPI_Status *array_of_statuses);
+
 int MPI_Win_allocate(MPI_Aint size,
                      int disp_unit,
                      MPI_Info info,
                      MPI_Comm comm,
                      void *baseptr,
                      MPI_Win *win);
+
+int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
 
 MPI_Fint MPI_Win_c2f(MPI_Win win);
 
@@ -1135,6 +1770,8 @@ int MPI_Win_create_keyval(MPI_Win_copy_attr_function * win_copy_attr_fn,
                           void *extra_state);
 
 int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
+
+int MPI_Win_detach(MPI_Win win, const void *base);
 
 MPI_Win MPI_Win_f2c(MPI_Fint win);
 
@@ -1160,6 +1797,14 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
 
 int MPI_Win_set_name(MPI_Win win, const char *win_name);
 
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
+
+int MPI_Win_shared_query_c(MPI_Win win,
+                           int rank,
+                           MPI_Aint *size,
+                           MPI_Aint *disp_unit,
+                           void *baseptr);
+
 int MPI_Win_toint(MPI_Win win);
 
 double MPI_Wtick(void);
@@ -1174,6 +1819,10 @@ int PMPI_Add_error_code(int errorclass, int *errorcode);
 
 int PMPI_Add_error_string(int errorcode, const char *string);
 
+MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+
+MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+
 int PMPI_Allgather(const void *sendbuf,
                    int sendcount,
                    MPI_Datatype sendtype,
@@ -1181,6 +1830,15 @@ int PMPI_Allgather(const void *sendbuf,
                    int recvcount,
                    MPI_Datatype recvtype,
                    MPI_Comm comm);
+
+int PMPI_Allgatherv(const void *sendbuf,
+                    int sendcount,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    const int *recvcounts,
+                    const int *displs,
+                    MPI_Datatype recvtype,
+                    MPI_Comm comm);
 
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 
@@ -1199,6 +1857,26 @@ int PMPI_Alltoall(const void *sendbuf,
                   MPI_Datatype recvtype,
                   MPI_Comm comm);
 
+int PMPI_Alltoallv(const void *sendbuf,
+                   const int *sendcounts,
+                   const int *sdispls,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   const int *recvcounts,
+                   const int *rdispls,
+                   MPI_Datatype recvtype,
+                   MPI_Comm comm);
+
+int PMPI_Alltoallw(const void *sendbuf,
+                   const int *sendcounts,
+                   const int *sdispls,
+                   const MPI_Datatype *sendtypes,
+                   void *recvbuf,
+                   const int *recvcounts,
+                   const int *rdispls,
+                   const MPI_Datatype *recvtypes,
+                   MPI_Comm comm);
+
 int PMPI_Attr_delete(MPI_Comm comm, int keyval);
 
 int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
@@ -1208,6 +1886,34 @@ int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
 int PMPI_Barrier(MPI_Comm comm);
 
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+
+int PMPI_Bsend_init(const void *buf,
+                    int count,
+                    MPI_Datatype datatype,
+                    int dest,
+                    int tag,
+                    MPI_Comm comm,
+                    MPI_Request *request);
+
+int PMPI_Buffer_attach(void *buffer, int size);
+
+int PMPI_Buffer_attach_c(void *buffer, MPI_Count size);
+
+int PMPI_Buffer_detach(void *buffer_addr, int *size);
+
+int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size);
+
+int PMPI_Buffer_flush(void);
+
+int PMPI_Buffer_iflush(MPI_Request *request);
+
+int PMPI_Cancel(MPI_Request *request);
+
+int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
+
+int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size);
 
 MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
 
@@ -1220,6 +1926,12 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function * comm_errhandler_fn,
                                 MPI_Errhandler *errhandler);
 
+int PMPI_Comm_create_from_group(MPI_Group group,
+                                const char *stringtag,
+                                MPI_Info info,
+                                MPI_Errhandler errhandler,
+                                MPI_Comm *newcomm);
+
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
 
 int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function * comm_copy_attr_fn,
@@ -1229,11 +1941,17 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function * comm_copy_attr_fn,
 
 int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
 
+int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
+
+int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size);
+
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
 
 MPI_Comm PMPI_Comm_f2c(MPI_Fint comm);
+
+int PMPI_Comm_flush_buffer(MPI_Comm comm);
 
 int PMPI_Comm_free(MPI_Comm *comm);
 
@@ -1255,7 +1973,13 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 
 int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
 
+int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
+
 int PMPI_Comm_rank(MPI_Comm comm, int *rank);
+
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size);
 
 int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
 
@@ -1311,7 +2035,29 @@ int PMPI_Gather(const void *sendbuf,
                 int root,
                 MPI_Comm comm);
 
+int PMPI_Gatherv(const void *sendbuf,
+                 int sendcount,
+                 MPI_Datatype sendtype,
+                 void *recvbuf,
+                 const int *recvcounts,
+                 const int *displs,
+                 MPI_Datatype recvtype,
+                 int root,
+                 MPI_Comm comm);
+
 int PMPI_Get_address(const void *location, MPI_Aint *address);
+
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
+
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+
+int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+
+int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info);
 
 int PMPI_Get_library_version(char *version, int *resultlen);
 
@@ -1355,9 +2101,115 @@ int PMPI_Group_translate_ranks(MPI_Group group1,
 
 int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
 
+int PMPI_Iallgather(const void *sendbuf,
+                    int sendcount,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    int recvcount,
+                    MPI_Datatype recvtype,
+                    MPI_Comm comm,
+                    MPI_Request *request);
+
+int PMPI_Iallgatherv(const void *sendbuf,
+                     int sendcount,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     const int *recvcounts,
+                     const int *displs,
+                     MPI_Datatype recvtype,
+                     MPI_Comm comm,
+                     MPI_Request *request);
+
+int PMPI_Iallreduce(const void *sendbuf,
+                    void *recvbuf,
+                    int count,
+                    MPI_Datatype datatype,
+                    MPI_Op op,
+                    MPI_Comm comm,
+                    MPI_Request *request);
+
+int PMPI_Ialltoall(const void *sendbuf,
+                   int sendcount,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   int recvcount,
+                   MPI_Datatype recvtype,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
+int PMPI_Ialltoallv(const void *sendbuf,
+                    const int *sendcounts,
+                    const int *sdispls,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    const int *recvcounts,
+                    const int *rdispls,
+                    MPI_Datatype recvtype,
+                    MPI_Comm comm,
+                    MPI_Request *request);
+
+int PMPI_Ialltoallw(const void *sendbuf,
+                    const int *sendcounts,
+                    const int *sdispls,
+                    const MPI_Datatype *sendtypes,
+                    void *recvbuf,
+                    const int *recvcounts,
+                    const int *rdispls,
+                    const MPI_Datatype *recvtypes,
+                    MPI_Comm comm,
+                    MPI_Request *request);
+
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request);
+
+int PMPI_Ibcast(void *buffer,
+                int count,
+                MPI_Datatype datatype,
+                int root,
+                MPI_Comm comm,
+                MPI_Request *request);
+
+int PMPI_Ibsend(const void *buf,
+                int count,
+                MPI_Datatype datatype,
+                int dest,
+                int tag,
+                MPI_Comm comm,
+                MPI_Request *request);
+
+int PMPI_Iexscan(const void *sendbuf,
+                 void *recvbuf,
+                 int count,
+                 MPI_Datatype datatype,
+                 MPI_Op op,
+                 MPI_Comm comm,
+                 MPI_Request *request);
+
+int PMPI_Igather(const void *sendbuf,
+                 int sendcount,
+                 MPI_Datatype sendtype,
+                 void *recvbuf,
+                 int recvcount,
+                 MPI_Datatype recvtype,
+                 int root,
+                 MPI_Comm comm,
+                 MPI_Request *request);
+
+int PMPI_Igatherv(const void *sendbuf,
+                  int sendcount,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  const int *recvcounts,
+                  const int *displs,
+                  MPI_Datatype recvtype,
+                  int root,
+                  MPI_Comm comm,
+                  MPI_Request *request);
+
 MPI_Fint PMPI_Info_c2f(MPI_Info info);
 
 int PMPI_Info_create(MPI_Info *info);
+
+int PMPI_Info_create_env(int argc, char **argv, MPI_Info *info);
 
 int PMPI_Info_delete(MPI_Info info, const char *key);
 
@@ -1389,7 +2241,113 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided);
 
 int PMPI_Initialized(int *flag);
 
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
+
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+
+int PMPI_Irecv(void *buf,
+               int count,
+               MPI_Datatype datatype,
+               int source,
+               int tag,
+               MPI_Comm comm,
+               MPI_Request *request);
+
+int PMPI_Irecv_c(void *buf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 int source,
+                 int tag,
+                 MPI_Comm comm,
+                 MPI_Request *request);
+
+int PMPI_Ireduce(const void *sendbuf,
+                 void *recvbuf,
+                 int count,
+                 MPI_Datatype datatype,
+                 MPI_Op op,
+                 int root,
+                 MPI_Comm comm,
+                 MPI_Request *request);
+
+int PMPI_Ireduce_scatter(const void *sendbuf,
+                         void *recvbuf,
+                         const int *recvcounts,
+                         MPI_Datatype datatype,
+                         MPI_Op op,
+                         MPI_Comm comm,
+                         MPI_Request *request);
+
+int PMPI_Ireduce_scatter_block(const void *sendbuf,
+                               void *recvbuf,
+                               int recvcount,
+                               MPI_Datatype datatype,
+                               MPI_Op op,
+                               MPI_Comm comm,
+                               MPI_Request *request);
+
+int PMPI_Irsend(const void *buf,
+                int count,
+                MPI_Datatype datatype,
+                int dest,
+                int tag,
+                MPI_Comm comm,
+                MPI_Request *request);
+
 int PMPI_Is_thread_main(int *flag);
+
+int PMPI_Iscan(const void *sendbuf,
+               void *recvbuf,
+               int count,
+               MPI_Datatype datatype,
+               MPI_Op op,
+               MPI_Comm comm,
+               MPI_Request *request);
+
+int PMPI_Iscatter(const void *sendbuf,
+                  int sendcount,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  int recvcount,
+                  MPI_Datatype recvtype,
+                  int root,
+                  MPI_Comm comm,
+                  MPI_Request *request);
+
+int PMPI_Iscatterv(const void *sendbuf,
+                   const int *sendcounts,
+                   const int *displs,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   int recvcount,
+                   MPI_Datatype recvtype,
+                   int root,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
+int PMPI_Isend(const void *buf,
+               int count,
+               MPI_Datatype datatype,
+               int dest,
+               int tag,
+               MPI_Comm comm,
+               MPI_Request *request);
+
+int PMPI_Isend_c(const void *buf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 int dest,
+                 int tag,
+                 MPI_Comm comm,
+                 MPI_Request *request);
+
+int PMPI_Issend(const void *buf,
+                int count,
+                MPI_Datatype datatype,
+                int dest,
+                int tag,
+                MPI_Comm comm,
+                MPI_Request *request);
 
 int PMPI_Keyval_create(MPI_Copy_function * copy_fn,
                        MPI_Delete_function * delete_fn,
@@ -1400,13 +2358,63 @@ int PMPI_Keyval_free(int *keyval);
 
 MPI_Fint PMPI_Op_c2f(MPI_Op op);
 
+int PMPI_Op_commutative(MPI_Op op, int *commute);
+
 MPI_Op PMPI_Op_f2c(MPI_Fint op);
+
+int PMPI_Op_free(MPI_Op *op);
 
 MPI_Op PMPI_Op_fromint(int op);
 
 int PMPI_Op_toint(MPI_Op op);
 
+int PMPI_Pack(const void *inbuf,
+              int incount,
+              MPI_Datatype datatype,
+              void *outbuf,
+              int outsize,
+              int *position,
+              MPI_Comm comm);
+
+int PMPI_Pack_c(const void *inbuf,
+                MPI_Count incount,
+                MPI_Datatype datatype,
+                void *outbuf,
+                MPI_Count outsize,
+                MPI_Count *position,
+                MPI_Comm comm);
+
+int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+
+int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
+
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+
 int PMPI_Query_thread(int *provided);
+
+int PMPI_Recv(void *buf,
+              int count,
+              MPI_Datatype datatype,
+              int source,
+              int tag,
+              MPI_Comm comm,
+              MPI_Status *status);
+
+int PMPI_Recv_c(void *buf,
+                MPI_Count count,
+                MPI_Datatype datatype,
+                int source,
+                int tag,
+                MPI_Comm comm,
+                MPI_Status *status);
+
+int PMPI_Recv_init(void *buf,
+                   int count,
+                   MPI_Datatype datatype,
+                   int source,
+                   int tag,
+                   MPI_Comm comm,
+                   MPI_Request *request);
 
 int PMPI_Reduce(const void *sendbuf,
                 void *recvbuf,
@@ -1416,6 +2424,26 @@ int PMPI_Reduce(const void *sendbuf,
                 int root,
                 MPI_Comm comm);
 
+int PMPI_Reduce_scatter(const void *sendbuf,
+                        void *recvbuf,
+                        const int *recvcounts,
+                        MPI_Datatype datatype,
+                        MPI_Op op,
+                        MPI_Comm comm);
+
+int PMPI_Reduce_scatter_block(const void *sendbuf,
+                              void *recvbuf,
+                              int recvcount,
+                              MPI_Datatype datatype,
+                              MPI_Op op,
+                              MPI_Comm comm);
+
+int PMPI_Remove_error_class(int errorclass);
+
+int PMPI_Remove_error_code(int errorcode);
+
+int PMPI_Remove_error_string(int errorcode);
+
 MPI_Fint PMPI_Request_c2f(MPI_Request request);
 
 MPI_Request PMPI_Request_f2c(MPI_Fint request);
@@ -1424,7 +2452,36 @@ int PMPI_Request_free(MPI_Request *request);
 
 MPI_Request PMPI_Request_fromint(int request);
 
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+
+int PMPI_Request_get_status_all(int count,
+                                MPI_Request *array_of_requests,
+                                int *flag,
+                                MPI_Status *array_of_statuses);
+
+int PMPI_Request_get_status_any(int count,
+                                MPI_Request *array_of_requests,
+                                int *index,
+                                int *flag,
+                                MPI_Status *status);
+
+int PMPI_Request_get_status_some(int incount,
+                                 MPI_Request *array_of_requests,
+                                 int *outcount,
+                                 int *array_of_indices,
+                                 MPI_Status *array_of_statuses);
+
 int PMPI_Request_toint(MPI_Request request);
+
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+
+int PMPI_Rsend_init(const void *buf,
+                    int count,
+                    MPI_Datatype datatype,
+                    int dest,
+                    int tag,
+                    MPI_Comm comm,
+                    MPI_Request *request);
 
 int PMPI_Scan(const void *sendbuf,
               void *recvbuf,
@@ -1442,13 +2499,124 @@ int PMPI_Scatter(const void *sendbuf,
                  int root,
                  MPI_Comm comm);
 
+int PMPI_Scatterv(const void *sendbuf,
+                  const int *sendcounts,
+                  const int *displs,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  int recvcount,
+                  MPI_Datatype recvtype,
+                  int root,
+                  MPI_Comm comm);
+
+int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+
+int PMPI_Send_c(const void *buf,
+                MPI_Count count,
+                MPI_Datatype datatype,
+                int dest,
+                int tag,
+                MPI_Comm comm);
+
+int PMPI_Send_init(const void *buf,
+                   int count,
+                   MPI_Datatype datatype,
+                   int dest,
+                   int tag,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
+int PMPI_Sendrecv(const void *sendbuf,
+                  int sendcount,
+                  MPI_Datatype sendtype,
+                  int dest,
+                  int sendtag,
+                  void *recvbuf,
+                  int recvcount,
+                  MPI_Datatype recvtype,
+                  int source,
+                  int recvtag,
+                  MPI_Comm comm,
+                  MPI_Status *status);
+
+int PMPI_Sendrecv_replace(void *buf,
+                          int count,
+                          MPI_Datatype datatype,
+                          int dest,
+                          int sendtag,
+                          int source,
+                          int recvtag,
+                          MPI_Comm comm,
+                          MPI_Status *status);
+
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+
+int PMPI_Ssend_init(const void *buf,
+                    int count,
+                    MPI_Datatype datatype,
+                    int dest,
+                    int tag,
+                    MPI_Comm comm,
+                    MPI_Request *request);
+
+int PMPI_Start(MPI_Request *request);
+
+int PMPI_Startall(int count, MPI_Request *array_of_requests);
+
+int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+
+int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+
+int PMPI_Status_get_error(MPI_Status *status, int *err);
+
+int PMPI_Status_get_source(MPI_Status *status, int *source);
+
+int PMPI_Status_get_tag(MPI_Status *status, int *tag);
+
+int PMPI_Status_set_cancelled(MPI_Status *status, int flag);
+
+int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
+
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+
+int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+
+int PMPI_Status_set_error(MPI_Status *status, int err);
+
+int PMPI_Status_set_source(MPI_Status *status, int source);
+
+int PMPI_Status_set_tag(MPI_Status *status, int tag);
+
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
+
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag);
+
+int PMPI_Testall(int count,
+                 MPI_Request *array_of_requests,
+                 int *flag,
+                 MPI_Status *array_of_statuses);
+
+int PMPI_Testany(int count,
+                 MPI_Request *array_of_requests,
+                 int *index,
+                 int *flag,
+                 MPI_Status *status);
+
+int PMPI_Testsome(int incount,
+                  MPI_Request *array_of_requests,
+                  int *outcount,
+                  int *array_of_indices,
+                  MPI_Status *array_of_statuses);
+
+int PMPI_Topo_test(MPI_Comm comm, int *status);
 
 MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype);
 
 int PMPI_Type_commit(MPI_Datatype *datatype);
 
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 
 int PMPI_Type_create_hindexed(int count,
                               const int *array_of_blocklengths,
@@ -1462,11 +2630,23 @@ int PMPI_Type_create_hindexed_block(int count,
                                     MPI_Datatype oldtype,
                                     MPI_Datatype *newtype);
 
+int PMPI_Type_create_hindexed_c(MPI_Count count,
+                                const MPI_Count *array_of_blocklengths,
+                                const MPI_Count *array_of_displacements,
+                                MPI_Datatype oldtype,
+                                MPI_Datatype *newtype);
+
 int PMPI_Type_create_hvector(int count,
                              int blocklength,
                              MPI_Aint stride,
                              MPI_Datatype oldtype,
                              MPI_Datatype *newtype);
+
+int PMPI_Type_create_hvector_c(MPI_Count count,
+                               MPI_Count blocklength,
+                               MPI_Count stride,
+                               MPI_Datatype oldtype,
+                               MPI_Datatype *newtype);
 
 int PMPI_Type_create_indexed_block(int count,
                                    int blocklength,
@@ -1484,11 +2664,22 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype,
                              MPI_Aint extent,
                              MPI_Datatype *newtype);
 
+int PMPI_Type_create_resized_c(MPI_Datatype oldtype,
+                               MPI_Count lb,
+                               MPI_Count extent,
+                               MPI_Datatype *newtype);
+
 int PMPI_Type_create_struct(int count,
                             const int *array_of_blocklengths,
                             const MPI_Aint *array_of_displacements,
                             const MPI_Datatype *array_of_types,
                             MPI_Datatype *newtype);
+
+int PMPI_Type_create_struct_c(MPI_Count count,
+                              const MPI_Count *array_of_blocklengths,
+                              const MPI_Count *array_of_displacements,
+                              const MPI_Datatype *array_of_types,
+                              MPI_Datatype *newtype);
 
 int PMPI_Type_create_subarray(int ndims,
                               const int *array_of_sizes,
@@ -1512,13 +2703,48 @@ MPI_Datatype PMPI_Type_fromint(int datatype);
 
 int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
 
+int PMPI_Type_get_contents(MPI_Datatype datatype,
+                           int max_integers,
+                           int max_addresses,
+                           int max_datatypes,
+                           int *array_of_integers,
+                           MPI_Aint *array_of_addresses,
+                           MPI_Datatype *array_of_datatypes);
+
+int PMPI_Type_get_contents_c(MPI_Datatype datatype,
+                             MPI_Count max_integers,
+                             MPI_Count max_addresses,
+                             MPI_Count max_large_counts,
+                             MPI_Count max_datatypes,
+                             int *array_of_integers,
+                             MPI_Aint *array_of_addresses,
+                             MPI_Count *array_of_large_counts,
+                             MPI_Datatype *array_of_datatypes);
+
+int PMPI_Type_get_envelope(MPI_Datatype datatype,
+                           int *num_integers,
+                           int *num_addresses,
+                           int *num_datatypes,
+                           int *combiner);
+
+int PMPI_Type_get_envelope_c(MPI_Datatype datatype,
+                             MPI_Count *num_integers,
+                             MPI_Count *num_addresses,
+                             MPI_Count *num_large_counts,
+                             MPI_Count *num_datatypes,
+                             int *combiner);
+
 int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
+
+int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
 
 int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
 
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
 
 int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
+
+int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
 
 int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
 
@@ -1528,11 +2754,21 @@ int PMPI_Type_indexed(int count,
                       MPI_Datatype oldtype,
                       MPI_Datatype *newtype);
 
+int PMPI_Type_indexed_c(MPI_Count count,
+                        const MPI_Count *array_of_blocklengths,
+                        const MPI_Count *array_of_displacements,
+                        MPI_Datatype oldtype,
+                        MPI_Datatype *newtype);
+
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+
 int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
 
 int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
 
 int PMPI_Type_size(MPI_Datatype datatype, int *size);
+
+int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size);
 
 int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
 
@@ -1544,7 +2780,39 @@ int PMPI_Type_vector(int count,
                      MPI_Datatype oldtype,
                      MPI_Datatype *newtype);
 
+int PMPI_Type_vector_c(MPI_Count count,
+                       MPI_Count blocklength,
+                       MPI_Count stride,
+                       MPI_Datatype oldtype,
+                       MPI_Datatype *newtype);
+
+int PMPI_Unpack(const void *inbuf,
+                int insize,
+                int *position,
+                void *outbuf,
+                int outcount,
+                MPI_Datatype datatype,
+                MPI_Comm comm);
+
+int PMPI_Unpack_c(const void *inbuf,
+                  MPI_Count insize,
+                  MPI_Count *position,
+                  void *outbuf,
+                  MPI_Count outcount,
+                  MPI_Datatype datatype,
+                  MPI_Comm comm);
+
 int PMPI_Wait(MPI_Request *request, MPI_Status *status);
+
+int PMPI_Waitall(int count, MPI_Request *array_of_requests, MPI_Status *array_of_statuses);
+
+int PMPI_Waitany(int count, MPI_Request *array_of_requests, int *index, MPI_Status *status);
+
+int PMPI_Waitsome(int incount,
+                  MPI_Request *array_of_requests,
+                  int *outcount,
+                  int *array_of_indices,
+                  MPI_Status *array_of_statuses);
 
 int PMPI_Win_allocate(MPI_Aint size,
                       int disp_unit,
@@ -1552,6 +2820,8 @@ int PMPI_Win_allocate(MPI_Aint size,
                       MPI_Comm comm,
                       void *baseptr,
                       MPI_Win *win);
+
+int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
 
 MPI_Fint PMPI_Win_c2f(MPI_Win win);
 
@@ -1576,6 +2846,8 @@ int PMPI_Win_create_keyval(MPI_Win_copy_attr_function * win_copy_attr_fn,
 
 int PMPI_Win_delete_attr(MPI_Win win, int win_keyval);
 
+int PMPI_Win_detach(MPI_Win win, const void *base);
+
 MPI_Win PMPI_Win_f2c(MPI_Fint win);
 
 int PMPI_Win_fence(int assert, MPI_Win win);
@@ -1599,6 +2871,14 @@ int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
 
 int PMPI_Win_set_name(MPI_Win win, const char *win_name);
+
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
+
+int PMPI_Win_shared_query_c(MPI_Win win,
+                            int rank,
+                            MPI_Aint *size,
+                            MPI_Aint *disp_unit,
+                            void *baseptr);
 
 int PMPI_Win_toint(MPI_Win win);
 

@@ -49,3 +49,13 @@ typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 #define MPI_ERRCODES_IGNORE ((int *)0)
 #define MPI_ARGV_NULL ((char **)0)
 #define MPI_ARGVS_NULL ((char ***)0)
+
+/* MPI_Pcontrol is variadic (MPI 4.1 §15.2.4), which cbindgen cannot write. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+int MPI_Pcontrol(const int level, ...);
+int PMPI_Pcontrol(const int level, ...);
+#ifdef __cplusplus
+}
+#endif

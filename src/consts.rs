@@ -3,9 +3,9 @@
 //! This module is the single source of truth: cbindgen turns it into the `#define`s of
 //! `include/mpi.h`, the Fortran generator turns it into `mpif.h` and the `mpi` module, and the
 //! Rust code uses the same names. Every value the MPI 5.0 ABI fixes is the ABI's (MPICH 5.0's
-//! `mpi_abi.h`; `tests/abi_constants.rs` compares them all). Only the values are the ABI's: the C
-//! types are not (handles are `int` here), so `MPI_ABI_VERSION` is not defined (README, "The MPI
-//! 5.0 ABI").
+//! `mpi_abi.h`; `tests/programs/abi_constants.rs` compares them all). Only the values are the
+//! ABI's: the C types are not (handles are `int` here), so `MPI_ABI_VERSION` is not defined
+//! (README, "The MPI 5.0 ABI").
 #![allow(non_upper_case_globals)]
 
 // ---- version ---------------------------------------------------------------------------------

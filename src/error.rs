@@ -75,6 +75,13 @@ pub enum Error {
     /// Any other invalid argument, with the class the standard gives it.
     #[error("{detail}")]
     Invalid { class: i32, detail: String },
+    /// An error the engine MPI under the layer (issue 17) has already raised on its own error
+    /// handler: its code is the call's, as the engine gave it.
+    #[error("the engine MPI returned error code {code}")]
+    Engine { code: i32 },
+    /// The attribute store's arena could not map memory for a record, table or cell.
+    #[error("out of memory for {what}")]
+    OutOfMemory { what: &'static str },
     /// A fixed limit on live objects was reached (handles and keyval numbers fit 32 bits).
     #[error("too many live {what}: the limit is {}", Thousands(*limit))]
     Exhausted { what: Limited, limit: usize },
@@ -109,9 +116,13 @@ impl Error {
             | Error::KeyvalPredefined { .. } => MPI_ERR_KEYVAL,
             // A callback's code may be a user code; its class is resolved by the registry.
             Error::Callback { .. } => MPI_ERR_OTHER,
+            // The engine's code, in the engine's numbering: not one of ours.
+            Error::Engine { .. } => MPI_ERR_OTHER,
             Error::NullArgument { .. } => MPI_ERR_ARG,
             Error::Invalid { class, .. } => *class,
-            Error::Exhausted { .. } | Error::NoMemory { .. } => MPI_ERR_NO_MEM,
+            Error::Exhausted { .. } | Error::NoMemory { .. } | Error::OutOfMemory { .. } => {
+                MPI_ERR_NO_MEM
+            }
             Error::Panic(_) => MPI_ERR_INTERN,
         }
     }
@@ -120,7 +131,7 @@ impl Error {
     /// is handed back unchanged (MPI 4.1 §7.7: the callback's error is the call's error).
     pub fn code(&self) -> i32 {
         match self {
-            Error::Callback { code, .. } => *code,
+            Error::Callback { code, .. } | Error::Engine { code } => *code,
             // A code of its own, so `MPI_Error_string` names the limit.
             Error::Exhausted { what, .. } => what.code(),
             other => other.class(),

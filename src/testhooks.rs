@@ -8,10 +8,27 @@
 //! - [`panic_in_entry_point`]: an entry point whose body panics, to check that the C boundary
 //!   turns a Rust panic into `MPI_ERR_INTERN` and never unwinds into C.
 
-use crate::capi::boundary::Scope;
+use crate::boundary::Scope;
 use crate::world::state::Phase;
 use crate::world::Runtime;
 use std::ffi::c_int;
+
+/// Holds the bucket of the attribute `keyval` on `obj` in the process's store as a writer
+/// does, until the guard is dropped; `None` when there is no such attribute. The keyval's
+/// slot is its low 16 bits.
+pub fn hold_bucket(
+    obj: crate::world::ObjRef,
+    keyval: i32,
+) -> Option<crate::caching::store::HeldBucket> {
+    Runtime::global()
+        .store()?
+        .hold_bucket(obj, keyval as u32 & 0xffff)
+}
+
+/// How many gets the locked path has answered so far.
+pub fn locked_gets() -> usize {
+    crate::caching::ops::attr::LOCKED_GETS.load(std::sync::atomic::Ordering::Relaxed)
+}
 
 /// Finalizes (when initialized) and returns the runtime to the not-initialized phase.
 /// Returns what `MPI_Finalize` returned (`MPI_SUCCESS` when there was nothing to finalize).

@@ -15,7 +15,8 @@
 //! no communicator or window go to MPI_COMM_SELF's handler), §9.4 (MPI_ERRORS_RETURN), §11.2
 //! (calls before MPI_Init / after MPI_Finalize are erroneous); README "Conventions at the C
 //! boundary".
-// These drive the Fortran entry points with 4-byte INTEGERs; the 8-byte build has tests/ilp64.rs.
+// These drive the Fortran entry points with 4-byte INTEGERs; the 8-byte build has
+// tests/programs/ilp64.rs.
 #![cfg(not(feature = "fortran-integer-8"))]
 
 use mpicache::capi::attr::*;

@@ -12,7 +12,7 @@
 //! kind, `MPI_ERR_COMM` / `MPI_ERR_TYPE` / `MPI_ERR_WIN` for invalid handles, `MPI_ERR_ARG` for
 //! NULL output arguments), §20.3.7 (the C view of a Fortran-written value is a pointer to it;
 //! `MPI_ATTR_GET` gets the low-order INTEGER).
-// The Fortran routines here take 4-byte INTEGERs; the 8-byte build has tests/ilp64.rs.
+// The Fortran routines here take 4-byte INTEGERs; the 8-byte build has tests/programs/ilp64.rs.
 #![cfg(not(feature = "fortran-integer-8"))]
 
 use mpicache::capi::attr::*;
@@ -28,6 +28,8 @@ use mpicache::fortran::attr::{
 };
 use mpicache::world::{ObjRef, ObjectKind, Runtime};
 use std::ffi::{c_int, c_void};
+
+mod common;
 
 /// What a C getter returned.
 #[derive(Debug, PartialEq, Eq)]
@@ -528,10 +530,10 @@ fn getters_answer_as_the_rust_path() {
     }
 }
 
-/// A keyval whose slot is past the inline pages (16,384 slots) is answered by the full path,
-/// with the same answers.
+/// Many attributes on one object with keyvals far apart (slots past 16,384): the table grows
+/// and probes past collisions, and every getter gives the Rust path's answers.
 #[test]
-fn keyvals_past_the_inline_pages() {
+fn keyvals_far_apart_in_a_grown_table() {
     init();
     unsafe {
         let mut comm: c_int = 0;
@@ -550,7 +552,7 @@ fn keyvals_past_the_inline_pages() {
             .copied()
             .filter(|k| (k & 0xffff) >= 16_384)
             .collect();
-        assert!(!far.is_empty(), "no keyval slot past the inline pages");
+        assert!(!far.is_empty(), "no keyval slot past 16,384");
         for (i, &k) in far.iter().enumerate() {
             if i % 2 == 0 {
                 assert_eq!(
@@ -571,5 +573,124 @@ fn keyvals_past_the_inline_pages() {
                 ((i % 2 == 0).then_some(i as i64 + 1), MPI_SUCCESS)
             );
         }
+    }
+}
+
+/// The first bytes of every hand-written getter: `mov [rsp - 8], rcx`, which the compiler's
+/// code for the Rust getters never starts with (they do not touch the red zone first).
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+const ASM_PROLOGUE: [u8; 5] = [0x48, 0x89, 0x4c, 0x24, 0xf8];
+
+/// Issue 16: the getters linked here are the hand-written ones exactly when the feature
+/// `asm-getters` is on (ci/test.sh runs this file both ways), for C and Fortran.
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+#[test]
+fn linked_getters_are_the_assembly_exactly_with_the_feature() {
+    let getters: [(&str, *const u8); 5] = [
+        ("MPI_Comm_get_attr", MPI_Comm_get_attr as *const u8),
+        ("MPI_Type_get_attr", MPI_Type_get_attr as *const u8),
+        ("MPI_Win_get_attr", MPI_Win_get_attr as *const u8),
+        ("mpi_comm_get_attr_", mpi_comm_get_attr_ as *const u8),
+        ("mpi_attr_get_", mpi_attr_get_ as *const u8),
+    ];
+    for (name, f) in getters {
+        // SAFETY: the first bytes of a function's code, readable in the test binary.
+        let head = unsafe { std::slice::from_raw_parts(f, ASM_PROLOGUE.len()) };
+        assert_eq!(
+            head == ASM_PROLOGUE,
+            cfg!(feature = "asm-getters"),
+            "{name} starts {head:02x?}"
+        );
+    }
+}
+
+/// Issue 16: the installed library (ci/install.sh, default features) carries the hand-written
+/// getters: its marker symbol is there and `MPI_Comm_get_attr` / `mpi_comm_get_attr_` start
+/// with their code.
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+#[test]
+fn installed_getters_are_the_assembly() {
+    let lib = common::install_prefix().join("lib/libmpicache.so");
+    let path = std::ffi::CString::new(lib.to_str().unwrap()).unwrap();
+    // SAFETY: dlopen/dlsym of the installed library (its constructors are Rust's: none run
+    // user code); the symbols are read as bytes, never called.
+    unsafe {
+        let h = libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL);
+        assert!(!h.is_null(), "cannot dlopen {}", lib.display());
+        let marker = libc::dlsym(h, c"mpicache_asm_getters".as_ptr());
+        assert!(
+            !marker.is_null(),
+            "the installed library has no asm getters marker"
+        );
+        for name in [c"MPI_Comm_get_attr", c"mpi_comm_get_attr_", c"MPI_Attr_get"] {
+            let f = libc::dlsym(h, name.as_ptr()).cast::<u8>();
+            assert!(!f.is_null(), "{name:?} missing");
+            let head = std::slice::from_raw_parts(f, ASM_PROLOGUE.len());
+            assert_eq!(
+                head, ASM_PROLOGUE,
+                "{name:?} is not the hand-written getter"
+            );
+        }
+    }
+}
+
+/// MPI 4.1 §7.7.2 under MPI_THREAD_MULTIPLE, deterministically: while a writer holds the
+/// attribute's bucket (a test hook claims its seqlock), a get through the real entry points
+/// (C and Fortran) must not answer from what it reads there: it takes the locked path, which
+/// waits for the writer, and then answers the attribute as set.
+#[test]
+fn a_get_meeting_a_held_bucket_takes_the_slow_path() {
+    use mpicache::testhooks::{hold_bucket, locked_gets};
+    use std::sync::mpsc;
+    use std::time::Duration;
+    init();
+    unsafe {
+        let mut comm: c_int = 0;
+        assert_eq!(MPI_Comm_dup(MPI_COMM_WORLD, &mut comm), MPI_SUCCESS);
+        let mut k = 0;
+        assert_eq!(
+            MPI_Comm_create_keyval(None, None, &mut k, std::ptr::null_mut()),
+            MPI_SUCCESS
+        );
+        assert_eq!(
+            MPI_Comm_set_attr(comm, k, 0x5150 as *mut c_void),
+            MPI_SUCCESS
+        );
+        mpi_comm_set_attr_(&comm, &k, &77isize, std::ptr::null_mut());
+        for fortran in [false, true] {
+            let held = hold_bucket(ObjRef::comm(comm), k).expect("the attribute's bucket");
+            let slow_before = locked_gets();
+            let (tx, rx) = mpsc::channel();
+            let getter = std::thread::spawn(move || {
+                let answer = if fortran {
+                    f_get(mpi_comm_get_attr_, comm, k).0.map(|v| v as usize)
+                } else {
+                    match c_get(MPI_Comm_get_attr, comm, k) {
+                        Answer::Value(v) => Some(v),
+                        other => panic!("{other:?}"),
+                    }
+                };
+                tx.send(answer).unwrap();
+            });
+            // The get cannot answer while the bucket is held.
+            assert!(
+                rx.recv_timeout(Duration::from_millis(200)).is_err(),
+                "a get answered through a held bucket"
+            );
+            assert!(locked_gets() > slow_before, "the get took the locked path");
+            drop(held);
+            let answer = rx
+                .recv_timeout(Duration::from_secs(10))
+                .expect("the get ends");
+            getter.join().unwrap();
+            if fortran {
+                assert_eq!(answer, Some(77));
+            } else {
+                // The C view of a Fortran-set value: a pointer to its MPI_Aint.
+                let p = answer.expect("set") as *const isize;
+                assert_eq!(*p, 77);
+            }
+        }
+        assert_eq!(MPI_Comm_free(&mut comm), MPI_SUCCESS);
     }
 }

@@ -2,7 +2,8 @@
 //! allocation across 10,000 gets through `MPI_Comm_get_attr` and `MPI_COMM_GET_ATTR` on
 //! `MPI_COMM_WORLD`, hits and misses. (That a get writes no shared memory is the read protocol of
 //! `caching/store/layout.rs`; this test does not observe it.)
-// These drive the Fortran entry points with 4-byte INTEGERs; the 8-byte build has tests/ilp64.rs.
+// These drive the Fortran entry points with 4-byte INTEGERs; the 8-byte build has
+// tests/programs/ilp64.rs.
 #![cfg(not(feature = "fortran-integer-8"))]
 
 use mpicache::capi::attr::{MPI_Comm_create_keyval, MPI_Comm_get_attr, MPI_Comm_set_attr};

@@ -24,7 +24,8 @@
 //! Size: by default ≥ 100,000 operations (MPICACHE_MODEL_CASES overrides the number of cases);
 //! MPICACHE_SOAK=1 runs 40,000 cases (millions of operations). MPICACHE_MODEL_SEED=<u64>
 //! replays a run; the seed is printed.
-// These drive the Fortran entry points with 4-byte INTEGERs; the 8-byte build has tests/ilp64.rs.
+// These drive the Fortran entry points with 4-byte INTEGERs; the 8-byte build has
+// tests/programs/ilp64.rs.
 #![cfg(not(feature = "fortran-integer-8"))]
 
 mod model;
@@ -35,6 +36,7 @@ use mpicache::capi::callbacks::*;
 use mpicache::capi::comm::*;
 use mpicache::capi::errhandler::MPI_Comm_set_errhandler;
 use mpicache::capi::init::MPI_Init;
+use mpicache::capi::request::MPI_Wait;
 use mpicache::consts::*;
 use mpicache::fortran::attr::*;
 use mpicache::fortran::callbacks::*;

@@ -127,8 +127,8 @@ impl<W: World> Cache<W> {
     pub fn open(&self, st: &mut Locked<W>, tables: Option<&'static Tables>) {
         st.store = Some(self.store.get_or_init(|| {
             Box::new(match tables {
-                Some(t) => Store::with_tables(t),
-                None => Store::new(),
+                Some(t) => Store::with_tables(t, W::DENSE_KEYS),
+                None => Store::new(W::DENSE_KEYS),
             })
         }));
     }

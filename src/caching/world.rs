@@ -21,10 +21,13 @@ pub trait World: Send + 'static {
     /// Ok when `obj` names a live object of its kind; else the world's error for the handle
     /// (`MPI_ERR_COMM`, `MPI_ERR_TYPE`, `MPI_ERR_WIN`).
     ///
-    /// The world promises that live objects of one kind have keys that differ in their low
-    /// `caching::store::KEY_INDEX_BITS` bits and fit an `i32` (the current store's directory
-    /// and bound handle; the single-process world asserts it where it makes handles).
     fn check(&self, obj: ObjRef) -> Result<()>;
+
+    /// Keys are dense: live objects of one kind differ in their key's low
+    /// `caching::store::KEY_INDEX_BITS` bits (24), so the store finds them through a two-level
+    /// array (the single-process world's handles: it asserts it where it makes them). Others
+    /// (engine handles, pointers) get a hash directory. Key 0 names no object.
+    const DENSE_KEYS: bool = false;
 
     /// Predefined objects cannot be freed by users.
     fn is_predefined(&self, obj: ObjRef) -> bool;

@@ -1,44 +1,95 @@
 //! Caching entry points (MPI 4.1 §7.7) for communicators, datatypes and windows, and the
 //! deprecated MPI-1 forms. All share one engine; the object kind is data.
 
+use crate::boundary::{rt, Out, Scope};
 use crate::caching::convert::AttrWord;
 use crate::caching::store::getters_x86_64::c_get_attr;
 use crate::caching::store::Fast;
-use crate::capi::boundary::Scope;
 use crate::capi::callbacks::{c_copy_fn, c_delete_fn, c_native_callbacks};
 use crate::capi::types::*;
-use crate::consts::MPI_KEYVAL_INVALID;
+use crate::consts::{MPI_KEYVAL_INVALID, MPI_SUCCESS};
 use crate::world::{ObjRef, ObjectKind, Result, Runtime};
-use crate::{entry, entry_fast, nonnull};
+use crate::{entry, try_out};
 use std::ffi::{c_int, c_void};
 
-fn rt() -> &'static Runtime {
-    Runtime::global()
+/// A marker the library exports only when its getters are the hand-written ones
+/// (`caching/store/getters_x86_64.rs`, feature `asm-getters`): tests/fast_get.rs looks it up
+/// in the installed library with `dlsym`, and compares it with the getters' code.
+#[cfg(mpicache_fast_get)]
+#[no_mangle]
+pub static mpicache_asm_getters: u8 = 1;
+
+/// The calls of one object kind (or of the deprecated MPI-1 forms, on communicators): the
+/// shared bodies below take it, so the kind is data and only the signatures are per kind.
+struct Calls {
+    kind: ObjectKind,
+    create_keyval: &'static str,
+    free_keyval: &'static str,
+    set_attr: &'static str,
+    delete_attr: &'static str,
 }
 
-unsafe fn create_keyval(
-    kind: ObjectKind,
+const COMM: Calls = Calls {
+    kind: ObjectKind::Comm,
+    create_keyval: "MPI_Comm_create_keyval",
+    free_keyval: "MPI_Comm_free_keyval",
+    set_attr: "MPI_Comm_set_attr",
+    delete_attr: "MPI_Comm_delete_attr",
+};
+const TYPE: Calls = Calls {
+    kind: ObjectKind::Datatype,
+    create_keyval: "MPI_Type_create_keyval",
+    free_keyval: "MPI_Type_free_keyval",
+    set_attr: "MPI_Type_set_attr",
+    delete_attr: "MPI_Type_delete_attr",
+};
+const WIN: Calls = Calls {
+    kind: ObjectKind::Win,
+    create_keyval: "MPI_Win_create_keyval",
+    free_keyval: "MPI_Win_free_keyval",
+    set_attr: "MPI_Win_set_attr",
+    delete_attr: "MPI_Win_delete_attr",
+};
+const MPI1: Calls = Calls {
+    kind: ObjectKind::Comm,
+    create_keyval: "MPI_Keyval_create",
+    free_keyval: "MPI_Keyval_free",
+    set_attr: "MPI_Attr_put",
+    delete_attr: "MPI_Attr_delete",
+};
+
+/// A keyval create in full, for what [`create_keyval_fast`] leaves.
+#[cold]
+#[inline(never)]
+unsafe fn create_keyval_slow(
+    calls: &'static Calls,
     copy_fn: Option<MPI_Comm_copy_attr_function>,
     delete_fn: Option<MPI_Comm_delete_attr_function>,
     keyval: *mut c_int,
     extra_state: *mut c_void,
-) -> Result<()> {
-    nonnull!(keyval);
-    let k = rt().create_keyval(
-        kind,
-        c_copy_fn(copy_fn)?,
-        c_delete_fn(delete_fn)?,
-        extra_state as i64,
-    )?;
-    unsafe { *keyval = k };
-    Ok(())
+) -> c_int {
+    entry!(calls.create_keyval, Scope::NoObject, {
+        let keyval = try_out!(keyval);
+        keyval.set(rt().create_keyval(
+            calls.kind,
+            c_copy_fn(copy_fn)?,
+            c_delete_fn(delete_fn)?,
+            extra_state as i64,
+        )?);
+        Ok(())
+    })
 }
 
-unsafe fn free_keyval(kind: ObjectKind, keyval: *mut c_int) -> Result<()> {
-    nonnull!(keyval);
-    rt().free_keyval(kind, unsafe { *keyval })?;
-    unsafe { *keyval = MPI_KEYVAL_INVALID };
-    Ok(())
+/// A keyval free in full, for what [`free_keyval_fast`] leaves.
+#[cold]
+#[inline(never)]
+unsafe fn free_keyval_slow(calls: &'static Calls, keyval: *mut c_int) -> c_int {
+    entry!(calls.free_keyval, Scope::NoObject, {
+        let keyval = try_out!(keyval);
+        rt().free_keyval(calls.kind, keyval.get())?;
+        keyval.set(MPI_KEYVAL_INVALID);
+        Ok(())
+    })
 }
 
 /// The hot create (NULL or predefined callbacks), answered inline: true when done; false
@@ -51,15 +102,16 @@ unsafe fn create_keyval_fast(
     keyval: *mut c_int,
     extra_state: *mut c_void,
 ) -> bool {
-    if keyval.is_null() {
+    // SAFETY: the entry point's output argument (MPI's contract).
+    let Some(keyval) = (unsafe { Out::new(keyval) }) else {
         return false;
-    }
+    };
     let Some(callbacks) = c_native_callbacks(copy_fn, delete_fn) else {
         return false;
     };
     match rt().try_create_native_keyval(kind, callbacks, extra_state as i64) {
         Some(k) => {
-            unsafe { *keyval = k };
+            keyval.set(k);
             true
         }
         None => false,
@@ -69,19 +121,20 @@ unsafe fn create_keyval_fast(
 /// The hot free (a live keyval that no attribute uses), answered inline: true when done.
 #[inline(always)]
 unsafe fn free_keyval_fast(kind: ObjectKind, keyval: *mut c_int) -> bool {
-    if keyval.is_null() {
-        return false;
-    }
-    let Some(freed) = rt().try_free_keyval(kind, unsafe { *keyval }) else {
+    // SAFETY: the entry point's INOUT argument (MPI's contract).
+    let Some(keyval) = (unsafe { Out::new(keyval) }) else {
         return false;
     };
-    unsafe { *keyval = MPI_KEYVAL_INVALID };
+    let Some(freed) = rt().try_free_keyval(kind, keyval.get()) else {
+        return false;
+    };
+    keyval.set(MPI_KEYVAL_INVALID);
     freed.recycle();
     true
 }
 
 /// C readers: `*(void**)attribute_val` gets the C view; nothing is written when the flag is false.
-/// Inlined into each entry point so the object kind is a constant on the hot path.
+/// Inlined into each get's slow path so the object kind is a constant there.
 #[inline(always)]
 unsafe fn get_attr(
     obj: ObjRef,
@@ -89,13 +142,14 @@ unsafe fn get_attr(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> Result<()> {
-    nonnull!(attribute_val, flag);
+    let attribute_val = attribute_val.cast::<*mut c_void>();
+    let (attribute_val, flag) = (try_out!(attribute_val), try_out!(flag));
     match rt().get_attr_c_view(obj, keyval)? {
-        Some(c_view) => unsafe {
-            *attribute_val.cast::<*mut c_void>() = c_view as *mut c_void;
-            *flag = 1;
-        },
-        None => unsafe { *flag = 0 },
+        Some(c_view) => {
+            attribute_val.set(c_view as *mut c_void);
+            flag.set(1);
+        }
+        None => flag.set(0),
     }
     Ok(())
 }
@@ -111,39 +165,104 @@ unsafe fn get_attr_fast(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> bool {
-    if attribute_val.is_null() || flag.is_null() {
+    // SAFETY: the entry point's output arguments (MPI's contract).
+    let (Some(attribute_val), Some(flag)) = (unsafe { Out::new(attribute_val.cast()) }, unsafe {
+        Out::new(flag)
+    }) else {
         return false;
-    }
+    };
     match Runtime::global_tables().get_c_view(obj, keyval) {
-        Fast::Hit(c_view) => unsafe {
-            *attribute_val.cast::<*mut c_void>() = c_view as *mut c_void;
-            *flag = 1;
+        Fast::Hit(c_view) => {
+            attribute_val.set(c_view as *mut c_void);
+            flag.set(1);
             true
-        },
-        Fast::Miss => unsafe {
-            *flag = 0;
+        }
+        Fast::Miss => {
+            flag.set(0);
             true
-        },
+        }
         Fast::Slow => false,
     }
 }
 
 /// The overwrite the store does without the lock (no delete callback to run): true when done.
 #[inline(always)]
-fn overwrite_fast(obj: ObjRef, keyval: c_int, attribute_val: *mut c_void) -> bool {
+fn set_attr_fast(
+    kind: ObjectKind,
+    handle: c_int,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+) -> bool {
     Runtime::global_tables().try_overwrite(
-        obj,
+        ObjRef::of_int(kind, handle),
         keyval,
         AttrWord::from_c_pointer(attribute_val as usize),
     )
 }
 
-fn set_attr(obj: ObjRef, keyval: c_int, attribute_val: *mut c_void) -> Result<()> {
-    rt().set_attr(
-        obj,
-        keyval,
-        AttrWord::from_c_pointer(attribute_val as usize),
-    )
+/// A set in full, for what [`set_attr_fast`] leaves.
+#[cold]
+#[inline(never)]
+fn set_attr_slow(
+    calls: &'static Calls,
+    handle: c_int,
+    keyval: c_int,
+    attribute_val: *mut c_void,
+) -> c_int {
+    entry!(calls.set_attr, Scope::of(calls.kind, handle), {
+        rt().set_attr(
+            ObjRef::of_int(calls.kind, handle),
+            keyval,
+            AttrWord::from_c_pointer(attribute_val as usize),
+        )
+    })
+}
+
+/// A keyval create: the hot path inline, the rest in [`create_keyval_slow`].
+#[inline(always)]
+unsafe fn create_keyval(
+    calls: &'static Calls,
+    copy_fn: Option<MPI_Comm_copy_attr_function>,
+    delete_fn: Option<MPI_Comm_delete_attr_function>,
+    keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> c_int {
+    // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
+    if unsafe { create_keyval_fast(calls.kind, copy_fn, delete_fn, keyval, extra_state) } {
+        MPI_SUCCESS
+    } else {
+        // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
+        unsafe { create_keyval_slow(calls, copy_fn, delete_fn, keyval, extra_state) }
+    }
+}
+
+/// A keyval free: the hot path inline, the rest in [`free_keyval_slow`].
+#[inline(always)]
+unsafe fn free_keyval(calls: &'static Calls, keyval: *mut c_int) -> c_int {
+    // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
+    if unsafe { free_keyval_fast(calls.kind, keyval) } {
+        MPI_SUCCESS
+    } else {
+        // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
+        unsafe { free_keyval_slow(calls, keyval) }
+    }
+}
+
+/// A set: the hot overwrite inline, the rest in [`set_attr_slow`].
+#[inline(always)]
+fn set_attr(calls: &'static Calls, handle: c_int, keyval: c_int, value: *mut c_void) -> c_int {
+    if set_attr_fast(calls.kind, handle, keyval, value) {
+        MPI_SUCCESS
+    } else {
+        set_attr_slow(calls, handle, keyval, value)
+    }
+}
+
+/// A delete (no fast path: it may run a delete callback).
+fn delete_attr(calls: &'static Calls, handle: c_int, keyval: c_int) -> c_int {
+    entry!(calls.delete_attr, Scope::of(calls.kind, handle), {
+        rt().delete_attr(ObjRef::of_int(calls.kind, handle), keyval)
+    })
 }
 
 #[no_mangle]
@@ -153,40 +272,22 @@ pub unsafe extern "C" fn MPI_Comm_create_keyval(
     comm_keyval: *mut c_int,
     extra_state: *mut c_void,
 ) -> c_int {
-    entry_fast!(
-        "MPI_Comm_create_keyval",
-        Scope::NoObject,
-        unsafe {
-            create_keyval_fast(
-                ObjectKind::Comm,
-                comm_copy_attr_fn,
-                comm_delete_attr_fn,
-                comm_keyval,
-                extra_state,
-            )
-        },
-        (comm_copy_attr_fn: Option<MPI_Comm_copy_attr_function>, comm_delete_attr_fn: Option<MPI_Comm_delete_attr_function>, comm_keyval: *mut c_int, extra_state: *mut c_void) {
-            unsafe {
-                create_keyval(
-                    ObjectKind::Comm,
-                    comm_copy_attr_fn,
-                    comm_delete_attr_fn,
-                    comm_keyval,
-                    extra_state,
-                )
-            }
-        }
-    )
+    // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
+    unsafe {
+        create_keyval(
+            &COMM,
+            comm_copy_attr_fn,
+            comm_delete_attr_fn,
+            comm_keyval,
+            extra_state,
+        )
+    }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_free_keyval(comm_keyval: *mut c_int) -> c_int {
-    entry_fast!(
-        "MPI_Comm_free_keyval",
-        Scope::NoObject,
-        unsafe { free_keyval_fast(ObjectKind::Comm, comm_keyval) },
-        (comm_keyval: *mut c_int) { unsafe { free_keyval(ObjectKind::Comm, comm_keyval) } }
-    )
+    // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
+    unsafe { free_keyval(&COMM, comm_keyval) }
 }
 
 #[no_mangle]
@@ -195,12 +296,7 @@ pub unsafe extern "C" fn MPI_Comm_set_attr(
     comm_keyval: c_int,
     attribute_val: *mut c_void,
 ) -> c_int {
-    entry_fast!(
-        "MPI_Comm_set_attr",
-        Scope::Comm(comm),
-        overwrite_fast(ObjRef::comm(comm), comm_keyval, attribute_val),
-        (comm: MPI_Comm, comm_keyval: c_int, attribute_val: *mut c_void) { set_attr(ObjRef::comm(comm), comm_keyval, attribute_val) }
-    )
+    set_attr(&COMM, comm, comm_keyval, attribute_val)
 }
 
 #[cfg_attr(mpicache_fast_get, unsafe(naked))]
@@ -212,15 +308,19 @@ pub unsafe extern "C" fn MPI_Comm_get_attr(
     flag: *mut c_int,
 ) -> c_int {
     c_get_attr!(ObjectKind::Comm, comm_get_attr_slow, {
-        if unsafe { get_attr_fast(ObjRef::comm(comm), comm_keyval, attribute_val, flag) } {
+        let obj = ObjRef::of_int(ObjectKind::Comm, comm);
+        // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
+        if unsafe { get_attr_fast(obj, comm_keyval, attribute_val, flag) } {
             MPI_SUCCESS
         } else {
+            // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
             unsafe { comm_get_attr_slow(comm, comm_keyval, attribute_val, flag) }
         }
     })
 }
 
-/// `MPI_Comm_get_attr` in full, for what the fast path leaves.
+/// `MPI_Comm_get_attr` in full, for what the fast path leaves (the hand-written getter jumps
+/// here with the arguments in their registers, hence the entry point's own signature).
 #[cold]
 #[inline(never)]
 unsafe extern "C" fn comm_get_attr_slow(
@@ -229,16 +329,22 @@ unsafe extern "C" fn comm_get_attr_slow(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    entry!("MPI_Comm_get_attr", Scope::Comm(comm), {
-        unsafe { get_attr(ObjRef::comm(comm), comm_keyval, attribute_val, flag) }
+    entry!("MPI_Comm_get_attr", Scope::of(ObjectKind::Comm, comm), {
+        // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
+        unsafe {
+            get_attr(
+                ObjRef::of_int(ObjectKind::Comm, comm),
+                comm_keyval,
+                attribute_val,
+                flag,
+            )
+        }
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_delete_attr(comm: MPI_Comm, comm_keyval: c_int) -> c_int {
-    entry!("MPI_Comm_delete_attr", Scope::Comm(comm), {
-        rt().delete_attr(ObjRef::comm(comm), comm_keyval)
-    })
+    delete_attr(&COMM, comm, comm_keyval)
 }
 
 #[no_mangle]
@@ -248,40 +354,22 @@ pub unsafe extern "C" fn MPI_Type_create_keyval(
     type_keyval: *mut c_int,
     extra_state: *mut c_void,
 ) -> c_int {
-    entry_fast!(
-        "MPI_Type_create_keyval",
-        Scope::NoObject,
-        unsafe {
-            create_keyval_fast(
-                ObjectKind::Datatype,
-                type_copy_attr_fn,
-                type_delete_attr_fn,
-                type_keyval,
-                extra_state,
-            )
-        },
-        (type_copy_attr_fn: Option<MPI_Type_copy_attr_function>, type_delete_attr_fn: Option<MPI_Type_delete_attr_function>, type_keyval: *mut c_int, extra_state: *mut c_void) {
-            unsafe {
-                create_keyval(
-                    ObjectKind::Datatype,
-                    type_copy_attr_fn,
-                    type_delete_attr_fn,
-                    type_keyval,
-                    extra_state,
-                )
-            }
-        }
-    )
+    // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
+    unsafe {
+        create_keyval(
+            &TYPE,
+            type_copy_attr_fn,
+            type_delete_attr_fn,
+            type_keyval,
+            extra_state,
+        )
+    }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int {
-    entry_fast!(
-        "MPI_Type_free_keyval",
-        Scope::NoObject,
-        unsafe { free_keyval_fast(ObjectKind::Datatype, type_keyval) },
-        (type_keyval: *mut c_int) { unsafe { free_keyval(ObjectKind::Datatype, type_keyval) } }
-    )
+    // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
+    unsafe { free_keyval(&TYPE, type_keyval) }
 }
 
 #[no_mangle]
@@ -290,12 +378,7 @@ pub unsafe extern "C" fn MPI_Type_set_attr(
     type_keyval: c_int,
     attribute_val: *mut c_void,
 ) -> c_int {
-    entry_fast!(
-        "MPI_Type_set_attr",
-        Scope::NoObject,
-        overwrite_fast(ObjRef::datatype(datatype), type_keyval, attribute_val),
-        (datatype: MPI_Datatype, type_keyval: c_int, attribute_val: *mut c_void) { set_attr(ObjRef::datatype(datatype), type_keyval, attribute_val) }
-    )
+    set_attr(&TYPE, datatype, type_keyval, attribute_val)
 }
 
 #[cfg_attr(mpicache_fast_get, unsafe(naked))]
@@ -307,15 +390,19 @@ pub unsafe extern "C" fn MPI_Type_get_attr(
     flag: *mut c_int,
 ) -> c_int {
     c_get_attr!(ObjectKind::Datatype, type_get_attr_slow, {
-        if unsafe { get_attr_fast(ObjRef::datatype(datatype), type_keyval, attribute_val, flag) } {
+        let obj = ObjRef::of_int(ObjectKind::Datatype, datatype);
+        // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
+        if unsafe { get_attr_fast(obj, type_keyval, attribute_val, flag) } {
             MPI_SUCCESS
         } else {
+            // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
             unsafe { type_get_attr_slow(datatype, type_keyval, attribute_val, flag) }
         }
     })
 }
 
-/// `MPI_Type_get_attr` in full, for what the fast path leaves.
+/// `MPI_Type_get_attr` in full, for what the fast path leaves (the hand-written getter jumps
+/// here with the arguments in their registers, hence the entry point's own signature).
 #[cold]
 #[inline(never)]
 unsafe extern "C" fn type_get_attr_slow(
@@ -324,16 +411,26 @@ unsafe extern "C" fn type_get_attr_slow(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    entry!("MPI_Type_get_attr", Scope::NoObject, {
-        unsafe { get_attr(ObjRef::datatype(datatype), type_keyval, attribute_val, flag) }
-    })
+    entry!(
+        "MPI_Type_get_attr",
+        Scope::of(ObjectKind::Datatype, datatype),
+        {
+            // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
+            unsafe {
+                get_attr(
+                    ObjRef::of_int(ObjectKind::Datatype, datatype),
+                    type_keyval,
+                    attribute_val,
+                    flag,
+                )
+            }
+        }
+    )
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_delete_attr(datatype: MPI_Datatype, type_keyval: c_int) -> c_int {
-    entry!("MPI_Type_delete_attr", Scope::NoObject, {
-        rt().delete_attr(ObjRef::datatype(datatype), type_keyval)
-    })
+    delete_attr(&TYPE, datatype, type_keyval)
 }
 
 #[no_mangle]
@@ -343,40 +440,22 @@ pub unsafe extern "C" fn MPI_Win_create_keyval(
     win_keyval: *mut c_int,
     extra_state: *mut c_void,
 ) -> c_int {
-    entry_fast!(
-        "MPI_Win_create_keyval",
-        Scope::NoObject,
-        unsafe {
-            create_keyval_fast(
-                ObjectKind::Win,
-                win_copy_attr_fn,
-                win_delete_attr_fn,
-                win_keyval,
-                extra_state,
-            )
-        },
-        (win_copy_attr_fn: Option<MPI_Win_copy_attr_function>, win_delete_attr_fn: Option<MPI_Win_delete_attr_function>, win_keyval: *mut c_int, extra_state: *mut c_void) {
-            unsafe {
-                create_keyval(
-                    ObjectKind::Win,
-                    win_copy_attr_fn,
-                    win_delete_attr_fn,
-                    win_keyval,
-                    extra_state,
-                )
-            }
-        }
-    )
+    // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
+    unsafe {
+        create_keyval(
+            &WIN,
+            win_copy_attr_fn,
+            win_delete_attr_fn,
+            win_keyval,
+            extra_state,
+        )
+    }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Win_free_keyval(win_keyval: *mut c_int) -> c_int {
-    entry_fast!(
-        "MPI_Win_free_keyval",
-        Scope::NoObject,
-        unsafe { free_keyval_fast(ObjectKind::Win, win_keyval) },
-        (win_keyval: *mut c_int) { unsafe { free_keyval(ObjectKind::Win, win_keyval) } }
-    )
+    // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
+    unsafe { free_keyval(&WIN, win_keyval) }
 }
 
 #[no_mangle]
@@ -385,12 +464,7 @@ pub unsafe extern "C" fn MPI_Win_set_attr(
     win_keyval: c_int,
     attribute_val: *mut c_void,
 ) -> c_int {
-    entry_fast!(
-        "MPI_Win_set_attr",
-        Scope::Win(win),
-        overwrite_fast(ObjRef::win(win), win_keyval, attribute_val),
-        (win: MPI_Win, win_keyval: c_int, attribute_val: *mut c_void) { set_attr(ObjRef::win(win), win_keyval, attribute_val) }
-    )
+    set_attr(&WIN, win, win_keyval, attribute_val)
 }
 
 #[cfg_attr(mpicache_fast_get, unsafe(naked))]
@@ -402,15 +476,19 @@ pub unsafe extern "C" fn MPI_Win_get_attr(
     flag: *mut c_int,
 ) -> c_int {
     c_get_attr!(ObjectKind::Win, win_get_attr_slow, {
-        if unsafe { get_attr_fast(ObjRef::win(win), win_keyval, attribute_val, flag) } {
+        let obj = ObjRef::of_int(ObjectKind::Win, win);
+        // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
+        if unsafe { get_attr_fast(obj, win_keyval, attribute_val, flag) } {
             MPI_SUCCESS
         } else {
+            // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
             unsafe { win_get_attr_slow(win, win_keyval, attribute_val, flag) }
         }
     })
 }
 
-/// `MPI_Win_get_attr` in full, for what the fast path leaves.
+/// `MPI_Win_get_attr` in full, for what the fast path leaves (the hand-written getter jumps
+/// here with the arguments in their registers, hence the entry point's own signature).
 #[cold]
 #[inline(never)]
 unsafe extern "C" fn win_get_attr_slow(
@@ -419,16 +497,22 @@ unsafe extern "C" fn win_get_attr_slow(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    entry!("MPI_Win_get_attr", Scope::Win(win), {
-        unsafe { get_attr(ObjRef::win(win), win_keyval, attribute_val, flag) }
+    entry!("MPI_Win_get_attr", Scope::of(ObjectKind::Win, win), {
+        // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
+        unsafe {
+            get_attr(
+                ObjRef::of_int(ObjectKind::Win, win),
+                win_keyval,
+                attribute_val,
+                flag,
+            )
+        }
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Win_delete_attr(win: MPI_Win, win_keyval: c_int) -> c_int {
-    entry!("MPI_Win_delete_attr", Scope::Win(win), {
-        rt().delete_attr(ObjRef::win(win), win_keyval)
-    })
+    delete_attr(&WIN, win, win_keyval)
 }
 
 /// Deprecated `MPI_Keyval_create`: a communicator keyval with the C convention.
@@ -439,22 +523,14 @@ pub unsafe extern "C" fn MPI_Keyval_create(
     keyval: *mut c_int,
     extra_state: *mut c_void,
 ) -> c_int {
-    entry_fast!(
-        "MPI_Keyval_create",
-        Scope::NoObject,
-        unsafe { create_keyval_fast(ObjectKind::Comm, copy_fn, delete_fn, keyval, extra_state) },
-        (copy_fn: Option<MPI_Copy_function>, delete_fn: Option<MPI_Delete_function>, keyval: *mut c_int, extra_state: *mut c_void) { unsafe { create_keyval(ObjectKind::Comm, copy_fn, delete_fn, keyval, extra_state) } }
-    )
+    // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
+    unsafe { create_keyval(&MPI1, copy_fn, delete_fn, keyval, extra_state) }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Keyval_free(keyval: *mut c_int) -> c_int {
-    entry_fast!(
-        "MPI_Keyval_free",
-        Scope::NoObject,
-        unsafe { free_keyval_fast(ObjectKind::Comm, keyval) },
-        (keyval: *mut c_int) { unsafe { free_keyval(ObjectKind::Comm, keyval) } }
-    )
+    // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
+    unsafe { free_keyval(&MPI1, keyval) }
 }
 
 /// Deprecated `MPI_Attr_put`: in C identical to `MPI_Comm_set_attr` (MPI 4.1 §20.3.7).
@@ -464,12 +540,7 @@ pub unsafe extern "C" fn MPI_Attr_put(
     keyval: c_int,
     attribute_val: *mut c_void,
 ) -> c_int {
-    entry_fast!(
-        "MPI_Attr_put",
-        Scope::Comm(comm),
-        overwrite_fast(ObjRef::comm(comm), keyval, attribute_val),
-        (comm: MPI_Comm, keyval: c_int, attribute_val: *mut c_void) { set_attr(ObjRef::comm(comm), keyval, attribute_val) }
-    )
+    set_attr(&MPI1, comm, keyval, attribute_val)
 }
 
 #[cfg_attr(mpicache_fast_get, unsafe(naked))]
@@ -481,15 +552,19 @@ pub unsafe extern "C" fn MPI_Attr_get(
     flag: *mut c_int,
 ) -> c_int {
     c_get_attr!(ObjectKind::Comm, attr_get_slow, {
-        if unsafe { get_attr_fast(ObjRef::comm(comm), keyval, attribute_val, flag) } {
+        let obj = ObjRef::of_int(ObjectKind::Comm, comm);
+        // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
+        if unsafe { get_attr_fast(obj, keyval, attribute_val, flag) } {
             MPI_SUCCESS
         } else {
+            // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
             unsafe { attr_get_slow(comm, keyval, attribute_val, flag) }
         }
     })
 }
 
-/// `MPI_Attr_get` in full, for what the fast path leaves.
+/// `MPI_Attr_get` in full, for what the fast path leaves (the hand-written getter jumps here with
+/// the arguments in their registers, hence the entry point's own signature).
 #[cold]
 #[inline(never)]
 unsafe extern "C" fn attr_get_slow(
@@ -498,14 +573,20 @@ unsafe extern "C" fn attr_get_slow(
     attribute_val: *mut c_void,
     flag: *mut c_int,
 ) -> c_int {
-    entry!("MPI_Attr_get", Scope::Comm(comm), {
-        unsafe { get_attr(ObjRef::comm(comm), keyval, attribute_val, flag) }
+    entry!("MPI_Attr_get", Scope::of(ObjectKind::Comm, comm), {
+        // SAFETY: the entry point's own arguments, under its contract (capi/mod.rs).
+        unsafe {
+            get_attr(
+                ObjRef::of_int(ObjectKind::Comm, comm),
+                keyval,
+                attribute_val,
+                flag,
+            )
+        }
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Attr_delete(comm: MPI_Comm, keyval: c_int) -> c_int {
-    entry!("MPI_Attr_delete", Scope::Comm(comm), {
-        rt().delete_attr(ObjRef::comm(comm), keyval)
-    })
+    delete_attr(&MPI1, comm, keyval)
 }

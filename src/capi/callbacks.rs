@@ -137,6 +137,7 @@ pub fn c_native_callbacks(
 
 unsafe fn null_copy(flag: *mut c_int) -> c_int {
     if !flag.is_null() {
+        // SAFETY: `flag` checked non-NULL above (capi/mod.rs contract).
         unsafe { *flag = 0 };
     }
     MPI_SUCCESS
@@ -147,6 +148,7 @@ unsafe fn dup_copy(value_in: *mut c_void, value_out: *mut c_void, flag: *mut c_i
         unsafe { *value_out.cast::<*mut c_void>() = value_in };
     }
     if !flag.is_null() {
+        // SAFETY: `flag` checked non-NULL above (capi/mod.rs contract).
         unsafe { *flag = 1 };
     }
     MPI_SUCCESS

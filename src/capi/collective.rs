@@ -2,17 +2,13 @@
 //! their arguments; reduce and allreduce copy the send buffer into the receive buffer along the
 //! datatype's typemap (the reduction of one contribution is that contribution).
 
-use crate::capi::boundary::Scope;
+use crate::boundary::{rt, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::entry;
 use crate::world::reduce::CollArgs;
-use crate::world::{Error, Handle, Result, Runtime};
+use crate::world::{Error, Handle, Result};
 use std::ffi::{c_int, c_void};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// `MPI_IN_PLACE`, as `include/mpi_fragment.h` defines it (`((void *)1)`, the MPI 5.0 ABI
 /// value). `consts.rs` holds only integer constants, so the sentinel address is named here.
@@ -22,12 +18,12 @@ const IN_PLACE_ADDRESS: usize = 1;
 /// `MPI_BOTTOM` (NULL) with absolute addresses from `MPI_Get_address` is fine.
 const FIRST_USER_PAGE: i64 = 4096;
 
-fn is_in_place(p: *const c_void) -> bool {
+pub(crate) fn is_in_place(p: *const c_void) -> bool {
     p as usize == IN_PLACE_ADDRESS
 }
 
 /// `MPI_ERR_BUFFER` when `buf` is NULL and the data would lie in the first page.
-fn check_buffer(buf: *const c_void, blocks: &[(i64, i64)], name: &str) -> Result<()> {
+pub(crate) fn check_buffer(buf: *const c_void, blocks: &[(i64, i64)], name: &str) -> Result<()> {
     if buf.is_null() && blocks.iter().any(|&(off, _)| off < FIRST_USER_PAGE) {
         return Err(Error::invalid(
             MPI_ERR_BUFFER,
@@ -54,7 +50,11 @@ unsafe fn copy_blocks(src: *const c_void, dst: *mut c_void, blocks: &[(i64, i64)
 ///
 /// # Safety
 /// As [`copy_blocks`].
-unsafe fn reduce_local(sendbuf: *const c_void, recvbuf: *mut c_void, args: CollArgs) -> Result<()> {
+pub(crate) unsafe fn reduce_local(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    args: CollArgs,
+) -> Result<()> {
     let blocks = rt().collective_blocks(args)?;
     if is_in_place(recvbuf) {
         return Err(Error::invalid(
@@ -166,7 +166,7 @@ pub unsafe extern "C" fn MPI_Allreduce(
 ///
 /// # Safety
 /// Both buffers must hold their typemaps, as the MPI caller promises.
-unsafe fn transfer(
+pub(crate) unsafe fn transfer(
     comm: MPI_Comm,
     root: Option<c_int>,
     send: (*const c_void, c_int, MPI_Datatype),

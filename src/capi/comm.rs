@@ -1,16 +1,12 @@
 //! Communicator and group entry points.
 
-use crate::capi::boundary::{read_c_string, write_c_string, Scope};
+use crate::boundary::{read_c_string, rt, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::comm::GroupOp;
-use crate::world::{Error, Handle, HandleKind, Runtime};
+use crate::world::{Error, Handle, HandleKind};
 use crate::{entry, nonnull};
 use std::ffi::{c_char, c_int};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// The dup shared by `MPI_Comm_dup` and `MPI_Comm_dup_with_info`: on failure the new handle is
 /// `MPI_COMM_NULL` (MPI 4.1 §7.4.2).
@@ -107,8 +103,7 @@ pub unsafe extern "C" fn MPI_Comm_split_type(
     let _ = key;
     entry!("MPI_Comm_split_type", Scope::Comm(comm), {
         nonnull!(newcomm);
-        rt().check_handle(HandleKind::Info, Handle(info))?;
-        let h = rt().comm_split_type(Handle(comm), split_type)?;
+        let h = rt().comm_split_type(Handle(comm), split_type, Handle(info))?;
         unsafe { *newcomm = h.0 };
         Ok(())
     })
@@ -425,57 +420,21 @@ pub unsafe extern "C" fn MPI_Group_difference(
     })
 }
 
+/// `MPI_Comm_create_from_group` (MPI 4.1 §7.4.2).
 #[no_mangle]
-pub unsafe extern "C" fn MPI_Wait(request: *mut MPI_Request, status: *mut MPI_Status) -> c_int {
-    entry!("MPI_Wait", Scope::NoObject, {
-        nonnull!(request);
-        let r = rt().request_complete(Handle(unsafe { *request }))?;
-        unsafe {
-            *request = r.0;
-            set_empty_status(status);
-        }
-        Ok(())
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Test(
-    request: *mut MPI_Request,
-    flag: *mut c_int,
-    status: *mut MPI_Status,
+pub unsafe extern "C" fn MPI_Comm_create_from_group(
+    group: MPI_Group,
+    stringtag: *const c_char,
+    info: MPI_Info,
+    errhandler: MPI_Errhandler,
+    newcomm: *mut MPI_Comm,
 ) -> c_int {
-    entry!("MPI_Test", Scope::NoObject, {
-        nonnull!(request, flag);
-        let r = rt().request_complete(Handle(unsafe { *request }))?;
-        unsafe {
-            *request = r.0;
-            *flag = 1;
-            set_empty_status(status);
-        }
+    entry!("MPI_Comm_create_from_group", Scope::NoObject, {
+        nonnull!(stringtag, newcomm);
+        rt().check_handle(HandleKind::Info, Handle(info))?;
+        let tag = unsafe { read_c_string(stringtag) }?;
+        let h = rt().comm_from_group(Handle(group), &tag, Handle(errhandler))?;
+        unsafe { *newcomm = h.0 };
         Ok(())
     })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Request_free(request: *mut MPI_Request) -> c_int {
-    entry!("MPI_Request_free", Scope::NoObject, {
-        nonnull!(request);
-        rt().request_free(Handle(unsafe { *request }))?;
-        unsafe { *request = MPI_REQUEST_NULL };
-        Ok(())
-    })
-}
-
-/// The empty status of MPI 4.1 §3.7.3 (`MPI_STATUS_IGNORE` is NULL and is left alone).
-unsafe fn set_empty_status(status: *mut MPI_Status) {
-    if !status.is_null() {
-        unsafe {
-            *status = MPI_Status {
-                MPI_SOURCE: MPI_ANY_SOURCE,
-                MPI_TAG: MPI_ANY_TAG,
-                MPI_ERROR: MPI_SUCCESS,
-                MPI_internal: [0; 5],
-            }
-        };
-    }
 }

@@ -1,15 +1,11 @@
 //! Datatype entry points (MPI 4.1 §5.1). Errors are raised on `MPI_COMM_SELF` (§9.3).
 
-use crate::capi::boundary::{read_c_string, write_c_string, Scope};
+use crate::boundary::{read_c_string, rt, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
-use crate::world::{Error, Handle, Result, Runtime};
+use crate::world::{Error, Handle, Result};
 use crate::{entry, nonnull};
 use std::ffi::{c_char, c_int, c_void};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// A C `count` argument as a length: negative is `MPI_ERR_COUNT` (MPI 4.1 §2.6.4).
 fn count_arg(count: c_int) -> Result<usize> {
@@ -73,6 +69,7 @@ pub unsafe extern "C" fn MPI_Type_contiguous(
     entry!("MPI_Type_contiguous", Scope::NoObject, {
         nonnull!(newtype);
         let h = rt().type_contiguous(count.into(), Handle(oldtype))?;
+        // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
         unsafe { out(newtype, h) }
     })
 }
@@ -93,6 +90,7 @@ pub unsafe extern "C" fn MPI_Type_vector(
             stride.into(),
             Handle(oldtype),
         )?;
+        // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
         unsafe { out(newtype, h) }
     })
 }
@@ -113,6 +111,7 @@ pub unsafe extern "C" fn MPI_Type_create_hvector(
             stride as i64,
             Handle(oldtype),
         )?;
+        // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
         unsafe { out(newtype, h) }
     })
 }
@@ -131,6 +130,7 @@ pub unsafe extern "C" fn MPI_Type_indexed(
         let bls = unsafe { array_arg(array_of_blocklengths, n, "array_of_blocklengths") }?;
         let disps = unsafe { array_arg(array_of_displacements, n, "array_of_displacements") }?;
         let h = rt().type_indexed(&bls, &disps, Handle(oldtype))?;
+        // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
         unsafe { out(newtype, h) }
     })
 }
@@ -149,6 +149,7 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed(
         let bls = unsafe { array_arg(array_of_blocklengths, n, "array_of_blocklengths") }?;
         let disps = unsafe { aint_array_arg(array_of_displacements, n, "array_of_displacements") }?;
         let h = rt().type_create_hindexed(&bls, &disps, Handle(oldtype))?;
+        // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
         unsafe { out(newtype, h) }
     })
 }
@@ -166,6 +167,7 @@ pub unsafe extern "C" fn MPI_Type_create_indexed_block(
         let n = count_arg(count)?;
         let disps = unsafe { array_arg(array_of_displacements, n, "array_of_displacements") }?;
         let h = rt().type_create_indexed_block(blocklength.into(), &disps, Handle(oldtype))?;
+        // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
         unsafe { out(newtype, h) }
     })
 }
@@ -183,6 +185,7 @@ pub unsafe extern "C" fn MPI_Type_create_hindexed_block(
         let n = count_arg(count)?;
         let disps = unsafe { aint_array_arg(array_of_displacements, n, "array_of_displacements") }?;
         let h = rt().type_create_hindexed_block(blocklength.into(), &disps, Handle(oldtype))?;
+        // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
         unsafe { out(newtype, h) }
     })
 }
@@ -205,6 +208,7 @@ pub unsafe extern "C" fn MPI_Type_create_struct(
             .map(|t| Handle(t as i32))
             .collect();
         let h = rt().type_create_struct(&bls, &disps, &types)?;
+        // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
         unsafe { out(newtype, h) }
     })
 }
@@ -227,6 +231,7 @@ pub unsafe extern "C" fn MPI_Type_create_subarray(
         let subsizes = unsafe { array_arg(array_of_subsizes, n, "array_of_subsizes") }?;
         let starts = unsafe { array_arg(array_of_starts, n, "array_of_starts") }?;
         let h = rt().type_create_subarray(&sizes, &subsizes, &starts, order, Handle(oldtype))?;
+        // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
         unsafe { out(newtype, h) }
     })
 }
@@ -241,6 +246,7 @@ pub unsafe extern "C" fn MPI_Type_create_resized(
     entry!("MPI_Type_create_resized", Scope::NoObject, {
         nonnull!(newtype);
         let h = rt().type_create_resized(Handle(oldtype), lb as i64, extent as i64)?;
+        // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
         unsafe { out(newtype, h) }
     })
 }
@@ -251,6 +257,7 @@ pub unsafe extern "C" fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_D
         nonnull!(newtype);
         let h = rt().type_dup(Handle(oldtype));
         // As for MPI_Comm_dup: on failure the new handle is the null handle.
+        // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
         unsafe { *newtype = h.as_ref().map_or(MPI_DATATYPE_NULL, |h| h.0) };
         h.map(drop)
     })
@@ -260,6 +267,7 @@ pub unsafe extern "C" fn MPI_Type_dup(oldtype: MPI_Datatype, newtype: *mut MPI_D
 pub unsafe extern "C" fn MPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
     entry!("MPI_Type_commit", Scope::NoObject, {
         nonnull!(datatype);
+        // SAFETY: `datatype` checked non-NULL above (capi/mod.rs contract).
         rt().type_commit(Handle(unsafe { *datatype }))
     })
 }
@@ -268,7 +276,9 @@ pub unsafe extern "C" fn MPI_Type_commit(datatype: *mut MPI_Datatype) -> c_int {
 pub unsafe extern "C" fn MPI_Type_free(datatype: *mut MPI_Datatype) -> c_int {
     entry!("MPI_Type_free", Scope::NoObject, {
         nonnull!(datatype);
+        // SAFETY: `datatype` checked non-NULL above (capi/mod.rs contract).
         rt().type_free(Handle(unsafe { *datatype }))?;
+        // SAFETY: `datatype` checked non-NULL above (capi/mod.rs contract).
         unsafe { *datatype = MPI_DATATYPE_NULL };
         Ok(())
     })
@@ -280,6 +290,7 @@ pub unsafe extern "C" fn MPI_Type_size(datatype: MPI_Datatype, size: *mut c_int)
         nonnull!(size);
         let s = rt().type_size(Handle(datatype))?;
         // MPI 4.1 §5.1.5: a size that does not fit an int is MPI_UNDEFINED.
+        // SAFETY: `size` checked non-NULL above (capi/mod.rs contract).
         unsafe { *size = c_int::try_from(s).unwrap_or(MPI_UNDEFINED) };
         Ok(())
     })
@@ -290,6 +301,7 @@ pub unsafe extern "C" fn MPI_Type_size_x(datatype: MPI_Datatype, size: *mut MPI_
     entry!("MPI_Type_size_x", Scope::NoObject, {
         nonnull!(size);
         let s = rt().type_size(Handle(datatype))?;
+        // SAFETY: `size` checked non-NULL above (capi/mod.rs contract).
         unsafe { *size = s };
         Ok(())
     })
@@ -370,6 +382,7 @@ pub unsafe extern "C" fn MPI_Type_set_name(
 ) -> c_int {
     entry!("MPI_Type_set_name", Scope::NoObject, {
         nonnull!(type_name);
+        // SAFETY: `type_name` checked non-NULL above (capi/mod.rs contract).
         rt().type_set_name(Handle(datatype), &unsafe { read_c_string(type_name) }?)
     })
 }
@@ -383,7 +396,9 @@ pub unsafe extern "C" fn MPI_Type_get_name(
     entry!("MPI_Type_get_name", Scope::NoObject, {
         nonnull!(type_name, resultlen);
         let name = rt().type_get_name(Handle(datatype))?;
+        // SAFETY: `type_name` checked non-NULL above (capi/mod.rs contract).
         let n = unsafe { write_c_string(type_name, MPI_MAX_OBJECT_NAME as usize, &name) };
+        // SAFETY: `resultlen` checked non-NULL above (capi/mod.rs contract).
         unsafe { *resultlen = n };
         Ok(())
     })
@@ -394,6 +409,7 @@ pub unsafe extern "C" fn MPI_Get_address(location: *const c_void, address: *mut 
     entry!("MPI_Get_address", Scope::NoObject, {
         nonnull!(address);
         // MPI 4.1 §5.1.5: the address relative to MPI_BOTTOM (NULL); any location is valid.
+        // SAFETY: `address` checked non-NULL above (capi/mod.rs contract).
         unsafe { *address = location as MPI_Aint };
         Ok(())
     })

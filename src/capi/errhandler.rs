@@ -1,17 +1,13 @@
 //! Error handler, error class, code and string entry points.
 
-use crate::capi::boundary::{read_c_string, report, write_c_string, Scope};
+use crate::boundary::{read_c_string, report, rt, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::errhandler::UserErrhandler;
-use crate::world::{Error, Handle, ObjectKind, Runtime};
+use crate::world::{Error, Handle, ObjectKind};
 use crate::{entry, nonnull};
 use std::ffi::{c_char, c_int};
 use std::sync::Arc;
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// A C error handler function.
 struct CErrhandler(MPI_Comm_errhandler_function);
@@ -35,6 +31,7 @@ unsafe fn create(
         name: "errhandler_fn",
     })?;
     let h = rt().create_errhandler(kind, Arc::new(CErrhandler(f)))?;
+    // SAFETY: `errhandler` checked non-NULL above (capi/mod.rs contract).
     unsafe { *errhandler = h.0 };
     Ok(())
 }
@@ -84,6 +81,7 @@ pub unsafe extern "C" fn MPI_Comm_get_errhandler(
     entry!("MPI_Comm_get_errhandler", Scope::Comm(comm), {
         nonnull!(errhandler);
         let h = rt().get_errhandler(ObjectKind::Comm, Handle(comm))?;
+        // SAFETY: `errhandler` checked non-NULL above (capi/mod.rs contract).
         unsafe { *errhandler = h.0 };
         Ok(())
     })
@@ -97,6 +95,7 @@ pub unsafe extern "C" fn MPI_Win_get_errhandler(
     entry!("MPI_Win_get_errhandler", Scope::Win(win), {
         nonnull!(errhandler);
         let h = rt().get_errhandler(ObjectKind::Win, Handle(win))?;
+        // SAFETY: `errhandler` checked non-NULL above (capi/mod.rs contract).
         unsafe { *errhandler = h.0 };
         Ok(())
     })
@@ -106,7 +105,9 @@ pub unsafe extern "C" fn MPI_Win_get_errhandler(
 pub unsafe extern "C" fn MPI_Errhandler_free(errhandler: *mut MPI_Errhandler) -> c_int {
     entry!("MPI_Errhandler_free", Scope::NoObject, {
         nonnull!(errhandler);
+        // SAFETY: `errhandler` checked non-NULL above (capi/mod.rs contract).
         rt().errhandler_free(Handle(unsafe { *errhandler }))?;
+        // SAFETY: `errhandler` checked non-NULL above (capi/mod.rs contract).
         unsafe { *errhandler = MPI_ERRHANDLER_NULL };
         Ok(())
     })
@@ -154,6 +155,7 @@ pub unsafe extern "C" fn MPI_Error_class(errorcode: c_int, errorclass: *mut c_in
     entry!("MPI_Error_class", Scope::NoObject, {
         nonnull!(errorclass);
         let c = rt().error_class(errorcode)?;
+        // SAFETY: `errorclass` checked non-NULL above (capi/mod.rs contract).
         unsafe { *errorclass = c };
         Ok(())
     })
@@ -168,7 +170,9 @@ pub unsafe extern "C" fn MPI_Error_string(
     entry!("MPI_Error_string", Scope::NoObject, {
         nonnull!(string, resultlen);
         let s = rt().error_string(errorcode)?;
+        // SAFETY: `string` checked non-NULL above (capi/mod.rs contract).
         let n = unsafe { write_c_string(string, MPI_MAX_ERROR_STRING as usize, &s) };
+        // SAFETY: `resultlen` checked non-NULL above (capi/mod.rs contract).
         unsafe { *resultlen = n };
         Ok(())
     })
@@ -179,6 +183,7 @@ pub unsafe extern "C" fn MPI_Add_error_class(errorclass: *mut c_int) -> c_int {
     entry!("MPI_Add_error_class", Scope::NoObject, {
         nonnull!(errorclass);
         let c = rt().add_error_class()?;
+        // SAFETY: `errorclass` checked non-NULL above (capi/mod.rs contract).
         unsafe { *errorclass = c };
         Ok(())
     })
@@ -189,6 +194,7 @@ pub unsafe extern "C" fn MPI_Add_error_code(errorclass: c_int, errorcode: *mut c
     entry!("MPI_Add_error_code", Scope::NoObject, {
         nonnull!(errorcode);
         let c = rt().add_error_code(errorclass)?;
+        // SAFETY: `errorcode` checked non-NULL above (capi/mod.rs contract).
         unsafe { *errorcode = c };
         Ok(())
     })
@@ -198,6 +204,7 @@ pub unsafe extern "C" fn MPI_Add_error_code(errorclass: c_int, errorcode: *mut c
 pub unsafe extern "C" fn MPI_Add_error_string(errorcode: c_int, string: *const c_char) -> c_int {
     entry!("MPI_Add_error_string", Scope::NoObject, {
         nonnull!(string);
+        // SAFETY: `string` checked non-NULL above (capi/mod.rs contract).
         rt().add_error_string(errorcode, &unsafe { read_c_string(string) }?)
     })
 }

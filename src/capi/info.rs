@@ -1,21 +1,18 @@
 //! Info entry points (MPI 4.1 §10).
 
-use crate::capi::boundary::{read_c_string, write_c_string, Scope};
+use crate::boundary::{read_c_string, rt, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
-use crate::world::{Error, Handle, Runtime};
+use crate::world::{Error, Handle};
 use crate::{entry, nonnull};
 use std::ffi::{c_char, c_int};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Info_create(info: *mut MPI_Info) -> c_int {
     entry!("MPI_Info_create", Scope::NoObject, {
         nonnull!(info);
         let h = rt().info_create()?;
+        // SAFETY: `info` checked non-NULL above (capi/mod.rs contract).
         unsafe { *info = h.0 };
         Ok(())
     })
@@ -48,11 +45,13 @@ pub unsafe extern "C" fn MPI_Info_get(
         nonnull!(key, value, flag);
         let room = usize::try_from(valuelen)
             .map_err(|_| Error::invalid(MPI_ERR_ARG, format!("valuelen {valuelen} is negative")))?;
+        // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
         match rt().info_get(Handle(info), &unsafe { read_c_string(key) }?)? {
             Some(v) => unsafe {
                 write_c_string(value, room + 1, &v);
                 *flag = 1;
             },
+            // SAFETY: `flag` checked non-NULL above (capi/mod.rs contract).
             None => unsafe { *flag = 0 },
         }
         Ok(())
@@ -70,7 +69,9 @@ pub unsafe extern "C" fn MPI_Info_get_string(
 ) -> c_int {
     entry!("MPI_Info_get_string", Scope::NoObject, {
         nonnull!(key, buflen, flag);
+        // SAFETY: `buflen` checked non-NULL above (capi/mod.rs contract).
         let room = usize::try_from(unsafe { *buflen }).unwrap_or(0);
+        // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
         match rt().info_get(Handle(info), &unsafe { read_c_string(key) }?)? {
             Some(v) => unsafe {
                 if room > 0 {
@@ -80,6 +81,7 @@ pub unsafe extern "C" fn MPI_Info_get_string(
                 *buflen = v.len() as c_int + 1;
                 *flag = 1;
             },
+            // SAFETY: `flag` checked non-NULL above (capi/mod.rs contract).
             None => unsafe { *flag = 0 },
         }
         Ok(())
@@ -95,11 +97,13 @@ pub unsafe extern "C" fn MPI_Info_get_valuelen(
 ) -> c_int {
     entry!("MPI_Info_get_valuelen", Scope::NoObject, {
         nonnull!(key, valuelen, flag);
+        // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
         match rt().info_get(Handle(info), &unsafe { read_c_string(key) }?)? {
             Some(v) => unsafe {
                 *valuelen = v.len() as c_int;
                 *flag = 1;
             },
+            // SAFETY: `flag` checked non-NULL above (capi/mod.rs contract).
             None => unsafe { *flag = 0 },
         }
         Ok(())
@@ -110,6 +114,7 @@ pub unsafe extern "C" fn MPI_Info_get_valuelen(
 pub unsafe extern "C" fn MPI_Info_delete(info: MPI_Info, key: *const c_char) -> c_int {
     entry!("MPI_Info_delete", Scope::NoObject, {
         nonnull!(key);
+        // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
         rt().info_delete(Handle(info), &unsafe { read_c_string(key) }?)
     })
 }
@@ -119,6 +124,7 @@ pub unsafe extern "C" fn MPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) ->
     entry!("MPI_Info_dup", Scope::NoObject, {
         nonnull!(newinfo);
         let h = rt().info_dup(Handle(info))?;
+        // SAFETY: `newinfo` checked non-NULL above (capi/mod.rs contract).
         unsafe { *newinfo = h.0 };
         Ok(())
     })
@@ -128,7 +134,9 @@ pub unsafe extern "C" fn MPI_Info_dup(info: MPI_Info, newinfo: *mut MPI_Info) ->
 pub unsafe extern "C" fn MPI_Info_free(info: *mut MPI_Info) -> c_int {
     entry!("MPI_Info_free", Scope::NoObject, {
         nonnull!(info);
+        // SAFETY: `info` checked non-NULL above (capi/mod.rs contract).
         rt().info_free(Handle(unsafe { *info }))?;
+        // SAFETY: `info` checked non-NULL above (capi/mod.rs contract).
         unsafe { *info = MPI_INFO_NULL };
         Ok(())
     })
@@ -139,6 +147,7 @@ pub unsafe extern "C" fn MPI_Info_get_nkeys(info: MPI_Info, nkeys: *mut c_int) -
     entry!("MPI_Info_get_nkeys", Scope::NoObject, {
         nonnull!(nkeys);
         let n = rt().info_nkeys(Handle(info))?;
+        // SAFETY: `nkeys` checked non-NULL above (capi/mod.rs contract).
         unsafe { *nkeys = n };
         Ok(())
     })
@@ -150,6 +159,7 @@ pub unsafe extern "C" fn MPI_Info_get_nthkey(info: MPI_Info, n: c_int, key: *mut
     entry!("MPI_Info_get_nthkey", Scope::NoObject, {
         nonnull!(key);
         let k = rt().info_nthkey(Handle(info), n)?;
+        // SAFETY: `key` checked non-NULL above (capi/mod.rs contract).
         unsafe { write_c_string(key, MPI_MAX_INFO_KEY as usize, &k) };
         Ok(())
     })
@@ -171,7 +181,61 @@ pub unsafe extern "C" fn MPI_Comm_get_info(comm: MPI_Comm, info_used: *mut MPI_I
         nonnull!(info_used);
         rt().comm_size(Handle(comm))?;
         let h = rt().info_create()?;
+        // SAFETY: `info_used` checked non-NULL above (capi/mod.rs contract).
         unsafe { *info_used = h.0 };
+        Ok(())
+    })
+}
+
+/// `MPI_Info_create_env` (MPI 4.1 §11.2.3): the environment the process was started with, under
+/// the keys of `MPI_Comm_spawn`'s info: `command` and `argv` (from `argc`/`argv` when given),
+/// `maxprocs` (1), `soft`, `wdir` (the working directory) and `thread_level`.
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Info_create_env(
+    argc: c_int,
+    argv: *mut *mut c_char,
+    info: *mut MPI_Info,
+) -> c_int {
+    entry!("MPI_Info_create_env", Scope::NoObject, {
+        nonnull!(info);
+        let mut args = Vec::new();
+        if !argv.is_null() {
+            for i in 0..argc.max(0) as usize {
+                let a = unsafe { *argv.add(i) };
+                if a.is_null() {
+                    break;
+                }
+                args.push(unsafe { read_c_string(a) }?);
+            }
+        }
+        let h = rt().info_create()?;
+        let level = match rt().active()?.thread_level {
+            MPI_THREAD_SINGLE => "MPI_THREAD_SINGLE",
+            MPI_THREAD_FUNNELED => "MPI_THREAD_FUNNELED",
+            MPI_THREAD_SERIALIZED => "MPI_THREAD_SERIALIZED",
+            _ => "MPI_THREAD_MULTIPLE",
+        };
+        let wdir = std::env::current_dir()
+            .map(|d| d.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut entries = vec![("maxprocs", "1".to_owned()), ("soft", "1".to_owned())];
+        if let Some(cmd) = args.first() {
+            entries.push(("command", cmd.clone()));
+        }
+        if args.len() > 1 {
+            entries.push(("argv", args[1..].join(" ")));
+        }
+        if !wdir.is_empty() {
+            entries.push(("wdir", wdir));
+        }
+        entries.push(("thread_level", level.to_owned()));
+        for (k, v) in entries {
+            if let Err(e) = rt().info_set(h, k, &v) {
+                let _ = rt().info_free(h);
+                return Err(e);
+            }
+        }
+        unsafe { *info = h.0 };
         Ok(())
     })
 }

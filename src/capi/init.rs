@@ -1,18 +1,14 @@
 //! Life cycle, version and environment queries.
 
-use crate::capi::boundary::{initial_errhandler, write_c_string, Scope};
+use crate::boundary::{initial_errhandler, rt, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::state::Phase;
-use crate::world::{Error, Runtime};
+use crate::world::Error;
 use crate::{entry, nonnull};
 use std::ffi::{c_char, c_int};
 use std::sync::OnceLock;
 use std::time::Instant;
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// The library's version string, as `MPI_Get_library_version` reports it.
 pub fn library_version() -> String {
@@ -44,6 +40,7 @@ pub unsafe extern "C" fn MPI_Init_thread(
     entry!("MPI_Init_thread", Scope::NoObject, {
         nonnull!(provided);
         let level = rt().init_with(required, initial_errhandler())?;
+        // SAFETY: `provided` checked non-NULL above (capi/mod.rs contract).
         unsafe { *provided = level };
         Ok(())
     })
@@ -58,6 +55,7 @@ pub unsafe extern "C" fn MPI_Finalize() -> c_int {
 pub unsafe extern "C" fn MPI_Initialized(flag: *mut c_int) -> c_int {
     entry!("MPI_Initialized", Scope::NoObject, {
         nonnull!(flag);
+        // SAFETY: `flag` checked non-NULL above (capi/mod.rs contract).
         unsafe { *flag = (rt().phase() != Phase::NotInitialized) as c_int };
         Ok(())
     })
@@ -67,6 +65,7 @@ pub unsafe extern "C" fn MPI_Initialized(flag: *mut c_int) -> c_int {
 pub unsafe extern "C" fn MPI_Finalized(flag: *mut c_int) -> c_int {
     entry!("MPI_Finalized", Scope::NoObject, {
         nonnull!(flag);
+        // SAFETY: `flag` checked non-NULL above (capi/mod.rs contract).
         unsafe { *flag = (rt().phase() == Phase::Finalized) as c_int };
         Ok(())
     })
@@ -84,6 +83,7 @@ pub unsafe extern "C" fn MPI_Query_thread(provided: *mut c_int) -> c_int {
     entry!("MPI_Query_thread", Scope::NoObject, {
         nonnull!(provided);
         let level = rt().active()?.thread_level;
+        // SAFETY: `provided` checked non-NULL above (capi/mod.rs contract).
         unsafe { *provided = level };
         Ok(())
     })
@@ -94,6 +94,7 @@ pub unsafe extern "C" fn MPI_Is_thread_main(flag: *mut c_int) -> c_int {
     entry!("MPI_Is_thread_main", Scope::NoObject, {
         nonnull!(flag);
         require_active()?;
+        // SAFETY: `flag` checked non-NULL above (capi/mod.rs contract).
         unsafe { *flag = rt().is_init_thread() as c_int };
         Ok(())
     })
@@ -141,6 +142,7 @@ pub unsafe extern "C" fn MPI_Get_library_version(
                 &library_version(),
             )
         };
+        // SAFETY: `resultlen` checked non-NULL above (capi/mod.rs contract).
         unsafe { *resultlen = n };
         Ok(())
     })
@@ -163,7 +165,9 @@ pub unsafe extern "C" fn MPI_Get_processor_name(name: *mut c_char, resultlen: *m
     entry!("MPI_Get_processor_name", Scope::NoObject, {
         nonnull!(name, resultlen);
         require_active()?;
+        // SAFETY: `name` checked non-NULL above (capi/mod.rs contract).
         let n = unsafe { write_c_string(name, MPI_MAX_PROCESSOR_NAME as usize, &processor_name()) };
+        // SAFETY: `resultlen` checked non-NULL above (capi/mod.rs contract).
         unsafe { *resultlen = n };
         Ok(())
     })

@@ -1,15 +1,11 @@
 //! `MPI_Alloc_mem` and `MPI_Free_mem` (MPI 4.1 §9.2). Tied to no communicator or window, so
 //! errors are raised on `MPI_COMM_SELF`.
 
-use crate::capi::boundary::Scope;
+use crate::boundary::{rt, Scope};
 use crate::capi::types::*;
-use crate::world::{Handle, HandleKind, Runtime};
+use crate::world::{Handle, HandleKind};
 use crate::{entry, nonnull};
 use std::ffi::{c_int, c_void};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Alloc_mem(

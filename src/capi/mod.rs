@@ -13,18 +13,34 @@
 #![allow(clippy::missing_safety_doc)]
 
 pub mod attr;
-pub mod boundary;
+pub mod buffer;
 pub mod callbacks;
 pub mod collective;
+pub mod collective_more;
 pub mod comm;
 pub mod datatype;
+pub mod datatype_c;
+pub mod decode;
 pub mod errhandler;
+pub mod error_remove;
 pub mod handles;
 pub mod info;
 pub mod init;
+pub mod inter;
 pub mod memory;
+pub mod op;
+pub mod p2p;
+pub mod pack;
+pub mod profile;
+pub mod request;
+pub mod status;
+pub mod topo;
 pub mod types;
 pub mod win;
+pub mod win_query;
+
+/// The boundary moved to [`crate::boundary`] (both faces share it); the old path still works.
+pub use crate::boundary;
 
 /// The generated `PMPI_*` twins.
 pub mod pmpi {

@@ -1,16 +1,12 @@
 //! Window entry points (MPI 4.1 §12.2). Creation errors are raised on the communicator; every
 //! other error on the window.
 
-use crate::capi::boundary::{read_c_string, write_c_string, Scope};
+use crate::boundary::{read_c_string, rt, write_c_string, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
-use crate::world::{Handle, HandleKind, Runtime};
+use crate::world::{Handle, HandleKind};
 use crate::{entry, nonnull};
 use std::ffi::{c_char, c_int, c_void};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Win_create(
@@ -25,6 +21,7 @@ pub unsafe extern "C" fn MPI_Win_create(
         nonnull!(win);
         rt().check_handle(HandleKind::Info, Handle(info))?;
         let h = rt().win_create(base as usize, size as i64, disp_unit, Handle(comm));
+        // SAFETY: `win` checked non-NULL above (capi/mod.rs contract).
         unsafe { *win = h.as_ref().map_or(MPI_WIN_NULL, |h| h.0) };
         h.map(drop)
     })
@@ -64,6 +61,7 @@ pub unsafe extern "C" fn MPI_Win_create_dynamic(
         nonnull!(win);
         rt().check_handle(HandleKind::Info, Handle(info))?;
         let h = rt().win_create_dynamic(Handle(comm));
+        // SAFETY: `win` checked non-NULL above (capi/mod.rs contract).
         unsafe { *win = h.as_ref().map_or(MPI_WIN_NULL, |h| h.0) };
         h.map(drop)
     })
@@ -74,11 +72,14 @@ pub unsafe extern "C" fn MPI_Win_free(win: *mut MPI_Win) -> c_int {
     let scope = if win.is_null() {
         Scope::NoObject
     } else {
+        // SAFETY: `win` checked non-NULL above (capi/mod.rs contract).
         Scope::Win(unsafe { *win })
     };
     entry!("MPI_Win_free", scope, {
         nonnull!(win);
+        // SAFETY: `win` checked non-NULL above (capi/mod.rs contract).
         rt().win_free(Handle(unsafe { *win }))?;
+        // SAFETY: `win` checked non-NULL above (capi/mod.rs contract).
         unsafe { *win = MPI_WIN_NULL };
         Ok(())
     })
@@ -88,6 +89,7 @@ pub unsafe extern "C" fn MPI_Win_free(win: *mut MPI_Win) -> c_int {
 pub unsafe extern "C" fn MPI_Win_set_name(win: MPI_Win, win_name: *const c_char) -> c_int {
     entry!("MPI_Win_set_name", Scope::Win(win), {
         nonnull!(win_name);
+        // SAFETY: `win_name` checked non-NULL above (capi/mod.rs contract).
         rt().win_set_name(Handle(win), &unsafe { read_c_string(win_name) }?)
     })
 }
@@ -101,7 +103,9 @@ pub unsafe extern "C" fn MPI_Win_get_name(
     entry!("MPI_Win_get_name", Scope::Win(win), {
         nonnull!(win_name, resultlen);
         let name = rt().win_get_name(Handle(win))?;
+        // SAFETY: `win_name` checked non-NULL above (capi/mod.rs contract).
         let n = unsafe { write_c_string(win_name, MPI_MAX_OBJECT_NAME as usize, &name) };
+        // SAFETY: `resultlen` checked non-NULL above (capi/mod.rs contract).
         unsafe { *resultlen = n };
         Ok(())
     })
@@ -112,6 +116,7 @@ pub unsafe extern "C" fn MPI_Win_get_group(win: MPI_Win, group: *mut MPI_Group) 
     entry!("MPI_Win_get_group", Scope::Win(win), {
         nonnull!(group);
         let g = rt().win_group(Handle(win))?;
+        // SAFETY: `group` checked non-NULL above (capi/mod.rs contract).
         unsafe { *group = g.0 };
         Ok(())
     })

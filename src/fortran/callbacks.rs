@@ -299,6 +299,7 @@ pub fn fortran_integer_delete_fn(
 
 unsafe fn set(p: *mut MPI_Fint, v: MPI_Fint) {
     if !p.is_null() {
+        // SAFETY: `p` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *p = v };
     }
 }

@@ -4,7 +4,7 @@
 //! as C's values, which then does exactly what it does for C (its own boundary reports errors,
 //! under the C name of the call).
 
-use crate::capi::boundary::Scope;
+use crate::boundary::Scope;
 use crate::capi::collective::{
     MPI_Allgather, MPI_Allreduce, MPI_Alltoall, MPI_Bcast, MPI_Gather, MPI_Reduce, MPI_Scatter,
 };
@@ -13,7 +13,7 @@ use crate::consts::{
 };
 use crate::fentry;
 use crate::fortran::sentinels::{choice, choice_mut};
-use crate::fortran::{fint, narrow, read_narrow, scope_handle, MPI_Fint};
+use crate::fortran::{by_ref, fint, narrow, read_narrow, scope_handle, MPI_Fint};
 use crate::nonnull;
 use crate::world::{Handle, Runtime};
 use std::ffi::c_void;
@@ -24,24 +24,16 @@ use std::ffi::c_void;
 /// `ierror` is NULL or the caller's INTEGER.
 unsafe fn set_ierror(ierror: *mut MPI_Fint, rc: MPI_Fint) {
     if !ierror.is_null() {
+        // SAFETY: `ierror` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *ierror = rc };
-    }
-}
-
-/// Reads an INTEGER argument passed by reference (NULL, which only C can pass, reads as
-/// `null`).
-unsafe fn val(p: *const MPI_Fint, null: i32) -> MPI_Fint {
-    if p.is_null() {
-        fint(null)
-    } else {
-        unsafe { *p }
     }
 }
 
 /// `MPI_BARRIER(COMM, IERROR)`.
 #[no_mangle]
 pub unsafe extern "C" fn mpi_barrier_(comm: *const MPI_Fint, ierror: *mut MPI_Fint) {
-    let c = unsafe { val(comm, MPI_COMM_NULL) };
+    // SAFETY: `comm` NULL or valid (fortran/mod.rs contract).
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     fentry!(
         ierror,
         "MPI_BARRIER",
@@ -60,7 +52,8 @@ pub unsafe extern "C" fn mpi_bcast_(
     comm: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm, MPI_COMM_NULL) };
+    // SAFETY: `comm` NULL or valid (fortran/mod.rs contract).
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     // The INTEGER arguments as the C entry point's ints (checked: with 8-byte INTEGERs a value
     // that does not fit is an error, not a truncation); the C entry point does the rest.
     let mut args = None;
@@ -85,6 +78,7 @@ pub unsafe extern "C" fn mpi_bcast_(
         return;
     };
     let rc = unsafe { MPI_Bcast(choice_mut(buffer), count, datatype, root, c) };
+    // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(rc)) };
 }
 
@@ -101,7 +95,8 @@ pub unsafe extern "C" fn mpi_reduce_(
     comm: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm, MPI_COMM_NULL) };
+    // SAFETY: `comm` NULL or valid (fortran/mod.rs contract).
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     let mut args = None;
     fentry!(
         ierror,
@@ -135,6 +130,7 @@ pub unsafe extern "C" fn mpi_reduce_(
             c,
         )
     };
+    // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(rc)) };
 }
 
@@ -150,7 +146,8 @@ pub unsafe extern "C" fn mpi_allreduce_(
     comm: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm, MPI_COMM_NULL) };
+    // SAFETY: `comm` NULL or valid (fortran/mod.rs contract).
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     let mut args = None;
     fentry!(
         ierror,
@@ -173,6 +170,7 @@ pub unsafe extern "C" fn mpi_allreduce_(
         return;
     };
     let rc = unsafe { MPI_Allreduce(choice(sendbuf), choice_mut(recvbuf), count, datatype, op, c) };
+    // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(rc)) };
 }
 
@@ -192,13 +190,15 @@ unsafe fn transfer_args(
     comm: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) -> Option<(i32, i32, i32, i32, i32, i32)> {
-    let c = unsafe { val(comm, MPI_COMM_NULL) };
+    // SAFETY: `comm` NULL or valid (fortran/mod.rs contract).
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     let mut args = None;
     let rc = crate::entry!(name, Scope::Comm(scope_handle(c, MPI_COMM_NULL)), {
         nonnull!(sendcount, sendtype, recvcount, recvtype);
         let root = match root {
             Some(p) => {
                 nonnull!(p);
+                // SAFETY: `p` checked non-NULL above (fortran/mod.rs contract).
                 unsafe { read_narrow(p, MPI_ERR_ROOT, "root") }?
             }
             None => 0,
@@ -216,6 +216,7 @@ unsafe fn transfer_args(
         Ok(())
     });
     if args.is_none() {
+        // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
         unsafe { set_ierror(ierror, fint(rc)) };
     }
     args
@@ -260,6 +261,7 @@ pub unsafe extern "C" fn mpi_gather_(
             c,
         )
     };
+    // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(code)) };
 }
 
@@ -302,6 +304,7 @@ pub unsafe extern "C" fn mpi_scatter_(
             c,
         )
     };
+    // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(code)) };
 }
 
@@ -332,6 +335,7 @@ pub unsafe extern "C" fn mpi_allgather_(
         return;
     };
     let code = unsafe { MPI_Allgather(choice(sendbuf), sc, st, choice_mut(recvbuf), rc, rt, c) };
+    // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(code)) };
 }
 
@@ -362,5 +366,6 @@ pub unsafe extern "C" fn mpi_alltoall_(
         return;
     };
     let code = unsafe { MPI_Alltoall(choice(sendbuf), sc, st, choice_mut(recvbuf), rc, rt, c) };
+    // SAFETY: `ierror` NULL or valid (fortran/mod.rs contract).
     unsafe { set_ierror(ierror, fint(code)) };
 }

@@ -1,32 +1,19 @@
 //! Fortran communicator, group and request routines.
 
-use crate::capi::boundary::Scope;
+use crate::boundary::{rt, Scope};
 use crate::consts::*;
 use crate::fentry;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
 use crate::fortran::{
-    fint, logical, narrow, read_narrow, scope_handle, MPI_Farray, MPI_Fint, MPI_Flogical,
+    by_ref, fint, logical, narrow, read_narrow, scope_handle, MPI_Farray, MPI_Fint, MPI_Flogical,
     MPI_Franges, MPI_Fstatus,
 };
 use crate::nonnull;
 use crate::world::comm::GroupOp;
-use crate::world::{Error, Handle, HandleKind, Runtime};
+use crate::world::request::Tested;
+use crate::world::{Error, Handle, HandleKind};
 use std::borrow::Cow;
 use std::ffi::c_char;
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
-
-/// Reads an INTEGER argument passed by reference (a NULL one reads as 0: nothing is NULL from
-/// Fortran, but a C caller might).
-unsafe fn val(p: *const MPI_Fint) -> MPI_Fint {
-    if p.is_null() {
-        0
-    } else {
-        unsafe { *p }
-    }
-}
 
 /// `MPI_COMM_DUP(COMM, NEWCOMM, IERROR)`.
 #[no_mangle]
@@ -35,7 +22,7 @@ pub unsafe extern "C" fn mpi_comm_dup_(
     newcomm: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_DUP",
@@ -59,7 +46,7 @@ pub unsafe extern "C" fn mpi_comm_dup_with_info_(
     newcomm: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_DUP_WITH_INFO",
@@ -83,7 +70,7 @@ pub unsafe extern "C" fn mpi_comm_idup_(
     request: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_IDUP",
@@ -110,7 +97,7 @@ pub unsafe extern "C" fn mpi_comm_split_(
     newcomm: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_SPLIT",
@@ -127,9 +114,8 @@ pub unsafe extern "C" fn mpi_comm_split_(
     )
 }
 
-/// `MPI_COMM_SPLIT_TYPE(COMM, SPLIT_TYPE, KEY, INFO, NEWCOMM, IERROR)`: with one process,
-/// `MPI_COMM_TYPE_SHARED` and the other types give a communicator of this process, and
-/// `MPI_UNDEFINED` gives `MPI_COMM_NULL` (MPI 4.1 §7.4.2), as in C.
+/// `MPI_COMM_SPLIT_TYPE(COMM, SPLIT_TYPE, KEY, INFO, NEWCOMM, IERROR)`: as in C (MPI 4.1
+/// §7.4.2, see `world::split_type`).
 #[no_mangle]
 pub unsafe extern "C" fn mpi_comm_split_type_(
     comm: *const MPI_Fint,
@@ -139,7 +125,7 @@ pub unsafe extern "C" fn mpi_comm_split_type_(
     newcomm: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_SPLIT_TYPE",
@@ -149,8 +135,7 @@ pub unsafe extern "C" fn mpi_comm_split_type_(
             nonnull!(split_type, key, info, newcomm);
             let split_type = unsafe { read_narrow(split_type, MPI_ERR_ARG, "split_type") }?;
             unsafe { read_narrow(key, MPI_ERR_ARG, "key") }?;
-            rt().check_handle(HandleKind::Info, info_arg(info)?)?;
-            let h = rt().comm_split_type(Handle(c), split_type)?;
+            let h = rt().comm_split_type(Handle(c), split_type, info_arg(info)?)?;
             unsafe { *newcomm = fint(h.0) };
             Ok(())
         }
@@ -165,7 +150,7 @@ pub unsafe extern "C" fn mpi_comm_create_(
     newcomm: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_CREATE",
@@ -183,7 +168,7 @@ pub unsafe extern "C" fn mpi_comm_create_(
 /// `MPI_COMM_FREE(COMM, IERROR)`: sets COMM to MPI_COMM_NULL.
 #[no_mangle]
 pub unsafe extern "C" fn mpi_comm_free_(comm: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_FREE",
@@ -205,7 +190,7 @@ pub unsafe extern "C" fn mpi_comm_size_(
     size: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_SIZE",
@@ -227,7 +212,7 @@ pub unsafe extern "C" fn mpi_comm_rank_(
     rank: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_RANK",
@@ -250,7 +235,7 @@ pub unsafe extern "C" fn mpi_comm_compare_(
     result: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm1) };
+    let c = unsafe { by_ref(comm1, 0) };
     fentry!(
         ierror,
         "MPI_COMM_COMPARE",
@@ -273,7 +258,7 @@ pub unsafe extern "C" fn mpi_comm_test_inter_(
     flag: *mut MPI_Flogical,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_TEST_INTER",
@@ -296,7 +281,7 @@ pub unsafe extern "C" fn mpi_comm_set_name_(
     ierror: *mut MPI_Fint,
     comm_name_len: usize,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_SET_NAME",
@@ -319,7 +304,7 @@ pub unsafe extern "C" fn mpi_comm_get_name_(
     ierror: *mut MPI_Fint,
     comm_name_len: usize,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_GET_NAME",
@@ -349,7 +334,7 @@ pub unsafe extern "C" fn mpi_comm_group_(
     group: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { val(comm) };
+    let c = unsafe { by_ref(comm, 0) };
     fentry!(
         ierror,
         "MPI_COMM_GROUP",
@@ -621,19 +606,6 @@ pub unsafe extern "C" fn mpi_group_difference_(
     })
 }
 
-/// Fills a Fortran status with the empty status of MPI 4.1 §3.7.3, unless it is
-/// MPI_STATUS_IGNORE (§3.2.6: nothing is written then).
-unsafe fn set_empty_status(status: *mut MPI_Fstatus) {
-    if crate::fortran::sentinels::status_ignored(status) {
-        return;
-    }
-    let s = unsafe { std::slice::from_raw_parts_mut(status, MPI_STATUS_SIZE as usize) };
-    s.fill(0);
-    s[MPI_F_SOURCE as usize] = fint(MPI_ANY_SOURCE);
-    s[MPI_F_TAG as usize] = fint(MPI_ANY_TAG);
-    s[MPI_F_ERROR as usize] = fint(MPI_SUCCESS);
-}
-
 /// `MPI_WAIT(REQUEST, STATUS, IERROR)`, `INTEGER STATUS(MPI_STATUS_SIZE)`.
 #[no_mangle]
 pub unsafe extern "C" fn mpi_wait_(
@@ -643,10 +615,10 @@ pub unsafe extern "C" fn mpi_wait_(
 ) {
     fentry!(ierror, "MPI_WAIT", Scope::NoObject, {
         nonnull!(request);
-        let r = rt().request_complete(request_arg(request)?)?;
+        let (s, r) = rt().request_wait(request_arg(request)?)?;
         unsafe {
             *request = fint(r.0);
-            set_empty_status(status);
+            crate::fortran::status::write(status, &s);
         }
         Ok(())
     })
@@ -662,11 +634,13 @@ pub unsafe extern "C" fn mpi_test_(
 ) {
     fentry!(ierror, "MPI_TEST", Scope::NoObject, {
         nonnull!(request, flag);
-        let r = rt().request_complete(request_arg(request)?)?;
-        unsafe {
-            *request = fint(r.0);
-            *flag = logical(true);
-            set_empty_status(status);
+        match rt().request_test(request_arg(request)?)? {
+            Tested::Done(s, r) => unsafe {
+                *request = fint(r.0);
+                *flag = logical(true);
+                crate::fortran::status::write(status, &s);
+            },
+            Tested::Pending => unsafe { *flag = logical(false) },
         }
         Ok(())
     })

@@ -1,30 +1,24 @@
 //! Fortran datatype routines (MPI 4.1 §5.1). As in C, errors are raised on `MPI_COMM_SELF`
 //! (§9.3): datatype calls are tied to no communicator or window.
 
-use crate::capi::boundary::Scope;
+use crate::boundary::{rt, Scope};
 use crate::consts::*;
 use crate::fentry;
 use crate::fortran::sentinels::bottom;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
 use crate::fortran::{
-    fint, read_narrow, wide, MPI_Aint, MPI_Faint_array, MPI_Farray, MPI_Fcount, MPI_Fint,
+    by_ref, fint, narrow, read_narrow, wide, MPI_Aint, MPI_Faint_array, MPI_Farray, MPI_Fcount,
+    MPI_Fint,
 };
 use crate::nonnull;
-use crate::world::{Error, Handle, Result, Runtime};
+use crate::world::{Error, Handle, Result};
 use std::ffi::{c_char, c_void};
 
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
-
-/// Reads a datatype handle passed by reference (NULL, which only C can pass, reads as 0): one
-/// that does not fit 32 bits is no datatype (MPI_ERR_TYPE).
-unsafe fn val(p: *const MPI_Fint) -> Result<i32> {
-    if p.is_null() {
-        Ok(0)
-    } else {
-        unsafe { read_narrow(p, MPI_ERR_TYPE, "datatype") }
-    }
+/// A datatype handle argument (NULL, which only C can pass, reads as 0): one that does not fit
+/// 32 bits is no datatype (MPI_ERR_TYPE).
+unsafe fn type_ref(p: *const MPI_Fint) -> Result<i32> {
+    // SAFETY: `p` NULL or valid (fortran/mod.rs contract).
+    narrow(unsafe { by_ref(p, 0) }, MPI_ERR_TYPE, "datatype")
 }
 
 /// The handle of a datatype argument (checked non-NULL by the caller).
@@ -94,6 +88,7 @@ pub unsafe extern "C" fn mpi_type_contiguous_(
         let h = rt().type_contiguous(wide(unsafe { *count }), unsafe {
             type_arg(oldtype, "oldtype")
         }?)?;
+        // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
         unsafe { out(newtype, h) }
     })
 }
@@ -111,11 +106,16 @@ pub unsafe extern "C" fn mpi_type_vector_(
     fentry!(ierror, "MPI_TYPE_VECTOR", Scope::NoObject, {
         nonnull!(count, blocklength, stride, oldtype, newtype);
         let h = rt().type_vector(
+            // SAFETY: `count`, `blocklength`, `stride` checked non-NULL above (fortran/mod.rs
+            // contract).
             wide(unsafe { *count }),
+            // SAFETY: `blocklength`, `stride`, `oldtype` checked non-NULL above (fortran/mod.rs
+            // contract).
             wide(unsafe { *blocklength }),
             wide(unsafe { *stride }),
             unsafe { type_arg(oldtype, "oldtype") }?,
         )?;
+        // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
         unsafe { out(newtype, h) }
     })
 }
@@ -134,11 +134,16 @@ pub unsafe extern "C" fn mpi_type_create_hvector_(
     fentry!(ierror, "MPI_TYPE_CREATE_HVECTOR", Scope::NoObject, {
         nonnull!(count, blocklength, stride, oldtype, newtype);
         let h = rt().type_create_hvector(
+            // SAFETY: `count`, `blocklength`, `stride` checked non-NULL above (fortran/mod.rs
+            // contract).
             wide(unsafe { *count }),
+            // SAFETY: `blocklength`, `stride`, `oldtype` checked non-NULL above (fortran/mod.rs
+            // contract).
             wide(unsafe { *blocklength }),
             unsafe { *stride } as i64,
             unsafe { type_arg(oldtype, "oldtype") }?,
         )?;
+        // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
         unsafe { out(newtype, h) }
     })
 }
@@ -156,9 +161,11 @@ pub unsafe extern "C" fn mpi_type_indexed_(
 ) {
     fentry!(ierror, "MPI_TYPE_INDEXED", Scope::NoObject, {
         nonnull!(count, oldtype, newtype);
+        // SAFETY: `count` checked non-NULL above (fortran/mod.rs contract).
         let n = count_arg(unsafe { *count })?;
         let bls = unsafe { int_array(array_of_blocklengths, n, "array_of_blocklengths") }?;
         let disps = unsafe { int_array(array_of_displacements, n, "array_of_displacements") }?;
+        // SAFETY: `oldtype`, `newtype` checked non-NULL above (fortran/mod.rs contract).
         let h = rt().type_indexed(&bls, &disps, unsafe { type_arg(oldtype, "oldtype") }?)?;
         unsafe { out(newtype, h) }
     })
@@ -177,10 +184,12 @@ pub unsafe extern "C" fn mpi_type_create_hindexed_(
 ) {
     fentry!(ierror, "MPI_TYPE_CREATE_HINDEXED", Scope::NoObject, {
         nonnull!(count, oldtype, newtype);
+        // SAFETY: `count` checked non-NULL above (fortran/mod.rs contract).
         let n = count_arg(unsafe { *count })?;
         let bls = unsafe { int_array(array_of_blocklengths, n, "array_of_blocklengths") }?;
         let disps = unsafe { aint_array(array_of_displacements, n, "array_of_displacements") }?;
         let h =
+            // SAFETY: `oldtype`, `newtype` checked non-NULL above (fortran/mod.rs contract).
             rt().type_create_hindexed(&bls, &disps, unsafe { type_arg(oldtype, "oldtype") }?)?;
         unsafe { out(newtype, h) }
     })
@@ -199,11 +208,13 @@ pub unsafe extern "C" fn mpi_type_create_indexed_block_(
 ) {
     fentry!(ierror, "MPI_TYPE_CREATE_INDEXED_BLOCK", Scope::NoObject, {
         nonnull!(count, blocklength, oldtype, newtype);
+        // SAFETY: `count` checked non-NULL above (fortran/mod.rs contract).
         let n = count_arg(unsafe { *count })?;
         let disps = unsafe { int_array(array_of_displacements, n, "array_of_displacements") }?;
         let h = rt().type_create_indexed_block(wide(unsafe { *blocklength }), &disps, unsafe {
             type_arg(oldtype, "oldtype")
         }?)?;
+        // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
         unsafe { out(newtype, h) }
     })
 }
@@ -221,11 +232,13 @@ pub unsafe extern "C" fn mpi_type_create_hindexed_block_(
 ) {
     fentry!(ierror, "MPI_TYPE_CREATE_HINDEXED_BLOCK", Scope::NoObject, {
         nonnull!(count, blocklength, oldtype, newtype);
+        // SAFETY: `count` checked non-NULL above (fortran/mod.rs contract).
         let n = count_arg(unsafe { *count })?;
         let disps = unsafe { aint_array(array_of_displacements, n, "array_of_displacements") }?;
         let h = rt().type_create_hindexed_block(wide(unsafe { *blocklength }), &disps, unsafe {
             type_arg(oldtype, "oldtype")
         }?)?;
+        // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
         unsafe { out(newtype, h) }
     })
 }
@@ -243,6 +256,7 @@ pub unsafe extern "C" fn mpi_type_create_struct_(
 ) {
     fentry!(ierror, "MPI_TYPE_CREATE_STRUCT", Scope::NoObject, {
         nonnull!(count, newtype);
+        // SAFETY: `count` checked non-NULL above (fortran/mod.rs contract).
         let n = count_arg(unsafe { *count })?;
         let bls = unsafe { int_array(array_of_blocklengths, n, "array_of_blocklengths") }?;
         let disps = unsafe { aint_array(array_of_displacements, n, "array_of_displacements") }?;
@@ -258,6 +272,7 @@ pub unsafe extern "C" fn mpi_type_create_struct_(
             })
             .collect::<Result<_>>()?;
         let h = rt().type_create_struct(&bls, &disps, &types)?;
+        // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
         unsafe { out(newtype, h) }
     })
 }
@@ -278,7 +293,9 @@ pub unsafe extern "C" fn mpi_type_create_subarray_(
     fentry!(ierror, "MPI_TYPE_CREATE_SUBARRAY", Scope::NoObject, {
         nonnull!(ndims, order, oldtype, newtype);
         // ndims must be positive; the core says so with MPI_ERR_ARG (as the C entry point).
+        // SAFETY: `ndims` checked non-NULL above (fortran/mod.rs contract).
         let n = usize::try_from(unsafe { *ndims }).unwrap_or(0);
+        // SAFETY: `order` checked non-NULL above (fortran/mod.rs contract).
         let order = unsafe { read_narrow(order, MPI_ERR_ARG, "order") }?;
         let sizes = unsafe { int_array(array_of_sizes, n, "array_of_sizes") }?;
         let subsizes = unsafe { int_array(array_of_subsizes, n, "array_of_subsizes") }?;
@@ -286,6 +303,7 @@ pub unsafe extern "C" fn mpi_type_create_subarray_(
         let h = rt().type_create_subarray(&sizes, &subsizes, &starts, order, unsafe {
             type_arg(oldtype, "oldtype")
         }?)?;
+        // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
         unsafe { out(newtype, h) }
     })
 }
@@ -303,10 +321,14 @@ pub unsafe extern "C" fn mpi_type_create_resized_(
     fentry!(ierror, "MPI_TYPE_CREATE_RESIZED", Scope::NoObject, {
         nonnull!(oldtype, lb, extent, newtype);
         let h = rt().type_create_resized(
+            // SAFETY: `oldtype` checked non-NULL above (fortran/mod.rs contract).
             unsafe { type_arg(oldtype, "oldtype") }?,
+            // SAFETY: `lb`, `extent` checked non-NULL above (fortran/mod.rs contract).
             unsafe { *lb } as i64,
+            // SAFETY: `extent` checked non-NULL above (fortran/mod.rs contract).
             unsafe { *extent } as i64,
         )?;
+        // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
         unsafe { out(newtype, h) }
     })
 }
@@ -319,10 +341,12 @@ pub unsafe extern "C" fn mpi_type_dup_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_DUP", Scope::NoObject, {
-        let t = unsafe { val(oldtype) }?;
+        // SAFETY: `oldtype` NULL or valid (fortran/mod.rs contract).
+        let t = unsafe { type_ref(oldtype) }?;
         nonnull!(newtype);
         let h = rt().type_dup(Handle(t));
         // As MPI_COMM_DUP: on failure the new handle is the null handle.
+        // SAFETY: `newtype` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *newtype = fint(h.as_ref().map_or(MPI_DATATYPE_NULL, |h| h.0)) };
         h.map(drop)
     })
@@ -333,6 +357,7 @@ pub unsafe extern "C" fn mpi_type_dup_(
 pub unsafe extern "C" fn mpi_type_commit_(datatype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_TYPE_COMMIT", Scope::NoObject, {
         nonnull!(datatype);
+        // SAFETY: `datatype` checked non-NULL above (fortran/mod.rs contract).
         rt().type_commit(unsafe { type_arg(datatype, "datatype") }?)
     })
 }
@@ -343,7 +368,9 @@ pub unsafe extern "C" fn mpi_type_commit_(datatype: *mut MPI_Fint, ierror: *mut 
 pub unsafe extern "C" fn mpi_type_free_(datatype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_TYPE_FREE", Scope::NoObject, {
         nonnull!(datatype);
+        // SAFETY: `datatype` checked non-NULL above (fortran/mod.rs contract).
         rt().type_free(unsafe { type_arg(datatype, "datatype") }?)?;
+        // SAFETY: `datatype` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *datatype = fint(MPI_DATATYPE_NULL) };
         Ok(())
     })
@@ -358,9 +385,11 @@ pub unsafe extern "C" fn mpi_type_size_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_SIZE", Scope::NoObject, {
-        let t = unsafe { val(datatype) }?;
+        // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
+        let t = unsafe { type_ref(datatype) }?;
         nonnull!(size);
         let s = rt().type_size(Handle(t))?;
+        // SAFETY: `size` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *size = MPI_Fint::try_from(s).unwrap_or(fint(MPI_UNDEFINED)) };
         Ok(())
     })
@@ -374,9 +403,11 @@ pub unsafe extern "C" fn mpi_type_size_x_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_SIZE_X", Scope::NoObject, {
-        let t = unsafe { val(datatype) }?;
+        // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
+        let t = unsafe { type_ref(datatype) }?;
         nonnull!(size);
         let s = rt().type_size(Handle(t))?;
+        // SAFETY: `size` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *size = s };
         Ok(())
     })
@@ -392,7 +423,8 @@ pub unsafe extern "C" fn mpi_type_get_extent_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_GET_EXTENT", Scope::NoObject, {
-        let t = unsafe { val(datatype) }?;
+        // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
+        let t = unsafe { type_ref(datatype) }?;
         nonnull!(lb, extent);
         let (l, e) = rt().type_get_extent(Handle(t))?;
         unsafe {
@@ -413,7 +445,8 @@ pub unsafe extern "C" fn mpi_type_get_extent_x_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_GET_EXTENT_X", Scope::NoObject, {
-        let t = unsafe { val(datatype) }?;
+        // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
+        let t = unsafe { type_ref(datatype) }?;
         nonnull!(lb, extent);
         let (l, e) = rt().type_get_extent(Handle(t))?;
         unsafe {
@@ -434,7 +467,8 @@ pub unsafe extern "C" fn mpi_type_get_true_extent_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_GET_TRUE_EXTENT", Scope::NoObject, {
-        let t = unsafe { val(datatype) }?;
+        // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
+        let t = unsafe { type_ref(datatype) }?;
         nonnull!(true_lb, true_extent);
         let (l, e) = rt().type_get_true_extent(Handle(t))?;
         unsafe {
@@ -455,7 +489,8 @@ pub unsafe extern "C" fn mpi_type_get_true_extent_x_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_TYPE_GET_TRUE_EXTENT_X", Scope::NoObject, {
-        let t = unsafe { val(datatype) }?;
+        // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
+        let t = unsafe { type_ref(datatype) }?;
         nonnull!(true_lb, true_extent);
         let (l, e) = rt().type_get_true_extent(Handle(t))?;
         unsafe {
@@ -475,8 +510,10 @@ pub unsafe extern "C" fn mpi_type_set_name_(
     type_name_len: usize,
 ) {
     fentry!(ierror, "MPI_TYPE_SET_NAME", Scope::NoObject, {
-        let t = unsafe { val(datatype) }?;
+        // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
+        let t = unsafe { type_ref(datatype) }?;
         nonnull!(type_name);
+        // SAFETY: `type_name` checked non-NULL above (fortran/mod.rs contract).
         let name = unsafe { read_fortran_string(type_name, type_name_len) };
         rt().type_set_name(Handle(t), &name)
     })
@@ -492,7 +529,8 @@ pub unsafe extern "C" fn mpi_type_get_name_(
     type_name_len: usize,
 ) {
     fentry!(ierror, "MPI_TYPE_GET_NAME", Scope::NoObject, {
-        let t = unsafe { val(datatype) }?;
+        // SAFETY: `datatype` NULL or valid (fortran/mod.rs contract).
+        let t = unsafe { type_ref(datatype) }?;
         nonnull!(type_name, resultlen);
         let name = rt().type_get_name(Handle(t))?;
         let n = unsafe {
@@ -503,6 +541,7 @@ pub unsafe extern "C" fn mpi_type_get_name_(
                 &name,
             )
         };
+        // SAFETY: `resultlen` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *resultlen = fint(n) };
         Ok(())
     })
@@ -519,6 +558,7 @@ pub unsafe extern "C" fn mpi_get_address_(
 ) {
     fentry!(ierror, "MPI_GET_ADDRESS", Scope::NoObject, {
         nonnull!(address);
+        // SAFETY: `address` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *address = bottom(location) as MPI_Aint };
         Ok(())
     })

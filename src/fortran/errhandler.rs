@@ -1,19 +1,15 @@
 //! Fortran error handlers, error classes, codes and strings.
 
-use crate::capi::boundary::Scope;
+use crate::boundary::{rt, Scope};
 use crate::consts::*;
 use crate::fentry;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
-use crate::fortran::{fint, narrow, read_narrow, scope_handle, MPI_Fint};
+use crate::fortran::{by_ref, fint, narrow, read_narrow, scope_handle, MPI_Fint};
 use crate::nonnull;
 use crate::world::errhandler::UserErrhandler;
-use crate::world::{Error, Handle, ObjectKind, Runtime};
+use crate::world::{Error, Handle, ObjectKind};
 use std::ffi::c_char;
 use std::sync::Arc;
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// A Fortran error handler: `SUBROUTINE HANDLER(COMM, ERROR_CODE)`, both INTEGER by reference.
 pub type MPI_Fcomm_errhandler_function =
@@ -27,15 +23,6 @@ impl UserErrhandler for FortranErrhandler {
         let mut c = fint(code);
         // SAFETY: registered with the Fortran errhandler signature.
         unsafe { (self.0)(&mut h, &mut c) };
-    }
-}
-
-/// Reads a handle argument passed by reference (NULL, which only C can pass, reads as `null`).
-unsafe fn handle(p: *const MPI_Fint, null: i32) -> MPI_Fint {
-    if p.is_null() {
-        fint(null)
-    } else {
-        unsafe { *p }
     }
 }
 
@@ -56,6 +43,7 @@ unsafe fn create(
         name: "errhandler_fn",
     })?;
     let h = rt().create_errhandler(kind, Arc::new(FortranErrhandler(f)))?;
+    // SAFETY: `errhandler` checked non-NULL above (fortran/mod.rs contract).
     unsafe { *errhandler = fint(h.0) };
     Ok(())
 }
@@ -91,7 +79,8 @@ pub unsafe extern "C" fn mpi_comm_set_errhandler_(
     errhandler: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    // SAFETY: `comm` NULL or valid (fortran/mod.rs contract).
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     fentry!(
         ierror,
         "MPI_COMM_SET_ERRHANDLER",
@@ -113,7 +102,8 @@ pub unsafe extern "C" fn mpi_win_set_errhandler_(
     errhandler: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    // SAFETY: `win` NULL or valid (fortran/mod.rs contract).
+    let w = unsafe { by_ref(win, MPI_WIN_NULL) };
     fentry!(
         ierror,
         "MPI_WIN_SET_ERRHANDLER",
@@ -135,7 +125,8 @@ pub unsafe extern "C" fn mpi_comm_get_errhandler_(
     errhandler: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    // SAFETY: `comm` NULL or valid (fortran/mod.rs contract).
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     fentry!(
         ierror,
         "MPI_COMM_GET_ERRHANDLER",
@@ -144,6 +135,7 @@ pub unsafe extern "C" fn mpi_comm_get_errhandler_(
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
             nonnull!(errhandler);
             let h = rt().get_errhandler(ObjectKind::Comm, Handle(c))?;
+            // SAFETY: `errhandler` checked non-NULL above (fortran/mod.rs contract).
             unsafe { *errhandler = fint(h.0) };
             Ok(())
         }
@@ -157,7 +149,8 @@ pub unsafe extern "C" fn mpi_win_get_errhandler_(
     errhandler: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    // SAFETY: `win` NULL or valid (fortran/mod.rs contract).
+    let w = unsafe { by_ref(win, MPI_WIN_NULL) };
     fentry!(
         ierror,
         "MPI_WIN_GET_ERRHANDLER",
@@ -166,6 +159,7 @@ pub unsafe extern "C" fn mpi_win_get_errhandler_(
             let w = narrow(w, MPI_ERR_WIN, "win")?;
             nonnull!(errhandler);
             let h = rt().get_errhandler(ObjectKind::Win, Handle(w))?;
+            // SAFETY: `errhandler` checked non-NULL above (fortran/mod.rs contract).
             unsafe { *errhandler = fint(h.0) };
             Ok(())
         }
@@ -177,7 +171,9 @@ pub unsafe extern "C" fn mpi_win_get_errhandler_(
 pub unsafe extern "C" fn mpi_errhandler_free_(errhandler: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_ERRHANDLER_FREE", Scope::NoObject, {
         nonnull!(errhandler);
+        // SAFETY: `errhandler` checked non-NULL above (fortran/mod.rs contract).
         rt().errhandler_free(unsafe { errhandler_arg(errhandler) }?)?;
+        // SAFETY: `errhandler` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *errhandler = fint(MPI_ERRHANDLER_NULL) };
         Ok(())
     })
@@ -190,8 +186,10 @@ pub unsafe extern "C" fn mpi_comm_call_errhandler_(
     errorcode: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, MPI_COMM_NULL) };
-    let code = unsafe { handle(errorcode, MPI_ERR_OTHER) };
+    // SAFETY: `comm`, `errorcode` NULL or valid (fortran/mod.rs contract).
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
+    // SAFETY: `errorcode` NULL or valid (fortran/mod.rs contract).
+    let code = unsafe { by_ref(errorcode, MPI_ERR_OTHER) };
     let mut args = None;
     fentry!(
         ierror,
@@ -208,6 +206,7 @@ pub unsafe extern "C" fn mpi_comm_call_errhandler_(
     let Some((c, code)) = args else { return };
     let rc = unsafe { crate::capi::errhandler::MPI_Comm_call_errhandler(c, code) };
     if !ierror.is_null() {
+        // SAFETY: `ierror` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *ierror = fint(rc) };
     }
 }
@@ -219,8 +218,10 @@ pub unsafe extern "C" fn mpi_win_call_errhandler_(
     errorcode: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let w = unsafe { handle(win, MPI_WIN_NULL) };
-    let code = unsafe { handle(errorcode, MPI_ERR_OTHER) };
+    // SAFETY: `win`, `errorcode` NULL or valid (fortran/mod.rs contract).
+    let w = unsafe { by_ref(win, MPI_WIN_NULL) };
+    // SAFETY: `errorcode` NULL or valid (fortran/mod.rs contract).
+    let code = unsafe { by_ref(errorcode, MPI_ERR_OTHER) };
     let mut args = None;
     fentry!(
         ierror,
@@ -237,6 +238,7 @@ pub unsafe extern "C" fn mpi_win_call_errhandler_(
     let Some((w, code)) = args else { return };
     let rc = unsafe { crate::capi::errhandler::MPI_Win_call_errhandler(w, code) };
     if !ierror.is_null() {
+        // SAFETY: `ierror` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *ierror = fint(rc) };
     }
 }
@@ -250,7 +252,9 @@ pub unsafe extern "C" fn mpi_error_class_(
 ) {
     fentry!(ierror, "MPI_ERROR_CLASS", Scope::NoObject, {
         nonnull!(errorcode, errorclass);
+        // SAFETY: `errorcode` checked non-NULL above (fortran/mod.rs contract).
         let c = rt().error_class(unsafe { read_narrow(errorcode, MPI_ERR_ARG, "errorcode") }?)?;
+        // SAFETY: `errorclass` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *errorclass = fint(c) };
         Ok(())
     })
@@ -267,9 +271,12 @@ pub unsafe extern "C" fn mpi_error_string_(
 ) {
     fentry!(ierror, "MPI_ERROR_STRING", Scope::NoObject, {
         nonnull!(errorcode, string, resultlen);
+        // SAFETY: `errorcode` checked non-NULL above (fortran/mod.rs contract).
         let s = rt().error_string(unsafe { read_narrow(errorcode, MPI_ERR_ARG, "errorcode") }?)?;
         let n =
+            // SAFETY: `string` checked non-NULL above (fortran/mod.rs contract).
             unsafe { write_fortran_string(string, string_len, MPI_MAX_ERROR_STRING as usize, &s) };
+        // SAFETY: `resultlen` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *resultlen = fint(n) };
         Ok(())
     })
@@ -281,6 +288,7 @@ pub unsafe extern "C" fn mpi_add_error_class_(errorclass: *mut MPI_Fint, ierror:
     fentry!(ierror, "MPI_ADD_ERROR_CLASS", Scope::NoObject, {
         nonnull!(errorclass);
         let c = rt().add_error_class()?;
+        // SAFETY: `errorclass` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *errorclass = fint(c) };
         Ok(())
     })
@@ -296,7 +304,9 @@ pub unsafe extern "C" fn mpi_add_error_code_(
     fentry!(ierror, "MPI_ADD_ERROR_CODE", Scope::NoObject, {
         nonnull!(errorclass, errorcode);
         let c =
+            // SAFETY: `errorclass` checked non-NULL above (fortran/mod.rs contract).
             rt().add_error_code(unsafe { read_narrow(errorclass, MPI_ERR_ARG, "errorclass") }?)?;
+        // SAFETY: `errorcode` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *errorcode = fint(c) };
         Ok(())
     })
@@ -312,8 +322,10 @@ pub unsafe extern "C" fn mpi_add_error_string_(
 ) {
     fentry!(ierror, "MPI_ADD_ERROR_STRING", Scope::NoObject, {
         nonnull!(errorcode, string);
+        // SAFETY: `string` checked non-NULL above (fortran/mod.rs contract).
         let s = unsafe { read_fortran_string(string, string_len) };
         rt().add_error_string(
+            // SAFETY: `errorcode` checked non-NULL above (fortran/mod.rs contract).
             unsafe { read_narrow(errorcode, MPI_ERR_ARG, "errorcode") }?,
             &s,
         )

@@ -1,22 +1,19 @@
 //! Fortran info routines (MPI 4.1 §10). Keys and values are CHARACTER arguments with hidden
 //! lengths: trailing blanks are trimmed on input, outputs are blank-padded.
 
-use crate::capi::boundary::Scope;
+use crate::boundary::{rt, Scope};
 use crate::consts::*;
 use crate::fentry;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
 use crate::fortran::{fint, logical, narrow, MPI_Fint, MPI_Flogical};
 use crate::nonnull;
-use crate::world::{Error, Handle, Runtime};
+use crate::world::{Error, Handle};
 use std::ffi::c_char;
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// An info handle argument, checked to fit the library's handles.
 unsafe fn info_arg(p: *const MPI_Fint) -> crate::error::Result<Handle> {
     nonnull!(p);
+    // SAFETY: `p` checked non-NULL above (fortran/mod.rs contract).
     Ok(Handle(narrow(unsafe { *p }, MPI_ERR_INFO, "info")?))
 }
 
@@ -26,6 +23,7 @@ pub unsafe extern "C" fn mpi_info_create_(info: *mut MPI_Fint, ierror: *mut MPI_
     fentry!(ierror, "MPI_INFO_CREATE", Scope::NoObject, {
         nonnull!(info);
         let h = rt().info_create()?;
+        // SAFETY: `info` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *info = fint(h.0) };
         Ok(())
     })
@@ -44,6 +42,7 @@ pub unsafe extern "C" fn mpi_info_set_(
     fentry!(ierror, "MPI_INFO_SET", Scope::NoObject, {
         nonnull!(key, value);
         let h = unsafe { info_arg(info) }?;
+        // SAFETY: `key`, `value` checked non-NULL above (fortran/mod.rs contract).
         let k = unsafe { read_fortran_string(key, key_len) };
         let v = unsafe { read_fortran_string(value, value_len) };
         rt().info_set(h, &k, &v)
@@ -65,14 +64,17 @@ pub unsafe extern "C" fn mpi_info_get_(
     fentry!(ierror, "MPI_INFO_GET", Scope::NoObject, {
         nonnull!(key, valuelen, value, flag);
         let h = unsafe { info_arg(info) }?;
+        // SAFETY: `valuelen` checked non-NULL above (fortran/mod.rs contract).
         let room = usize::try_from(unsafe { *valuelen })
             .map_err(|_| Error::invalid(MPI_ERR_ARG, "VALUELEN is negative"))?;
+        // SAFETY: `key` checked non-NULL above (fortran/mod.rs contract).
         let k = unsafe { read_fortran_string(key, key_len) };
         match rt().info_get(h, &k)? {
             Some(v) => unsafe {
                 write_fortran_string(value, value_len, room, &v);
                 *flag = logical(true);
             },
+            // SAFETY: `flag` checked non-NULL above (fortran/mod.rs contract).
             None => unsafe { *flag = logical(false) },
         }
         Ok(())
@@ -92,12 +94,14 @@ pub unsafe extern "C" fn mpi_info_get_valuelen_(
     fentry!(ierror, "MPI_INFO_GET_VALUELEN", Scope::NoObject, {
         nonnull!(key, valuelen, flag);
         let h = unsafe { info_arg(info) }?;
+        // SAFETY: `key` checked non-NULL above (fortran/mod.rs contract).
         let k = unsafe { read_fortran_string(key, key_len) };
         match rt().info_get(h, &k)? {
             Some(v) => unsafe {
                 *valuelen = fint(v.len() as i32);
                 *flag = logical(true);
             },
+            // SAFETY: `flag` checked non-NULL above (fortran/mod.rs contract).
             None => unsafe { *flag = logical(false) },
         }
         Ok(())
@@ -115,6 +119,7 @@ pub unsafe extern "C" fn mpi_info_delete_(
     fentry!(ierror, "MPI_INFO_DELETE", Scope::NoObject, {
         nonnull!(key);
         let h = unsafe { info_arg(info) }?;
+        // SAFETY: `key` checked non-NULL above (fortran/mod.rs contract).
         rt().info_delete(h, &unsafe { read_fortran_string(key, key_len) })
     })
 }
@@ -129,6 +134,7 @@ pub unsafe extern "C" fn mpi_info_dup_(
     fentry!(ierror, "MPI_INFO_DUP", Scope::NoObject, {
         nonnull!(newinfo);
         let h = rt().info_dup(unsafe { info_arg(info) }?)?;
+        // SAFETY: `newinfo` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *newinfo = fint(h.0) };
         Ok(())
     })
@@ -154,6 +160,7 @@ pub unsafe extern "C" fn mpi_info_get_nkeys_(
     fentry!(ierror, "MPI_INFO_GET_NKEYS", Scope::NoObject, {
         nonnull!(nkeys);
         let n = rt().info_nkeys(unsafe { info_arg(info) }?)?;
+        // SAFETY: `nkeys` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *nkeys = fint(n) };
         Ok(())
     })
@@ -171,8 +178,10 @@ pub unsafe extern "C" fn mpi_info_get_nthkey_(
     fentry!(ierror, "MPI_INFO_GET_NTHKEY", Scope::NoObject, {
         nonnull!(n, key);
         let h = unsafe { info_arg(info) }?;
+        // SAFETY: `n` checked non-NULL above (fortran/mod.rs contract).
         let n = narrow(unsafe { *n }, MPI_ERR_ARG, "n")?;
         let k = rt().info_nthkey(h, n)?;
+        // SAFETY: `key` checked non-NULL above (fortran/mod.rs contract).
         unsafe { write_fortran_string(key, key_len, MPI_MAX_INFO_KEY as usize, &k) };
         Ok(())
     })

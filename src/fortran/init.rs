@@ -1,27 +1,19 @@
 //! Fortran life cycle, version and environment queries.
 
-use crate::capi::boundary::Scope;
+use crate::boundary::{rt, Scope};
 use crate::consts::*;
 use crate::fentry;
 use crate::fortran::strings::write_fortran_string;
 use crate::fortran::{fint, logical, read_narrow, MPI_Fint, MPI_Flogical};
 use crate::world::state::Phase;
-use crate::world::Runtime;
 use std::ffi::c_char;
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
 
 /// `MPI_INIT(IERROR)`.
 #[no_mangle]
 pub unsafe extern "C" fn mpi_init_(ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_INIT", Scope::NoObject, {
-        rt().init_with(
-            MPI_THREAD_SINGLE,
-            crate::capi::boundary::initial_errhandler(),
-        )
-        .map(drop)
+        rt().init_with(MPI_THREAD_SINGLE, crate::boundary::initial_errhandler())
+            .map(drop)
     })
 }
 
@@ -35,9 +27,11 @@ pub unsafe extern "C" fn mpi_init_thread_(
     fentry!(ierror, "MPI_INIT_THREAD", Scope::NoObject, {
         crate::nonnull!(required, provided);
         let level = rt().init_with(
+            // SAFETY: `required` checked non-NULL above (fortran/mod.rs contract).
             unsafe { read_narrow(required, MPI_ERR_ARG, "required") }?,
-            crate::capi::boundary::initial_errhandler(),
+            crate::boundary::initial_errhandler(),
         )?;
+        // SAFETY: `provided` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *provided = fint(level) };
         Ok(())
     })
@@ -54,6 +48,7 @@ pub unsafe extern "C" fn mpi_finalize_(ierror: *mut MPI_Fint) {
 pub unsafe extern "C" fn mpi_initialized_(flag: *mut MPI_Flogical, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_INITIALIZED", Scope::NoObject, {
         crate::nonnull!(flag);
+        // SAFETY: `flag` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *flag = logical(rt().phase() != Phase::NotInitialized) };
         Ok(())
     })
@@ -64,6 +59,7 @@ pub unsafe extern "C" fn mpi_initialized_(flag: *mut MPI_Flogical, ierror: *mut 
 pub unsafe extern "C" fn mpi_finalized_(flag: *mut MPI_Flogical, ierror: *mut MPI_Fint) {
     fentry!(ierror, "MPI_FINALIZED", Scope::NoObject, {
         crate::nonnull!(flag);
+        // SAFETY: `flag` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *flag = logical(rt().phase() == Phase::Finalized) };
         Ok(())
     })
@@ -83,11 +79,13 @@ pub unsafe extern "C" fn mpi_abort_(
     let comm = if comm.is_null() {
         MPI_COMM_WORLD
     } else {
+        // SAFETY: `comm` checked non-NULL above (fortran/mod.rs contract).
         crate::fortran::scope_handle(unsafe { *comm }, MPI_COMM_WORLD)
     };
     let code = if errorcode.is_null() {
         1
     } else {
+        // SAFETY: `errorcode` checked non-NULL above (fortran/mod.rs contract).
         crate::fortran::callback_code(unsafe { *errorcode })
     };
     unsafe { crate::capi::init::MPI_Abort(comm, code) };
@@ -99,6 +97,7 @@ pub unsafe extern "C" fn mpi_query_thread_(provided: *mut MPI_Fint, ierror: *mut
     fentry!(ierror, "MPI_QUERY_THREAD", Scope::NoObject, {
         crate::nonnull!(provided);
         let level = rt().active()?.thread_level;
+        // SAFETY: `provided` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *provided = fint(level) };
         Ok(())
     })
@@ -110,6 +109,7 @@ pub unsafe extern "C" fn mpi_is_thread_main_(flag: *mut MPI_Flogical, ierror: *m
     fentry!(ierror, "MPI_IS_THREAD_MAIN", Scope::NoObject, {
         crate::nonnull!(flag);
         drop(rt().active()?);
+        // SAFETY: `flag` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *flag = logical(rt().is_init_thread()) };
         Ok(())
     })
@@ -163,6 +163,7 @@ pub unsafe extern "C" fn mpi_get_library_version_(
                 &text,
             )
         };
+        // SAFETY: `resultlen` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *resultlen = fint(n) };
         Ok(())
     })
@@ -181,7 +182,9 @@ pub unsafe extern "C" fn mpi_get_processor_name_(
         rt().active().map(drop)?;
         let text = crate::capi::init::processor_name();
         let n =
+            // SAFETY: `name` checked non-NULL above (fortran/mod.rs contract).
             unsafe { write_fortran_string(name, name_len, MPI_MAX_PROCESSOR_NAME as usize, &text) };
+        // SAFETY: `resultlen` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *resultlen = fint(n) };
         Ok(())
     })

@@ -21,6 +21,13 @@
 //! | `c_char` + hidden `usize`  | `CHARACTER(LEN=*)`                     |
 //! | `Option<MPI_F...function>` | `EXTERNAL`                             |
 //! | `c_void` (choice buffer)   | no interface is written for the routine |
+//!
+//! Every entry point is `unsafe`: its contract is the MPI standard's for that routine, as
+//! gfortran calls it: each argument points to the caller's variable of the type above, valid for
+//! what the routine reads or writes during the call (a C caller may pass NULL: the routines read
+//! such a handle as the null handle and report a NULL output as `MPI_ERR_ARG`), and each
+//! CHARACTER argument comes with its length. It is stated once here; the `// SAFETY:` lines
+//! of the entry points refer to it.
 #![allow(non_camel_case_types, clippy::missing_safety_doc)]
 
 pub mod attr;
@@ -32,6 +39,7 @@ pub mod errhandler;
 pub mod info;
 pub mod init;
 pub mod sentinels;
+pub mod status;
 pub mod strings;
 pub mod win;
 
@@ -101,6 +109,22 @@ fn too_wide(v: MPI_Fint, class: i32, what: &'static str) -> crate::error::Error 
     )
 }
 
+/// Reads an INTEGER argument passed by reference (a handle, a keyval, a count): the one reader
+/// of the Fortran face. NULL, which only a C caller can pass (Fortran passes every argument by
+/// reference), reads as `null`, so the call then fails as for that handle.
+///
+/// # Safety
+/// `p` is NULL or points to a readable INTEGER.
+#[inline(always)]
+pub unsafe fn by_ref(p: *const MPI_Fint, null: i32) -> MPI_Fint {
+    if p.is_null() {
+        fint(null)
+    } else {
+        // SAFETY: not NULL, and the caller's INTEGER by the function's contract.
+        unsafe { *p }
+    }
+}
+
 /// Reads a by-reference INTEGER argument (checked non-NULL by the caller) with [`narrow`].
 ///
 /// # Safety
@@ -111,6 +135,7 @@ pub unsafe fn read_narrow(
     class: i32,
     what: &'static str,
 ) -> crate::error::Result<i32> {
+    // SAFETY: `p` points to a readable INTEGER (this function's contract).
     narrow(unsafe { *p }, class, what)
 }
 
@@ -174,35 +199,12 @@ pub fn callback_code(v: MPI_Fint) -> i32 {
 /// returns in `ierror`: `fentry!(ierror, "MPI_COMM_SIZE", scope, { ...; Ok(()) })`.
 #[macro_export]
 macro_rules! fentry {
-    ($ierror:expr, $name:literal, $scope:expr, $body:block) => {{
+    ($ierror:expr, $name:expr, $scope:expr, $body:block) => {{
         let rc = $crate::entry!($name, $scope, $body);
         let ierror: *mut $crate::fortran::MPI_Fint = $ierror;
         if !ierror.is_null() {
             // SAFETY: ierror is the caller's INTEGER, passed by reference.
             unsafe { *ierror = $crate::fortran::fint(rc) };
-        }
-    }};
-}
-
-/// [`fentry!`] for the hot calls, as [`entry_fast!`](crate::entry_fast): `$fast` answers what
-/// it can without any call; the rest goes to a slow path that takes the entry point's
-/// arguments (listed with their types; `$ierror` among them), runs `$body` in the boundary and
-/// writes IERROR. The fast path jumps to it in tail position, keeping nothing across a call.
-#[macro_export]
-macro_rules! fentry_fast {
-    ($ierror:ident, $name:literal, $scope:expr, $fast:expr, ($($arg:ident: $ty:ty),* $(,)?) $body:block) => {{
-        #[cold]
-        #[inline(never)]
-        unsafe extern "C" fn slow($($arg: $ty),*) {
-            $crate::fentry!($ierror, $name, $scope, $body)
-        }
-        if $fast {
-            unsafe { $crate::fortran::succeeded($ierror) };
-        } else {
-            #[allow(unused_unsafe)]
-            unsafe {
-                slow($($arg),*)
-            }
         }
     }};
 }
@@ -214,6 +216,7 @@ macro_rules! fentry_fast {
 #[inline(always)]
 pub unsafe fn succeeded(ierror: *mut MPI_Fint) {
     if !ierror.is_null() {
+        // SAFETY: not NULL: the caller's IERROR (this function's contract).
         unsafe { *ierror = fint(crate::consts::MPI_SUCCESS) };
     }
 }

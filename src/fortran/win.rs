@@ -2,29 +2,15 @@
 //! Creation errors are raised on the communicator, every other window error on the window, and
 //! memory errors on `MPI_COMM_SELF`, as in C.
 
-use crate::capi::boundary::Scope;
+use crate::boundary::{rt, Scope};
 use crate::consts::*;
 use crate::fentry;
 use crate::fortran::sentinels::bottom;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
-use crate::fortran::{fint, narrow, read_narrow, scope_handle, MPI_Aint, MPI_Fint};
+use crate::fortran::{by_ref, fint, narrow, read_narrow, scope_handle, MPI_Aint, MPI_Fint};
 use crate::nonnull;
-use crate::world::{Handle, HandleKind, Runtime};
+use crate::world::{Handle, HandleKind};
 use std::ffi::{c_char, c_void};
-
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
-
-/// Reads an INTEGER argument passed by reference (NULL, which only C can pass, reads as
-/// `null`).
-unsafe fn handle(p: *const MPI_Fint, null: i32) -> MPI_Fint {
-    if p.is_null() {
-        fint(null)
-    } else {
-        unsafe { *p }
-    }
-}
 
 /// The handle of an INFO argument (checked non-NULL by the caller).
 unsafe fn info_arg(p: *const MPI_Fint) -> crate::error::Result<Handle> {
@@ -44,7 +30,8 @@ pub unsafe extern "C" fn mpi_win_create_(
     win: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    // SAFETY: `comm` NULL or valid (fortran/mod.rs contract).
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     fentry!(
         ierror,
         "MPI_WIN_CREATE",
@@ -52,10 +39,13 @@ pub unsafe extern "C" fn mpi_win_create_(
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
             nonnull!(size, disp_unit, info, win);
+            // SAFETY: `info`, `disp_unit` checked non-NULL above (fortran/mod.rs contract).
             rt().check_handle(HandleKind::Info, unsafe { info_arg(info) }?)?;
             let disp_unit = unsafe { read_narrow(disp_unit, MPI_ERR_DISP, "disp_unit") }?;
             let base = bottom(base.cast_const()) as usize;
+            // SAFETY: `size`, `win` checked non-NULL above (fortran/mod.rs contract).
             let h = rt().win_create(base, unsafe { *size } as i64, disp_unit, Handle(c));
+            // SAFETY: `win` checked non-NULL above (fortran/mod.rs contract).
             unsafe { *win = fint(h.as_ref().map_or(MPI_WIN_NULL, |h| h.0)) };
             h.map(drop)
         }
@@ -75,7 +65,8 @@ pub unsafe extern "C" fn mpi_win_allocate_(
     win: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    // SAFETY: `comm` NULL or valid (fortran/mod.rs contract).
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     fentry!(
         ierror,
         "MPI_WIN_ALLOCATE",
@@ -83,8 +74,10 @@ pub unsafe extern "C" fn mpi_win_allocate_(
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
             nonnull!(size, disp_unit, info, baseptr, win);
+            // SAFETY: `info`, `disp_unit` checked non-NULL above (fortran/mod.rs contract).
             rt().check_handle(HandleKind::Info, unsafe { info_arg(info) }?)?;
             let disp_unit = unsafe { read_narrow(disp_unit, MPI_ERR_DISP, "disp_unit") }?;
+            // SAFETY: `size` checked non-NULL above (fortran/mod.rs contract).
             let r = rt().win_allocate(unsafe { *size } as i64, disp_unit, Handle(c));
             unsafe {
                 *win = fint(r.as_ref().map_or(MPI_WIN_NULL, |(h, _)| h.0));
@@ -105,7 +98,8 @@ pub unsafe extern "C" fn mpi_win_create_dynamic_(
     win: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let c = unsafe { handle(comm, MPI_COMM_NULL) };
+    // SAFETY: `comm` NULL or valid (fortran/mod.rs contract).
+    let c = unsafe { by_ref(comm, MPI_COMM_NULL) };
     fentry!(
         ierror,
         "MPI_WIN_CREATE_DYNAMIC",
@@ -113,8 +107,10 @@ pub unsafe extern "C" fn mpi_win_create_dynamic_(
         {
             let c = narrow(c, MPI_ERR_COMM, "comm")?;
             nonnull!(info, win);
+            // SAFETY: `info` checked non-NULL above (fortran/mod.rs contract).
             rt().check_handle(HandleKind::Info, unsafe { info_arg(info) }?)?;
             let h = rt().win_create_dynamic(Handle(c));
+            // SAFETY: `win` checked non-NULL above (fortran/mod.rs contract).
             unsafe { *win = fint(h.as_ref().map_or(MPI_WIN_NULL, |h| h.0)) };
             h.map(drop)
         }
@@ -124,7 +120,8 @@ pub unsafe extern "C" fn mpi_win_create_dynamic_(
 /// `MPI_WIN_FREE(WIN, IERROR)`: runs the delete callbacks, then sets WIN to MPI_WIN_NULL.
 #[no_mangle]
 pub unsafe extern "C" fn mpi_win_free_(win: *mut MPI_Fint, ierror: *mut MPI_Fint) {
-    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    // SAFETY: `win` NULL or valid (fortran/mod.rs contract).
+    let w = unsafe { by_ref(win, MPI_WIN_NULL) };
     fentry!(
         ierror,
         "MPI_WIN_FREE",
@@ -133,6 +130,7 @@ pub unsafe extern "C" fn mpi_win_free_(win: *mut MPI_Fint, ierror: *mut MPI_Fint
             let w = narrow(w, MPI_ERR_WIN, "win")?;
             nonnull!(win);
             rt().win_free(Handle(w))?;
+            // SAFETY: `win` checked non-NULL above (fortran/mod.rs contract).
             unsafe { *win = fint(MPI_WIN_NULL) };
             Ok(())
         }
@@ -147,7 +145,8 @@ pub unsafe extern "C" fn mpi_win_set_name_(
     ierror: *mut MPI_Fint,
     win_name_len: usize,
 ) {
-    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    // SAFETY: `win` NULL or valid (fortran/mod.rs contract).
+    let w = unsafe { by_ref(win, MPI_WIN_NULL) };
     fentry!(
         ierror,
         "MPI_WIN_SET_NAME",
@@ -155,6 +154,7 @@ pub unsafe extern "C" fn mpi_win_set_name_(
         {
             let w = narrow(w, MPI_ERR_WIN, "win")?;
             nonnull!(win_name);
+            // SAFETY: `win_name` checked non-NULL above (fortran/mod.rs contract).
             let name = unsafe { read_fortran_string(win_name, win_name_len) };
             rt().win_set_name(Handle(w), &name)
         }
@@ -170,7 +170,8 @@ pub unsafe extern "C" fn mpi_win_get_name_(
     ierror: *mut MPI_Fint,
     win_name_len: usize,
 ) {
-    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    // SAFETY: `win` NULL or valid (fortran/mod.rs contract).
+    let w = unsafe { by_ref(win, MPI_WIN_NULL) };
     fentry!(
         ierror,
         "MPI_WIN_GET_NAME",
@@ -182,6 +183,7 @@ pub unsafe extern "C" fn mpi_win_get_name_(
             let n = unsafe {
                 write_fortran_string(win_name, win_name_len, MPI_MAX_OBJECT_NAME as usize, &name)
             };
+            // SAFETY: `resultlen` checked non-NULL above (fortran/mod.rs contract).
             unsafe { *resultlen = fint(n) };
             Ok(())
         }
@@ -195,7 +197,8 @@ pub unsafe extern "C" fn mpi_win_get_group_(
     group: *mut MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    // SAFETY: `win` NULL or valid (fortran/mod.rs contract).
+    let w = unsafe { by_ref(win, MPI_WIN_NULL) };
     fentry!(
         ierror,
         "MPI_WIN_GET_GROUP",
@@ -204,6 +207,7 @@ pub unsafe extern "C" fn mpi_win_get_group_(
             let w = narrow(w, MPI_ERR_WIN, "win")?;
             nonnull!(group);
             let g = rt().win_group(Handle(w))?;
+            // SAFETY: `group` checked non-NULL above (fortran/mod.rs contract).
             unsafe { *group = fint(g.0) };
             Ok(())
         }
@@ -218,7 +222,8 @@ pub unsafe extern "C" fn mpi_win_fence_(
     win: *const MPI_Fint,
     ierror: *mut MPI_Fint,
 ) {
-    let w = unsafe { handle(win, MPI_WIN_NULL) };
+    // SAFETY: `win` NULL or valid (fortran/mod.rs contract).
+    let w = unsafe { by_ref(win, MPI_WIN_NULL) };
     fentry!(
         ierror,
         "MPI_WIN_FENCE",
@@ -226,6 +231,7 @@ pub unsafe extern "C" fn mpi_win_fence_(
         {
             let w = narrow(w, MPI_ERR_WIN, "win")?;
             nonnull!(assert);
+            // SAFETY: `assert` checked non-NULL above (fortran/mod.rs contract).
             unsafe { read_narrow(assert, MPI_ERR_ASSERT, "assert") }?;
             rt().win_check(Handle(w))
         }
@@ -244,8 +250,11 @@ pub unsafe extern "C" fn mpi_alloc_mem_(
 ) {
     fentry!(ierror, "MPI_ALLOC_MEM", Scope::NoObject, {
         nonnull!(size, info, baseptr);
+        // SAFETY: `info` checked non-NULL above (fortran/mod.rs contract).
         rt().check_handle(HandleKind::Info, unsafe { info_arg(info) }?)?;
+        // SAFETY: `size`, `baseptr` checked non-NULL above (fortran/mod.rs contract).
         let base = rt().alloc_mem(unsafe { *size } as i64)?;
+        // SAFETY: `baseptr` checked non-NULL above (fortran/mod.rs contract).
         unsafe { *baseptr = base as MPI_Aint };
         Ok(())
     })

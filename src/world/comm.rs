@@ -151,19 +151,6 @@ impl Runtime {
         Self::comm_derive(&mut st, comm, Members::ThisProcess)
     }
 
-    /// `MPI_Comm_split_type`.
-    pub fn comm_split_type(&self, comm: Handle, split_type: i32) -> Result<Handle> {
-        self.comm_split(
-            comm,
-            if split_type == MPI_UNDEFINED {
-                MPI_UNDEFINED
-            } else {
-                0
-            },
-            0,
-        )
-    }
-
     /// `MPI_Comm_create`, `MPI_Comm_create_group`: the group must be a subgroup of the
     /// communicator's; a process outside it gets `MPI_COMM_NULL`.
     pub fn comm_create(&self, comm: Handle, group: Handle) -> Result<Handle> {
@@ -220,7 +207,12 @@ impl Runtime {
         Ok(())
     }
 
+    /// `MPI_Comm_get_name`; the null handle is named `MPI_COMM_NULL` (MPI 4.1 §7.8).
     pub fn comm_get_name(&self, comm: Handle) -> Result<String> {
+        if comm == Handle(MPI_COMM_NULL) {
+            drop(self.active()?);
+            return Ok("MPI_COMM_NULL".to_owned());
+        }
         Ok(self.active()?.comms.get(comm)?.name.clone())
     }
 

@@ -47,9 +47,9 @@ const GEN_MASK: u32 = 0x3;
 /// The bits of a handle that are its slot index.
 pub const INDEX_MASK: u32 = (1 << GEN_SHIFT) - 1;
 // The engine's store keeps an object by its key's low bits: one place per live object of a
-// kind, as the slot index is (the promise of `caching::World::check`), which [`capacity`]
-// keeps for the kinds that carry attributes while the store's index is narrower.
-const _: () = assert!(INDEX_MASK >= KEY_INDEX_MASK);
+// kind, as the slot index is (the promise of `caching::World::DENSE_KEYS`): the two are
+// the same width, so every live object of a kind has its own place there.
+const _: () = assert!(INDEX_MASK == KEY_INDEX_MASK);
 /// The first slot index a dynamic handle gets: every predefined handle value is below it, so
 /// `value & INDEX_MASK` names one place per object whether its handle is predefined or not
 /// (see [`store_index`]).
@@ -172,23 +172,10 @@ const CHUNK_BITS: u32 = 10;
 const CHUNK: usize = 1 << CHUNK_BITS;
 const _: () = assert!(FIRST_DYNAMIC as usize <= CHUNK);
 
-/// One past the highest slot index a kind may use. The kinds that carry attributes are also
-/// bound by the engine's store, which keeps an object by its key's low
-/// `caching::store::KEY_INDEX_BITS` bits (the promise of `caching::World::check`): live objects
-/// of such a kind must differ there.
-const fn capacity(kind: HandleKind) -> u32 {
-    let all = INDEX_MASK + 1;
-    match kind {
-        HandleKind::Comm | HandleKind::Datatype | HandleKind::Win => {
-            let store = KEY_INDEX_MASK + 1;
-            if store < all {
-                store
-            } else {
-                all
-            }
-        }
-        _ => all,
-    }
+/// One past the highest slot index a kind may use (the store indexes the kinds that carry
+/// attributes by the same bits, asserted above).
+const fn capacity(_kind: HandleKind) -> u32 {
+    INDEX_MASK + 1
 }
 
 /// How many objects of `kind` the program can hold at once (besides the predefined ones): the

@@ -8,14 +8,21 @@
 
 pub mod attr_cell;
 pub mod comm;
+pub mod comm_from_group;
 pub mod datatype;
 pub mod errhandler;
+pub mod error_remove;
 pub mod handle;
 pub mod info;
+pub mod p2p;
 pub mod reduce;
 pub mod request;
 pub mod runtime;
+pub mod split_type;
 pub mod state;
+pub mod status;
+pub mod topo;
+pub mod win_query;
 pub mod window;
 
 #[cfg(test)]

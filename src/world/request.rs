@@ -1,31 +1,221 @@
-//! Requests. The only nonblocking operation a single process needs here is `MPI_Comm_idup`,
-//! which completes at once.
+//! Requests (MPI 4.1 §3.7, §3.9): nonblocking and persistent operations of the single-process
+//! world. A request is pending until what it waits for happens in this process (a matching
+//! send or receive); waiting on one that nothing can complete is the deadlock error of
+//! `world::p2p`.
 
-use crate::consts::MPI_REQUEST_NULL;
-use crate::error::Result;
+use crate::consts::*;
+use crate::error::{Error, Result};
 use crate::world::handle::Handle;
+use crate::world::p2p::{deadlock, SendMode};
 use crate::world::runtime::Runtime;
+use crate::world::state::State;
+use crate::world::status::Status;
 
 #[derive(Debug)]
 pub enum Request {
-    /// Complete; waiting or testing releases it.
+    /// Complete (`MPI_Comm_idup` and other operations done at once), with the empty status.
     Complete,
+    /// Complete with a status; waiting or testing returns it and releases the request.
+    Done(Status),
+    /// A receive whose data the face is copying (complete once it has).
+    Delivering(Status),
+    /// A receive waiting for its message.
+    RecvPending,
+    /// A synchronous send waiting for its receive.
+    SendPending,
+    /// A persistent request (MPI 4.1 §3.9): `active` is the state of the started operation.
+    Persistent {
+        op: PersistentOp,
+        active: Option<Box<Request>>,
+    },
+}
+
+/// What starting a persistent request does.
+#[derive(Debug, Clone)]
+pub enum PersistentOp {
+    Send {
+        mode: SendMode,
+        buf: usize,
+        count: i64,
+        datatype: Handle,
+        dest: i32,
+        tag: i32,
+        comm: Handle,
+    },
+    Recv {
+        buf: usize,
+        count: i64,
+        datatype: Handle,
+        source: i32,
+        tag: i32,
+        comm: Handle,
+    },
+}
+
+impl State {
+    /// The state of a request's current operation (a persistent request's started one;
+    /// `Complete` for an inactive persistent request, which completes at once).
+    pub fn request_state(&self, req: Handle) -> Result<&Request> {
+        match self.requests.get(req)? {
+            Request::Persistent {
+                active: Some(a), ..
+            } => Ok(a),
+            Request::Persistent { active: None, .. } => Ok(&Request::Complete),
+            r => Ok(r),
+        }
+    }
+
+    /// Sets the state of a request's current operation.
+    pub fn set_active_state(&mut self, req: Handle, state: Request) -> Result<()> {
+        match self.requests.get_mut(req)? {
+            Request::Persistent { active, .. } => *active = Some(Box::new(state)),
+            r => *r = state,
+        }
+        Ok(())
+    }
+}
+
+/// The outcome of testing one request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tested {
+    /// Complete: its status, and the handle the caller keeps (`MPI_REQUEST_NULL` once freed;
+    /// a persistent request stays, inactive).
+    Done(Status, Handle),
+    Pending,
 }
 
 impl Runtime {
-    /// `MPI_Wait`, `MPI_Test` on a complete request: frees it and returns `MPI_REQUEST_NULL`.
-    /// The null request completes at once (MPI 4.1 §3.7.3).
-    pub fn request_complete(&self, req: Handle) -> Result<Handle> {
+    /// `MPI_Test` on one request (MPI 4.1 §3.7.3): a complete request is released (a
+    /// persistent one made inactive); the null request and inactive persistent requests
+    /// complete at once with the empty status.
+    pub fn request_test(&self, req: Handle) -> Result<Tested> {
         let mut st = self.active()?;
         if req == Handle(MPI_REQUEST_NULL) {
-            return Ok(req);
+            return Ok(Tested::Done(Status::EMPTY, req));
         }
-        st.requests.remove(req)?;
-        Ok(Handle(MPI_REQUEST_NULL))
+        let status = match st.request_state(req)? {
+            Request::Complete => Status::EMPTY,
+            Request::Done(s) => *s,
+            Request::Delivering(_) | Request::RecvPending | Request::SendPending => {
+                return Ok(Tested::Pending)
+            }
+            Request::Persistent { .. } => unreachable!("request_state looks inside"),
+        };
+        match st.requests.get_mut(req)? {
+            Request::Persistent { active, .. } => {
+                *active = None;
+                Ok(Tested::Done(status, req))
+            }
+            _ => {
+                st.requests.remove(req)?;
+                Ok(Tested::Done(status, Handle(MPI_REQUEST_NULL)))
+            }
+        }
     }
 
-    /// `MPI_Request_free`.
+    /// `MPI_Wait` on one request: [`Runtime::request_test`] until it completes. A request only
+    /// another thread could complete is waited for when threads may call MPI at once;
+    /// otherwise waiting is the deadlock error.
+    pub fn request_wait(&self, req: Handle) -> Result<(Status, Handle)> {
+        loop {
+            if let Tested::Done(s, h) = self.request_test(req)? {
+                return Ok((s, h));
+            }
+            self.wait_turn(&[req])?;
+        }
+    }
+
+    /// Lets time pass while `reqs` are pending: a copy in progress is waited for; a pending
+    /// receive or synchronous send only if another thread may match it.
+    pub fn wait_turn(&self, reqs: &[Handle]) -> Result<()> {
+        let (copying, threads) = {
+            let st = self.active()?;
+            let copying = reqs
+                .iter()
+                .any(|&r| matches!(st.request_state(r), Ok(Request::Delivering(_))));
+            (copying, st.thread_level == MPI_THREAD_MULTIPLE)
+        };
+        if copying {
+            std::thread::yield_now();
+            return Ok(());
+        }
+        if threads {
+            std::thread::sleep(std::time::Duration::from_micros(100));
+            return Ok(());
+        }
+        Err(deadlock("waiting for a receive or synchronous send"))
+    }
+
+    /// `MPI_Request_get_status` (MPI 4.1 §3.7.3): the status of a complete request without
+    /// freeing it, `None` while it is pending; the null request has the empty status.
+    pub fn request_status(&self, req: Handle) -> Result<Option<Status>> {
+        let st = self.active()?;
+        if req == Handle(MPI_REQUEST_NULL) {
+            return Ok(Some(Status::EMPTY));
+        }
+        match st.request_state(req)? {
+            Request::Complete => Ok(Some(Status::EMPTY)),
+            Request::Done(s) => Ok(Some(*s)),
+            _ => Ok(None),
+        }
+    }
+
+    /// Whether a request is active (MPI 4.1 §3.7.5: null and inactive persistent ones are not).
+    pub fn request_is_active(&self, req: Handle) -> Result<bool> {
+        if req == Handle(MPI_REQUEST_NULL) {
+            return Ok(false);
+        }
+        let st = self.active()?;
+        Ok(!matches!(
+            st.requests.get(req)?,
+            Request::Persistent { active: None, .. }
+        ))
+    }
+
+    /// `MPI_Request_free`: a pending receive is withdrawn; a pending synchronous send stays
+    /// queued and completes unseen (MPI 4.1 §3.7.3).
     pub fn request_free(&self, req: Handle) -> Result<()> {
-        self.active()?.requests.remove(req).map(drop)
+        let mut st = self.active()?;
+        if let Request::RecvPending = st.request_state(req)? {
+            st.p2p.withdraw(req);
+        }
+        st.p2p.forget_sync(req);
+        st.requests.remove(req).map(drop)
+    }
+
+    /// `MPI_Send_init` & co., `MPI_Recv_init`: an inactive persistent request.
+    pub fn persistent_init(&self, op: PersistentOp) -> Result<Handle> {
+        let mut st = self.active()?;
+        let (comm, dt) = match &op {
+            PersistentOp::Send { comm, datatype, .. }
+            | PersistentOp::Recv { comm, datatype, .. } => (*comm, *datatype),
+        };
+        st.comms.get(comm)?;
+        st.types.get(dt)?;
+        st.requests.insert(Request::Persistent { op, active: None })
+    }
+
+    /// `MPI_Start`: the operation of an inactive persistent request (the face runs it).
+    pub fn persistent_op(&self, req: Handle) -> Result<PersistentOp> {
+        let st = self.active()?;
+        match st.requests.get(req)? {
+            Request::Persistent { op, active: None } => Ok(op.clone()),
+            Request::Persistent { .. } => Err(Error::invalid(
+                MPI_ERR_REQUEST,
+                format!("persistent request {:#x} is already active", req.0),
+            )),
+            _ => Err(Error::invalid(
+                MPI_ERR_REQUEST,
+                format!("request {:#x} is not persistent", req.0),
+            )),
+        }
+    }
+}
+
+impl Runtime {
+    /// A request for an operation that completed when it started (a nonblocking collective
+    /// over one process): waiting returns the empty status.
+    pub fn completed_request(&self) -> Result<Handle> {
+        self.active()?.requests.insert(Request::Complete)
     }
 }

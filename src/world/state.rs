@@ -37,6 +37,8 @@ pub struct State {
     pub errhandlers: Slab<Errhandler>,
     pub requests: Slab<Request>,
     pub infos: Slab<Info>,
+    /// Messages and posted receives of point-to-point communication with this process.
+    pub p2p: crate::world::p2p::Queues,
     pub errors: ErrorRegistry,
     /// Predefined communicator attributes, by keyval (`MPI_TAG_UB` ...), shared by every comm.
     pub comm_predefined: Vec<(i32, Arc<AttrCell>)>,
@@ -58,6 +60,7 @@ impl State {
             errhandlers: Slab::new(HandleKind::Errhandler),
             requests: Slab::new(HandleKind::Request),
             infos: Slab::new(HandleKind::Info),
+            p2p: crate::world::p2p::Queues::new(),
             errors: ErrorRegistry::new(),
             comm_predefined: Vec::new(),
             alloc_mem: BTreeMap::new(),
@@ -75,6 +78,9 @@ impl State {
 const FINALIZE_FIRST: [ObjRef; 2] = [ObjRef::comm(MPI_COMM_SELF), ObjRef::comm(MPI_COMM_WORLD)];
 
 impl World for State {
+    // Handles carry a slot index in their low bits (world/handle.rs asserts it fits).
+    const DENSE_KEYS: bool = true;
+
     fn check_active(&self) -> Result<()> {
         match self.phase {
             Phase::Initialized | Phase::Finalizing => Ok(()),

@@ -44,6 +44,8 @@ pub struct Window {
     pub flavor: i32,
     /// The memory of an `MPI_Win_allocate` window (empty for the other flavors).
     memory: Vec<u128>,
+    /// Memory attached to a dynamic window (`MPI_Win_attach`): (base, size).
+    pub attached: Vec<(usize, i64)>,
 }
 
 impl std::fmt::Debug for Window {
@@ -98,6 +100,7 @@ impl Window {
             disp_unit,
             flavor,
             memory,
+            attached: Vec::new(),
         }
     }
 }
@@ -208,7 +211,12 @@ impl Runtime {
         Ok(())
     }
 
+    /// `MPI_Win_get_name`; the null handle is named `MPI_WIN_NULL` (MPI 4.1 §12.2.6).
     pub fn win_get_name(&self, win: Handle) -> Result<String> {
+        if win == Handle(MPI_WIN_NULL) {
+            drop(self.active()?);
+            return Ok("MPI_WIN_NULL".to_owned());
+        }
         Ok(self.active()?.wins.get(win)?.name.clone())
     }
 

@@ -34,8 +34,7 @@ pub fn install_prefix() -> &'static Path {
     static PREFIX: OnceLock<PathBuf> = OnceLock::new();
     PREFIX.get_or_init(|| {
         let prefix = scratch().join("install");
-        let out = Command::new("bash")
-            .arg(repo_root().join("ci/install.sh"))
+        let out = same_build(Command::new("bash").arg(repo_root().join("ci/install.sh")))
             .arg("--prefix")
             .arg(&prefix)
             .current_dir(repo_root())
@@ -53,14 +52,36 @@ pub fn install_prefix() -> &'static Path {
     })
 }
 
+/// A command that runs ci/install.sh (directly or through another script) made to build the
+/// library with the features the tests' own build has, so cargo reuses that build instead of
+/// compiling the crate once more. (The test hooks are Rust functions only: the installed C and
+/// Fortran library is the same.)
+pub fn same_build(cmd: &mut Command) -> &mut Command {
+    cmd.env("MPICACHE_INSTALL_FEATURES", "test-hooks")
+}
+
 /// Compiles `source` with the installed `wrapper` (`"mpicc"`, `"mpifort"`, ...) and `flags`,
-/// into an executable named after the source's stem in this test binary's scratch directory.
+/// into an executable named after the source in this test binary's scratch directory.
 /// Panics with the full command and compiler output on failure.
 pub fn compile(wrapper: &str, source: &Path, flags: &[&str]) -> PathBuf {
     let prefix = install_prefix();
-    let outdir = scratch().join("bin");
+    // Named after the source's directory, stem and extension: the test binaries that hold many
+    // test files (tests/programs) build tests/c/info.c and tests/fortran/info.F90 side by side.
+    let dir = source
+        .parent()
+        .and_then(Path::file_name)
+        .map_or_else(|| "top".into(), |d| d.to_string_lossy().into_owned());
+    let outdir = scratch().join("bin").join(dir);
     std::fs::create_dir_all(&outdir).unwrap();
-    let exe = outdir.join(source.file_stem().expect("source has a file name"));
+    let stem = source.file_stem().expect("source has a file name");
+    let exe = match source.extension() {
+        Some(ext) => outdir.join(format!(
+            "{}_{}",
+            stem.to_string_lossy(),
+            ext.to_string_lossy()
+        )),
+        None => outdir.join(stem),
+    };
     let mut cmd = Command::new(prefix.join("bin").join(wrapper));
     cmd.args(flags).arg(source).arg("-o").arg(&exe);
     let out = cmd

@@ -164,9 +164,8 @@ program sentinels
   call MPI_FREE_MEM(p, ierr)
   call check(ierr == MPI_SUCCESS, 'MPI_FREE_MEM of that memory succeeds', nfail)
 
-  ! -- MPI_COMM_SPLIT_TYPE (MPI 4.1 §7.4.2). src/consts.rs has no MPI_COMM_TYPE_SHARED yet, so
-  ! a split type other than MPI_UNDEFINED is spelled as a literal here. --
-  call MPI_COMM_SPLIT_TYPE(MPI_COMM_WORLD, 0, 0, MPI_INFO_NULL, sharedc, ierr)
+  ! -- MPI_COMM_SPLIT_TYPE (MPI 4.1 §7.4.2): one shared-memory domain holds the process. --
+  call MPI_COMM_SPLIT_TYPE(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, sharedc, ierr)
   call MPI_COMM_COMPARE(MPI_COMM_WORLD, sharedc, cmp, ierr)
   call check(ierr == MPI_SUCCESS .and. cmp == MPI_CONGRUENT, &
              'MPI_COMM_SPLIT_TYPE holds the process', nfail)

@@ -37,8 +37,10 @@ use crate::consts::MPI_KEYVAL_INVALID;
 use crate::error::{Error, Limited, Result};
 use crate::kinds::ObjectKind;
 use crate::primitives::{alloc, asym_fence};
-use number::{decode, kind_code, kind_of_code, number_of, GEN_MASK, GEN_SHIFT, KIND_SHIFT};
-pub use number::{decode_kind, slot_of, SLOTS, SLOT_MASK};
+use number::{
+    decode, kind_bits, kind_code, kind_of_code, number_of, GEN_MASK, GEN_SHIFT, KIND_SHIFT,
+};
+pub use number::{decode_kind, is_own, slot_of, SLOTS, SLOT_MASK};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -840,7 +842,7 @@ impl KeyvalTable {
     #[inline(always)]
     pub fn try_free(&'static self, number: i32, expected: ObjectKind) -> Option<FreedKeyval> {
         let n = number as u32;
-        if number <= 0 || n >> KIND_SHIFT != kind_code(expected) {
+        if n >> KIND_SHIFT != kind_bits(expected) {
             return None;
         }
         let slot = n & SLOT_MASK;

@@ -6,7 +6,7 @@ use crate::caching::callback::Callbacks;
 use crate::caching::convert::{AttrRead, AttrWord};
 use crate::caching::keyval::KeyvalRef;
 use crate::caching::object::ObjRef;
-use crate::caching::store::{fits, Entry, ObjAttrs};
+use crate::caching::store::{Entry, ObjAttrs};
 use crate::caching::world::World;
 use crate::consts::MPI_ERR_INTERN;
 use crate::error::{Error, Result};
@@ -14,30 +14,24 @@ use crate::primitives::alloc;
 
 impl<W: World> Locked<W> {
     /// The attributes of a live object; `None` when it never had any bound.
-    pub fn obj_attrs(&self, obj: ObjRef) -> Result<Option<&'static ObjAttrs>> {
+    pub fn obj_attrs(&self, obj: ObjRef) -> Result<Option<ObjAttrs>> {
         self.world.check(obj)?;
         Ok(self.live_attrs(obj))
     }
 
     /// The attributes of an object the caller has just found live; `None` when it never had
     /// any bound.
-    fn live_attrs(&self, obj: ObjRef) -> Option<&'static ObjAttrs> {
+    fn live_attrs(&self, obj: ObjRef) -> Option<ObjAttrs> {
         self.store.and_then(|s| s.attrs(obj))
     }
 
     /// The attributes of a live object, bound to it if they were not.
-    pub fn bind_attrs(&self, obj: ObjRef) -> Result<&'static ObjAttrs> {
+    pub fn bind_attrs(&self, obj: ObjRef) -> Result<ObjAttrs> {
         self.world.check(obj)?;
         let store = self.store.ok_or_else(|| {
             Error::invalid(MPI_ERR_INTERN, format!("no attribute store for {obj:?}"))
         })?;
-        if !fits(obj.key) {
-            return Err(Error::invalid(
-                MPI_ERR_INTERN,
-                format!("{obj:?}: the attribute store binds keys of 32 bits"),
-            ));
-        }
-        Ok(store.bind(obj))
+        store.bind(obj)
     }
 
     /// How many attributes a live object has.
@@ -60,10 +54,17 @@ impl<W: World> Locked<W> {
         value: AttrWord,
     ) -> Result<()> {
         let a = self.bind_attrs(obj)?;
-        if a.entry(info.slot()).is_none() {
+        let new = a.entry(info.slot()).is_none();
+        if new {
             self.keyvals().add_attr(info.slot(), info.number)?;
         }
-        a.insert(info.slot(), info.number, value, info.callbacks());
+        if let Err(e) = a.insert(info.slot(), info.number, value, info.callbacks()) {
+            // Out of memory: the keyval's count as it was.
+            if let (true, Some(store)) = (new, self.store) {
+                store.attr_removed(info.slot());
+            }
+            return Err(e);
+        }
         Ok(())
     }
 
@@ -88,7 +89,7 @@ impl<W: World> Locked<W> {
         }
         let dst = self.bind_attrs(to)?;
         let keyvals = self.keyvals();
-        dst.copy_from(src, |slot, number| keyvals.add_attr(slot, number).is_ok());
+        dst.copy_from(&src, |slot, number| keyvals.add_attr(slot, number).is_ok())?;
         Ok(true)
     }
 
@@ -139,7 +140,7 @@ impl<W: World> Locked<W> {
             self.attr_remove(obj, slot);
             return Ok(None);
         }
-        self.mark_dying(a, obj, slot)?;
+        self.mark_dying(&a, obj, slot)?;
         Ok(Some((info, a.read_of(slot, &e))))
     }
 

@@ -1,12 +1,13 @@
-//! Where attributes live: type-stable slots that readers reach without a lock.
+//! Where attributes live: memory that follows what the program holds, read without a lock.
 //!
-//! - A directory per object kind maps an object key's low bits ([`key_index`]) to that index's
-//!   [`ObjAttrs`], which records which object is bound to it now.
-//! - An [`ObjAttrs`] holds slots indexed by keyval slot, the first 16,384 in one flat array
-//!   (pages of 64 made later hold the rest): the word, the keyval number, and a packed word
-//!   with the provenance, the dying flag and the position in the order of setting. Each slot is
-//!   guarded by a sequence counter (a seqlock); writers claim it by making the counter odd with
-//!   a compare-and-swap, so the locked writers and the lock-free overwrite never interleave.
+//! - Each object with attributes has a [`Record`] (bound key, version, counts, order counter)
+//!   and an open-addressing table of buckets keyed by keyval slot ([`record`]), both from the
+//!   store's [`Arena`]: type- and size-class-stable blocks, given back to the kernel when free.
+//! - A directory per object kind maps an object key to its record. Worlds whose keys are dense
+//!   (the single-process world's handles: live objects of a kind differ in their low
+//!   [`KEY_INDEX_BITS`] bits) get a two-level array ([`Tables::dirs`] → leaves made on demand);
+//!   others (engine handles: ints, pointers) a hash directory ([`directory`]). Readers take no
+//!   lock in either.
 //! - A keyval table per object kind records, per registry slot, the number of the keyval of that
 //!   kind using it while the keyval is held (live, or freed while attributes still use it: MPI
 //!   4.1 §7.7.2 keeps it for them) and whether it has a delete callback.
@@ -14,38 +15,36 @@
 //! [`layout`] states the lock-free read as numbers, for the hand-written getters
 //! ([`getters_x86_64`]), which read the process's tables, [`GLOBAL_TABLES`], at a fixed address.
 //!
-//! Nothing here is ever freed: an index that is reused gets the same [`ObjAttrs`] back, so a
-//! reader racing with a free (an erroneous program) reads stale values, never freed memory,
-//! and a C reader's pointer into a slot (the internal `MPI_Aint` or `int` of a Fortran-set
-//! value) stays valid while the attribute exists. The memory is bounded by the largest number
-//! of objects alive at once and the highest keyval slot in use. (This store is the one the
-//! stage 2 plan replaces: docs/DESIGN.md "The store".)
+//! Records and tables of freed objects go back to the arena; a racing reader (an erroneous
+//! program, or a get racing a table rebuild) reads stale values of the right type and sees the
+//! record's version change, and the locked path answers. A Fortran-set value's C view (the
+//! internal `MPI_Aint` / `int`) is a cell of its own that stays put while the attribute lives.
 //!
-//! Objects are bound by their key's low 32 bits (an `int` handle): a world's keys must fit an
-//! `i32` (see [`crate::caching::World::check`]); binding refuses others.
-//!
-//! Everything but [`Tables::get`] and [`Tables::try_overwrite`] is called under the engine's
-//! lock; those two take no lock and write nothing shared (the overwrite writes only its slot).
+//! Everything but the gets and [`Tables::try_overwrite`] is called under the engine's lock;
+//! those take no lock and write nothing shared (the overwrite writes only its bucket).
 
 use crate::caching::convert::{AttrRead, AttrWord, Provenance};
 use crate::caching::keyval::number::{decode_kind, slot_of, SLOTS};
 use crate::caching::keyval::{FreedKeyval, KeyvalTable};
 use crate::caching::object::{ObjKey, ObjRef};
+use crate::error::{Error, Result};
 use crate::kinds::ObjectKind;
-use crate::primitives::once_ptr::OncePtr;
+use crate::primitives::arena::{at, slice_at, Arena};
 use crate::primitives::zeroed::{zeroable, zeroed_box};
-use std::sync::atomic::{AtomicI64, AtomicU32, Ordering};
+use bucket::{cell_ref, cell_view, keyval_of, pack, Read, DYING, ORDER_SHIFT, PROVENANCE_BITS};
+use std::sync::atomic::{fence, AtomicI64, AtomicU64, Ordering};
 
+mod bucket;
+mod directory;
 pub(crate) mod getters_x86_64;
 pub mod layout;
-mod obj_attrs;
-mod slot;
+mod record;
 #[cfg(test)]
 mod tests;
 
-pub use obj_attrs::ObjAttrs;
-pub use slot::Entry;
-use slot::{callbacks_of_meta, pack, Slot, DYING, ORDER_SHIFT};
+pub use bucket::Entry;
+pub use record::ObjAttrs;
+use record::{buckets_of, home, Record};
 
 /// Every keyval slot a number can name.
 const KEYVAL_SLOTS: usize = SLOTS;
@@ -56,15 +55,19 @@ const NO_KEYVAL: i64 = -1;
 /// In the keyval table: the keyval has a delete callback (overwrites must run it).
 const HAS_DELETE: i64 = 1 << 32;
 
-/// The bits of an object key that index a directory.
-pub const KEY_INDEX_BITS: u32 = 18;
+/// The bits of a dense key that index a directory: live objects of one kind differ in them.
+pub const KEY_INDEX_BITS: u32 = 24;
 /// [`KEY_INDEX_BITS`] as a mask.
 pub const KEY_INDEX_MASK: u32 = (1 << KEY_INDEX_BITS) - 1;
-/// The number of distinct [`key_index`] values.
-const KEY_INDEXES: usize = KEY_INDEX_MASK as usize + 1;
+/// Index bits resolved by a leaf of the dense directory.
+pub const LEAF_BITS: u32 = 12;
+/// Entries of a leaf.
+pub const LEAF: usize = 1 << LEAF_BITS;
+/// Leaves of a dense directory.
+const LEAVES: usize = 1 << (KEY_INDEX_BITS - LEAF_BITS);
 
-/// Where a directory keeps the object of `key`: the key's low bits. Any key gives an index;
-/// readers compare the whole bound key (kind, generation and liveness at once for the
+/// Where a dense directory keeps the object of `key`: the key's low bits. Any key gives an
+/// index; readers compare the whole bound key (kind, generation and liveness at once for the
 /// single-process world's handles).
 #[inline(always)]
 pub const fn key_index(key: ObjKey) -> usize {
@@ -83,55 +86,22 @@ pub enum Fast<T> {
     Hit(T),
     /// Valid object and keyval, attribute not set.
     Miss,
-    /// Cannot tell without the lock (predefined keyval, unknown object, error).
+    /// Cannot tell without the lock (predefined keyval, unknown object, error, a race).
     Slow,
 }
 
-/// One directory: [`key_index`] → the attributes bound there.
-#[repr(C)]
-struct Directory {
-    /// Every index a key can name.
-    table: [OncePtr<ObjAttrs>; KEY_INDEXES],
-    /// One past the highest index ever made: walks stop there.
-    made: AtomicU32,
-}
-
-zeroable!(Directory { table, made });
-
-impl Directory {
-    #[inline(always)]
-    fn get(&self, index: usize) -> Option<&'static ObjAttrs> {
-        self.table[index % KEY_INDEXES].get()
-    }
-
-    /// Called under the engine's lock.
-    fn get_or_create(&self, index: usize) -> &'static ObjAttrs {
-        if index as u32 >= self.made.load(Ordering::Relaxed) {
-            self.made.store(index as u32 + 1, Ordering::Relaxed);
-        }
-        self.table[index % KEY_INDEXES].get_or_set(ObjAttrs::new)
-    }
-
-    /// Every index's attributes, in index order.
-    fn all(&self) -> impl Iterator<Item = &'static ObjAttrs> + '_ {
-        let made = self.made.load(Ordering::Relaxed) as usize;
-        self.table[..made].iter().filter_map(|o| o.get())
-    }
-}
-
-/// The tables the lock-free paths read: which attributes each object has and which keyvals
-/// are held. Megabytes that start all zero (untouched pages take no memory): the process's
-/// runtime keeps them in a static, so the hot paths reach them with no pointer to follow;
-/// other runtimes (tests) get them from a zeroed allocation.
+/// The tables the lock-free paths read: the dense directories and which keyvals are held.
+/// Megabytes that start all zero (untouched pages take no memory): the process's runtime keeps
+/// them in a static, so the hot paths reach them with no pointer to follow; other runtimes
+/// (tests) get them from a zeroed allocation.
 #[repr(C)]
 pub struct Tables {
-    dirs: [Directory; 3],
+    /// Per object kind: leaf addresses (arrays of [`LEAF`] record addresses), by the index's
+    /// high bits.
+    dirs: [[AtomicU64; LEAVES]; 3],
     /// Per object kind and keyval slot: the number of the keyval of that kind using the slot,
     /// from its creation until it dies (freed by the user and used by no attribute), `|
     /// HAS_DELETE` when it has a delete callback; 0 when none does ([`NO_KEYVAL`] for slot 0).
-    /// A reader that finds its number there knows the keyval held and of its kind: it names
-    /// the attributes it has, which is all a get asks. Whether it is live (may create new
-    /// attributes) only the registry says.
     keyvals: [[AtomicI64; KEYVAL_SLOTS]; 3],
 }
 
@@ -141,12 +111,7 @@ impl Tables {
     /// Empty tables, for a `static` (all zero: `.bss`).
     pub const fn new() -> Tables {
         Tables {
-            dirs: [const {
-                Directory {
-                    table: [const { OncePtr::new() }; KEY_INDEXES],
-                    made: AtomicU32::new(0),
-                }
-            }; 3],
+            dirs: [const { [const { AtomicU64::new(0) }; LEAVES] }; 3],
             keyvals: [const { [const { AtomicI64::new(0) }; KEYVAL_SLOTS] }; 3],
         }
     }
@@ -158,12 +123,16 @@ impl Default for Tables {
     }
 }
 
-/// All attributes of one runtime, and the keyvals they use: the registry, and the tables
-/// (which it derefs to).
+/// All attributes of one runtime, and the keyvals they use: the registry, the memory, the
+/// directories, and the tables (which it derefs to).
 pub struct Store {
     /// The keyval registry (lock-free create and free).
     pub registry: KeyvalTable,
     tables: &'static Tables,
+    arena: Arena,
+    /// Keys are dense (see [`KEY_INDEX_BITS`]): the tables' directories; else [`directory`].
+    dense: bool,
+    hashed: [directory::HashDir; 3],
 }
 
 impl std::ops::Deref for Store {
@@ -174,26 +143,29 @@ impl std::ops::Deref for Store {
     }
 }
 
-impl Default for Store {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl Store {
     /// A store with tables of its own, from the heap (kept for the rest of the process:
-    /// lock-free readers may hold references into them at any time).
-    pub fn new() -> Store {
-        Store::with_tables(Box::leak(zeroed_box()))
+    /// lock-free readers may hold references into them at any time); `dense`: see
+    /// [`KEY_INDEX_BITS`].
+    pub fn new(dense: bool) -> Store {
+        Store::with_tables(Box::leak(zeroed_box()), dense)
     }
 
     /// A store on `tables`, which must be empty and used by no other store.
-    pub fn with_tables(tables: &'static Tables) -> Store {
+    pub fn with_tables(tables: &'static Tables, dense: bool) -> Store {
         tables.no_keyval_in_slot_0();
         Store {
             registry: KeyvalTable::new(),
             tables,
+            arena: Arena::new(),
+            dense,
+            hashed: [const { directory::HashDir::new() }; 3],
         }
+    }
+
+    /// The store's memory (tests, reports).
+    pub fn arena(&self) -> &Arena {
+        &self.arena
     }
 
     /// A keyval died (its slot released by the caller, not yet recycled): its entry is
@@ -215,13 +187,25 @@ impl Store {
     }
 
     /// Forgets everything (finalize, test resets): every attribute gone, every object
-    /// unbound, every keyval dead. No reader may be running.
-    pub fn clear(&self) {
+    /// unbound, every keyval dead, the memory back to the arena. No reader may be running.
+    pub fn clear(&'static self) {
         self.registry.clear();
-        for dir in &self.dirs {
-            for a in dir.all() {
-                a.remove_all(|_| {});
-                a.bound.store(0, Ordering::Release);
+        for kind in [ObjectKind::Comm, ObjectKind::Datatype, ObjectKind::Win] {
+            for obj in self.objects(kind) {
+                if let Some(a) = self.attrs(obj) {
+                    a.remove_all(|_| {});
+                }
+                self.unbind(obj);
+            }
+            if self.dense {
+                for leaf in &self.dirs[kind_index(kind)] {
+                    let addr = leaf.swap(0, Ordering::AcqRel);
+                    if addr != 0 {
+                        self.arena.free_at::<AtomicU64>(addr as usize, LEAF);
+                    }
+                }
+            } else {
+                self.hashed[kind_index(kind)].clear(&self.arena);
             }
         }
         let made = self.registry.slots_made().min(KEYVAL_SLOTS);
@@ -232,15 +216,215 @@ impl Store {
         }
         self.no_keyval_in_slot_0();
     }
+
+    /// The record of `obj`'s key, bound or stale (lock-free).
+    #[inline(always)]
+    fn record(&self, obj: ObjRef) -> Option<&'static Record> {
+        if self.dense {
+            self.tables.record(obj)
+        } else {
+            self.hashed[kind_index(obj.kind)].get(obj.key.0)
+        }
+    }
+
+    fn handle(&'static self, rec: &'static Record) -> ObjAttrs {
+        ObjAttrs {
+            rec,
+            arena: &self.arena,
+        }
+    }
+
+    /// The attributes bound to `obj` now, if any.
+    #[inline]
+    pub fn attrs(&'static self, obj: ObjRef) -> Option<ObjAttrs> {
+        let rec = self.record(obj)?;
+        (rec.key.load(Ordering::Acquire) == obj.key.0 && obj.key.0 != 0).then(|| self.handle(rec))
+    }
+
+    /// The attributes bound to `obj` (a live object), binding them if needed. Out of memory:
+    /// an error, and nothing changed.
+    pub fn bind(&'static self, obj: ObjRef) -> Result<ObjAttrs> {
+        if let Some(a) = self.attrs(obj) {
+            return Ok(a);
+        }
+        if obj.key.0 == 0 {
+            return Err(Error::invalid(
+                crate::consts::MPI_ERR_INTERN,
+                format!("{obj:?}: key 0 names no object"),
+            ));
+        }
+        let oom = |what| Error::OutOfMemory { what };
+        if self.dense {
+            let index = key_index(obj.key);
+            let top = &self.dirs[kind_index(obj.kind)][index >> LEAF_BITS];
+            let mut leaf = top.load(Ordering::Acquire);
+            if leaf == 0 {
+                let block = self
+                    .arena
+                    .alloc::<AtomicU64>(LEAF)
+                    .ok_or_else(|| oom("an attribute directory page"))?;
+                for e in block.get() {
+                    e.store(0, Ordering::Relaxed);
+                }
+                leaf = block.addr() as u64;
+                top.store(leaf, Ordering::Release);
+            }
+            let entry = &slice_at::<AtomicU64>(leaf, LEAF)[index & (LEAF - 1)];
+            if let Some(old) = at::<Record>(entry.load(Ordering::Acquire)) {
+                // A record left by an object that is gone (the world promises one live object
+                // per index): it serves the new one.
+                self.handle(old).remove_all(|slot| self.attr_removed(slot));
+                old.init(obj.key.0);
+                return Ok(self.handle(old));
+            }
+            let rec = self.new_record(obj)?;
+            entry.store(rec as *const Record as u64, Ordering::Release);
+            Ok(self.handle(rec))
+        } else {
+            let dir = &self.hashed[kind_index(obj.kind)];
+            dir.reserve(&self.arena)
+                .ok_or_else(|| oom("an attribute directory"))?;
+            let rec = self.new_record(obj)?;
+            dir.insert(obj.key.0, rec);
+            Ok(self.handle(rec))
+        }
+    }
+
+    fn new_record(&self, obj: ObjRef) -> Result<&'static Record> {
+        let block = self.arena.alloc::<Record>(1).ok_or(Error::OutOfMemory {
+            what: "an object's attribute record",
+        })?;
+        let rec = &block.get()[0];
+        rec.init(obj.key.0);
+        Ok(rec)
+    }
+
+    /// Unbinds an object that goes away (its attributes already removed): readers stop
+    /// finding it and its record goes back to the arena.
+    pub fn unbind(&'static self, obj: ObjRef) {
+        let Some(a) = self.attrs(obj) else { return };
+        debug_assert!(a.is_empty(), "{} unbound with attributes", obj.kind);
+        a.drop_table(|_| {});
+        let rec = a.rec;
+        let v = rec.version.load(Ordering::Relaxed) | 1;
+        rec.version.store(v, Ordering::Release);
+        rec.key.store(0, Ordering::Release);
+        rec.version.store(v + 1, Ordering::Release);
+        if self.dense {
+            let index = key_index(obj.key);
+            let leaf = self.dirs[kind_index(obj.kind)][index >> LEAF_BITS].load(Ordering::Acquire);
+            if leaf != 0 {
+                slice_at::<AtomicU64>(leaf, LEAF)[index & (LEAF - 1)].store(0, Ordering::Release);
+            }
+        } else {
+            self.hashed[kind_index(obj.kind)].remove(&self.arena, obj.key.0);
+        }
+        self.arena
+            .free_at::<Record>(rec as *const Record as usize, 1);
+    }
+
+    /// Every object of `kind` bound now, in directory order (for dense keys, the single-process
+    /// world's handles: the order of their slots, predefined objects first), else key order.
+    fn objects(&self, kind: ObjectKind) -> Vec<ObjRef> {
+        let mut out = Vec::new();
+        let mut take = |rec: &Record| {
+            let key = rec.key.load(Ordering::Acquire);
+            if key != 0 {
+                out.push(ObjRef::new(kind, ObjKey(key)));
+            }
+        };
+        if self.dense {
+            for leaf in &self.dirs[kind_index(kind)] {
+                let leaf = leaf.load(Ordering::Acquire);
+                if leaf != 0 {
+                    for e in slice_at::<AtomicU64>(leaf, LEAF) {
+                        if let Some(rec) = at::<Record>(e.load(Ordering::Acquire)) {
+                            take(rec);
+                        }
+                    }
+                }
+            }
+        } else {
+            self.hashed[kind_index(kind)].each(take);
+            // Hash order means nothing: key order is creation order for handles that count up.
+            out.sort_unstable_by_key(|o| o.key);
+        }
+        out
+    }
+
+    /// Every object of `kind` bound now with attributes, in directory order.
+    pub fn objects_with_attributes(
+        &'static self,
+        kind: ObjectKind,
+    ) -> impl Iterator<Item = ObjRef> + 'static {
+        self.objects(kind)
+            .into_iter()
+            .filter(move |&o| self.attrs(o).is_some_and(|a| !a.is_empty()))
+    }
+
+    /// The value and what a C reader gets (lock-free).
+    #[inline(always)]
+    pub fn get(&self, obj: ObjRef, keyval: i32) -> Fast<AttrRead> {
+        self.tables.get_in(self.record(obj), obj, keyval)
+    }
+
+    /// Only what a C reader gets (lock-free).
+    #[inline(always)]
+    pub fn get_c_view(&self, obj: ObjRef, keyval: i32) -> Fast<usize> {
+        match self.get(obj, keyval) {
+            Fast::Hit(r) => Fast::Hit(r.c_view),
+            Fast::Miss => Fast::Miss,
+            Fast::Slow => Fast::Slow,
+        }
+    }
+
+    /// Only the word (lock-free).
+    #[inline(always)]
+    pub fn get_word(&self, obj: ObjRef, keyval: i32) -> Fast<i64> {
+        match self.get(obj, keyval) {
+            Fast::Hit(r) => Fast::Hit(r.value.word),
+            Fast::Miss => Fast::Miss,
+            Fast::Slow => Fast::Slow,
+        }
+    }
+
+    /// [`Tables::try_overwrite`] in this store's directory.
+    #[inline(always)]
+    pub fn try_overwrite(&self, obj: ObjRef, keyval: i32, value: AttrWord) -> bool {
+        self.tables
+            .overwrite_in(self.record(obj), obj, keyval, value)
+    }
 }
 
-/// Whether the store can bind `key`: it binds the low 32 bits (an `int` handle).
-pub fn fits(key: ObjKey) -> bool {
-    ObjKey::from_int(key.int()) == key
+/// A bucket held by a writer that does not finish until this is dropped (test hook: a get
+/// meeting it must not answer from what it reads).
+#[cfg(feature = "test-hooks")]
+pub struct HeldBucket {
+    bucket: &'static bucket::Bucket,
+    head: u64,
+}
+
+#[cfg(feature = "test-hooks")]
+impl Drop for HeldBucket {
+    fn drop(&mut self) {
+        self.bucket.release_unchanged(self.head);
+    }
+}
+
+#[cfg(feature = "test-hooks")]
+impl Store {
+    /// Claims the bucket of `obj`'s attribute under keyval slot `slot`, as a writer does.
+    pub fn hold_bucket(&'static self, obj: ObjRef, slot: u32) -> Option<HeldBucket> {
+        let bucket = self.attrs(obj)?.bucket_of(slot)?;
+        Some(HeldBucket {
+            bucket,
+            head: bucket.claim(),
+        })
+    }
 }
 
 /// Where tables kept per object kind (directories, keyval tables) keep `kind`.
-const fn kind_index(kind: ObjectKind) -> usize {
+pub(crate) const fn kind_index(kind: ObjectKind) -> usize {
     match kind {
         ObjectKind::Comm => 0,
         ObjectKind::Datatype => 1,
@@ -249,40 +433,15 @@ const fn kind_index(kind: ObjectKind) -> usize {
 }
 
 impl Tables {
-    /// The attributes bound to `obj`, binding them if needed (for an object that is known to
-    /// be live, whose key fits an `i32`: see [`fits`]).
-    pub fn bind(&self, obj: ObjRef) -> &'static ObjAttrs {
-        debug_assert!(fits(obj.key), "{obj:?}: a key the store cannot bind");
-        let a = self.dirs[kind_index(obj.kind)].get_or_create(key_index(obj.key));
-        if a.bound.load(Ordering::Relaxed) != obj.key.int() {
-            a.bound.store(obj.key.int(), Ordering::Release);
-        }
-        a
-    }
-
-    /// The attributes bound to `obj` now, if any. Whatever the key's value: only a live
-    /// object's own key is ever bound.
+    /// The record at `obj`'s index of the dense directory of its kind (lock-free).
     #[inline(always)]
-    pub fn attrs(&self, obj: ObjRef) -> Option<&'static ObjAttrs> {
-        let a = self.dirs[kind_index(obj.kind)].get(key_index(obj.key))?;
-        (a.bound.load(Ordering::Acquire) == obj.key.int()).then_some(a)
-    }
-
-    /// Every object of `kind` bound now with attributes, in directory order (for the
-    /// single-process world's handles: the order of their slots, predefined objects first).
-    pub fn objects_with_attributes(&self, kind: ObjectKind) -> impl Iterator<Item = ObjRef> + '_ {
-        self.dirs[kind_index(kind)].all().filter_map(move |a| {
-            let bound = a.bound.load(Ordering::Acquire);
-            (bound != 0 && !a.is_empty()).then(|| ObjRef::of_int(kind, bound))
-        })
-    }
-
-    /// Unbinds an object that goes away; its attributes must already be removed.
-    pub fn unbind(&self, obj: ObjRef) {
-        if let Some(a) = self.attrs(obj) {
-            debug_assert!(a.is_empty(), "{} unbound with attributes", obj.kind);
-            a.bound.store(0, Ordering::Release);
+    fn record(&self, obj: ObjRef) -> Option<&'static Record> {
+        let index = key_index(obj.key);
+        let leaf = self.dirs[kind_index(obj.kind)][index >> LEAF_BITS].load(Ordering::Acquire);
+        if leaf == 0 {
+            return None;
         }
+        at::<Record>(slice_at::<AtomicU64>(leaf, LEAF)[index & (LEAF - 1)].load(Ordering::Acquire))
     }
 
     /// The entry of `slot` in the keyval table of `kind`.
@@ -333,98 +492,192 @@ impl Tables {
         (entry as i32 == keyval).then_some((slot as u32, entry))
     }
 
-    /// The read path: no lock, no shared write. `take` gets the slot, word and provenance.
+    /// The read path: no lock, no shared write, in the record `rec` found for `obj`.
     ///
-    /// The bound handle vouches for the object, the keyval table of the object's kind for the
-    /// keyval being held and of that kind (any number, even 0, names some entry; only a held
-    /// keyval's own number equals it): an attribute not in its slot is then not set. A keyval
-    /// freed while attributes use it still names them (MPI 4.1 §7.7.2), so it is answered too.
+    /// The record's version (even, and the same after) vouches for its table, its bound key for
+    /// the object, the keyval table of the object's kind for the keyval being held and of that
+    /// kind (only a held keyval's own number equals its entry): an attribute not in the table
+    /// is then not set. A keyval freed while attributes use it still names them (MPI 4.1
+    /// §7.7.2), so it is answered too.
     #[inline(always)]
-    fn get_with<T>(
-        &self,
-        obj: ObjRef,
-        keyval: i32,
-        take: impl Fn(&Slot, i64, Provenance) -> T,
-    ) -> Fast<T> {
-        let Some(a) = self.attrs(obj) else {
+    fn get_in(&self, rec: Option<&'static Record>, obj: ObjRef, keyval: i32) -> Fast<AttrRead> {
+        let Some(rec) = rec else {
             return Fast::Slow;
         };
+        let version = rec.version.load(Ordering::Acquire);
+        if version & 1 != 0 || rec.key.load(Ordering::Relaxed) != obj.key.0 {
+            return Fast::Slow;
+        }
         let Some((slot, _)) = self.held_keyval(obj.kind, keyval) else {
             return Fast::Slow;
         };
-        let Some(s) = a.slot(slot) else {
-            return Fast::Miss;
+        let found = match buckets_of(rec.table.load(Ordering::Acquire)) {
+            None => Fast::Miss,
+            Some((buckets, log2)) => probe(buckets, log2, slot, keyval),
         };
-        // A read racing a writer (a concurrent overwrite) asks the lock: no loop here.
-        match s.try_read_word(keyval) {
-            Some(Some((word, provenance))) => Fast::Hit(take(s, word, provenance)),
-            Some(None) => Fast::Miss,
-            None => Fast::Slow,
+        fence(Ordering::Acquire);
+        if rec.version.load(Ordering::Relaxed) != version {
+            return Fast::Slow;
+        }
+        found
+    }
+
+    /// The value and what a C reader gets, for a dense key.
+    #[inline(always)]
+    pub fn get(&self, obj: ObjRef, keyval: i32) -> Fast<AttrRead> {
+        self.get_in(self.record(obj), obj, keyval)
+    }
+
+    /// Only what a C reader gets, for a dense key.
+    #[inline(always)]
+    pub fn get_c_view(&self, obj: ObjRef, keyval: i32) -> Fast<usize> {
+        match self.get(obj, keyval) {
+            Fast::Hit(r) => Fast::Hit(r.c_view),
+            Fast::Miss => Fast::Miss,
+            Fast::Slow => Fast::Slow,
         }
     }
 
-    /// The value and what a C reader gets.
-    #[inline(always)]
-    pub fn get(&self, obj: ObjRef, keyval: i32) -> Fast<AttrRead> {
-        self.get_with(obj, keyval, |s, word, provenance| AttrRead {
-            value: AttrWord { word, provenance },
-            c_view: s.c_view(word, provenance),
-        })
-    }
-
-    /// Only what a C reader gets.
-    #[inline(always)]
-    pub fn get_c_view(&self, obj: ObjRef, keyval: i32) -> Fast<usize> {
-        self.get_with(obj, keyval, |s, word, provenance| {
-            s.c_view(word, provenance)
-        })
-    }
-
-    /// Only the word (all a Fortran reader needs: both views are cuts of it).
+    /// Only the word (all a Fortran reader needs: both views are cuts of it), for a dense key.
     #[inline(always)]
     pub fn get_word(&self, obj: ObjRef, keyval: i32) -> Fast<i64> {
-        // The provenance does not change a Fortran view.
-        self.get_with(obj, keyval, |_, word, _| word)
+        match self.get(obj, keyval) {
+            Fast::Hit(r) => Fast::Hit(r.value.word),
+            Fast::Miss => Fast::Miss,
+            Fast::Slow => Fast::Slow,
+        }
+    }
+
+    /// `*_set_attr` overwriting, without the lock, for a dense key: see
+    /// [`Tables::overwrite_in`].
+    #[inline(always)]
+    pub fn try_overwrite(&self, obj: ObjRef, keyval: i32, value: AttrWord) -> bool {
+        self.overwrite_in(self.record(obj), obj, keyval, value)
     }
 
     /// `*_set_attr` overwriting, without the lock: only when the keyval is held and has no
-    /// delete callback (no user code to run) and the attribute is set and not dying. The
-    /// value changes in place and, as a new setting, moves to the end of the order of setting
-    /// (unless it is there already). Returns false when the locked path must decide.
+    /// delete callback (no user code to run), the attribute is set and not dying, and the value
+    /// keeps its home (from C over from C, or from Fortran over from Fortran: the cell is
+    /// rewritten). The value changes in place and, as a new setting, moves to the end of the
+    /// order of setting (unless it is there already). Returns false when the locked path must
+    /// decide.
     ///
     /// A held keyval may be one the user freed: overwriting an attribute that an object holds
     /// under it is allowed (the keyval lives on for its attributes, as in MPICH and Open MPI).
-    /// This never creates an attribute, which only a live keyval may (the locked path checks
-    /// the registry for that).
+    /// This never creates an attribute, which only a live keyval may.
     #[inline(always)]
-    pub fn try_overwrite(&self, obj: ObjRef, keyval: i32, value: AttrWord) -> bool {
-        let Some(a) = self.attrs(obj) else {
+    fn overwrite_in(
+        &self,
+        rec: Option<&'static Record>,
+        obj: ObjRef,
+        keyval: i32,
+        value: AttrWord,
+    ) -> bool {
+        let Some(rec) = rec else {
             return false;
         };
+        let version = rec.version.load(Ordering::Acquire);
+        if version & 1 != 0 || rec.key.load(Ordering::Relaxed) != obj.key.0 {
+            return false;
+        }
         let Some((slot, entry)) = self.held_keyval(obj.kind, keyval) else {
             return false;
         };
         if entry & HAS_DELETE != 0 {
             return false;
         }
-        let Some(s) = a.slot(slot) else {
+        let Some((buckets, log2)) = buckets_of(rec.table.load(Ordering::Acquire)) else {
             return false;
         };
-        let seq = s.claim();
-        let meta = s.meta.load(Ordering::Relaxed);
-        if s.keyval.load(Ordering::Relaxed) != keyval || meta & DYING != 0 {
-            s.release(seq, meta);
+        let mask = buckets.len() - 1;
+        let mut i = home(slot, log2);
+        let b = loop {
+            let k = keyval_of(buckets[i].head.load(Ordering::Acquire));
+            if k == keyval {
+                break &buckets[i];
+            }
+            if k == 0 {
+                return false;
+            }
+            i = (i + 1) & mask;
+            if i == home(slot, log2) {
+                return false;
+            }
+        };
+        let head = b.claim();
+        let meta = b.meta.load(Ordering::Relaxed);
+        let old_fortran = head & PROVENANCE_BITS != 0;
+        let fortran = value.provenance != Provenance::CPointer;
+        // After the claim: a rebuild or an unbind that claimed and released this bucket first
+        // shows here (our claim synchronises with its release, after its version stores); one
+        // that claims it after us copies what we write.
+        if rec.version.load(Ordering::Acquire) != version
+            || keyval_of(head) != keyval
+            || meta & DYING != 0
+            || old_fortran != fortran
+        {
+            b.release_unchanged(head);
             return false;
         }
         let mut order = meta >> ORDER_SHIFT;
-        if order + 1 != a.next_order.load(Ordering::Relaxed) {
-            order = a.next_order();
+        if order + 1 != rec_next_order(rec) {
+            order = rec_take_order(rec);
         }
-        s.word.store(value.word, Ordering::Relaxed);
-        let callbacks = callbacks_of_meta(meta);
-        let meta = pack(value, callbacks, order, false);
-        s.meta.store(meta, Ordering::Relaxed);
-        s.release(seq, meta);
+        let word = if fortran {
+            let view = b.word.load(Ordering::Relaxed) as usize;
+            cell_ref(view).store(value.word, Ordering::Relaxed);
+            cell_view(view & !7, value.provenance) as i64
+        } else {
+            value.word
+        };
+        b.word.store(word, Ordering::Relaxed);
+        b.meta.store(
+            pack(
+                value.provenance,
+                bucket::callbacks_of_meta(meta),
+                order,
+                false,
+            ),
+            Ordering::Relaxed,
+        );
+        b.release(head, keyval, value.provenance);
         true
     }
+}
+
+fn rec_next_order(rec: &Record) -> u64 {
+    record::next_order_of(rec)
+}
+
+fn rec_take_order(rec: &Record) -> u64 {
+    record::take_order_of(rec)
+}
+
+/// Probes a table for `keyval` (slot `slot`): a hit, a miss at the first empty bucket, or a
+/// race.
+#[inline(always)]
+fn probe(buckets: &[bucket::Bucket], log2: u32, slot: u32, keyval: i32) -> Fast<AttrRead> {
+    let mask = buckets.len() - 1;
+    let mut i = home(slot, log2);
+    for _ in 0..buckets.len() {
+        match buckets[i].read(keyval) {
+            Read::Hit {
+                c_view,
+                value,
+                provenance,
+            } => {
+                return Fast::Hit(AttrRead {
+                    value: AttrWord {
+                        word: value,
+                        provenance,
+                    },
+                    c_view,
+                })
+            }
+            Read::Empty => return Fast::Miss,
+            Read::Raced => return Fast::Slow,
+            Read::Other => i = (i + 1) & mask,
+        }
+    }
+    Fast::Miss
 }

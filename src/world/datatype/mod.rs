@@ -11,11 +11,13 @@
 //! Caching: `type_dup` copies the attributes through the copy callbacks, `type_free` deletes them
 //! (a failing delete callback leaves the type valid), and constructed types start with none.
 
+mod contents;
 mod layout;
 mod predefined;
 #[cfg(test)]
 mod tests;
 
+pub use contents::{Contents, Decoded, Envelope, TypeRef};
 pub use layout::Layout;
 use layout::{
     add, check_blocklength, check_count, combine, contiguous, hindexed, hvector, mul, resized,
@@ -27,6 +29,8 @@ use crate::caching::ObjRef;
 use crate::consts::*;
 use crate::error::{Error, Result};
 use crate::kinds::HandleKind;
+use crate::primitives::alloc;
+use crate::primitives::shared::Shared;
 use crate::world::comm::truncate_name;
 use crate::world::handle::Handle;
 use crate::world::runtime::Runtime;
@@ -40,6 +44,8 @@ pub struct Datatype {
     pub committed: bool,
     /// The `MPI_COMBINER_*` that made it.
     pub combiner: i32,
+    /// The constructor's arguments, for decoding (MPI 4.1 §5.1.13); `None` for named types.
+    pub contents: Option<Shared<Contents>>,
 }
 
 impl Datatype {
@@ -49,8 +55,18 @@ impl Datatype {
             layout,
             committed: false,
             combiner,
+            contents: None,
         }
     }
+}
+
+/// `[n, a..., b...]`: a count then the arrays, as §5.1.13 lists a constructor's integers.
+fn counted(arrays: &[&[i64]]) -> Vec<i64> {
+    let mut v = vec![arrays[0].len() as i64];
+    for a in arrays {
+        v.extend_from_slice(a);
+    }
+    v
 }
 
 impl State {
@@ -61,10 +77,13 @@ impl State {
 
 impl Runtime {
     /// Builds a new derived type from old ones, all looked up under one lock.
+    /// `contents` holds the constructor's integer and address arguments; the old types are
+    /// added to it here.
     fn derive(
         &self,
         olds: &[Handle],
         combiner: i32,
+        mut contents: Contents,
         build: impl FnOnce(&[Layout]) -> Result<Layout>,
     ) -> Result<Handle> {
         let mut st = self.active()?;
@@ -73,15 +92,24 @@ impl Runtime {
             .map(|&h| st.layout_of(h))
             .collect::<Result<Vec<_>>>()?;
         let layout = build(&layouts)?;
-        st.types.insert(Datatype::new(layout, combiner))
+        contents.types = olds
+            .iter()
+            .map(|&h| Self::type_ref(&st, h))
+            .collect::<Result<Vec<_>>>()?;
+        let mut t = Datatype::new(layout, combiner);
+        t.contents = Some(Shared::try_new(contents)?);
+        st.types.insert(t)
     }
 
     /// `MPI_Type_contiguous` (MPI 4.1 §5.1.2).
     pub fn type_contiguous(&self, count: i64, old: Handle) -> Result<Handle> {
         check_count(count)?;
-        self.derive(&[old], MPI_COMBINER_CONTIGUOUS, |l| {
-            contiguous(count, &l[0])
-        })
+        self.derive(
+            &[old],
+            MPI_COMBINER_CONTIGUOUS,
+            Contents::new(vec![count], vec![]),
+            |l| contiguous(count, &l[0]),
+        )
     }
 
     /// `MPI_Type_vector`: the stride is in multiples of `old`'s extent.
@@ -93,9 +121,12 @@ impl Runtime {
         old: Handle,
     ) -> Result<Handle> {
         check_count(count)?;
-        self.derive(&[old], MPI_COMBINER_VECTOR, |l| {
-            hvector(count, blocklength, mul(stride, l[0].extent())?, &l[0])
-        })
+        self.derive(
+            &[old],
+            MPI_COMBINER_VECTOR,
+            Contents::new(vec![count, blocklength, stride], vec![]),
+            |l| hvector(count, blocklength, mul(stride, l[0].extent())?, &l[0]),
+        )
     }
 
     /// `MPI_Type_create_hvector`: the stride is in bytes.
@@ -107,9 +138,12 @@ impl Runtime {
         old: Handle,
     ) -> Result<Handle> {
         check_count(count)?;
-        self.derive(&[old], MPI_COMBINER_HVECTOR, |l| {
-            hvector(count, blocklength, stride, &l[0])
-        })
+        self.derive(
+            &[old],
+            MPI_COMBINER_HVECTOR,
+            Contents::new(vec![count, blocklength], vec![stride]),
+            |l| hvector(count, blocklength, stride, &l[0]),
+        )
     }
 
     /// `MPI_Type_indexed`: displacements in multiples of `old`'s extent.
@@ -119,9 +153,12 @@ impl Runtime {
         displacements: &[i64],
         old: Handle,
     ) -> Result<Handle> {
-        self.derive(&[old], MPI_COMBINER_INDEXED, |l| {
-            hindexed(blocklengths, &scale(displacements, &l[0])?, &l[0])
-        })
+        self.derive(
+            &[old],
+            MPI_COMBINER_INDEXED,
+            Contents::new(counted(&[blocklengths, displacements]), vec![]),
+            |l| hindexed(blocklengths, &scale(displacements, &l[0])?, &l[0]),
+        )
     }
 
     /// `MPI_Type_create_hindexed`: displacements in bytes.
@@ -131,9 +168,12 @@ impl Runtime {
         displacements: &[i64],
         old: Handle,
     ) -> Result<Handle> {
-        self.derive(&[old], MPI_COMBINER_HINDEXED, |l| {
-            hindexed(blocklengths, displacements, &l[0])
-        })
+        self.derive(
+            &[old],
+            MPI_COMBINER_HINDEXED,
+            Contents::new(counted(&[blocklengths]), displacements.to_vec()),
+            |l| hindexed(blocklengths, displacements, &l[0]),
+        )
     }
 
     /// `MPI_Type_create_indexed_block`: one blocklength, displacements in extents.
@@ -144,10 +184,22 @@ impl Runtime {
         old: Handle,
     ) -> Result<Handle> {
         check_blocklength(blocklength)?;
-        self.derive(&[old], MPI_COMBINER_INDEXED_BLOCK, |l| {
-            let bls = vec![blocklength; displacements.len()];
-            hindexed(&bls, &scale(displacements, &l[0])?, &l[0])
-        })
+        self.derive(
+            &[old],
+            MPI_COMBINER_INDEXED_BLOCK,
+            Contents::new(
+                [
+                    &[displacements.len() as i64, blocklength][..],
+                    displacements,
+                ]
+                .concat(),
+                vec![],
+            ),
+            |l| {
+                let bls = vec![blocklength; displacements.len()];
+                hindexed(&bls, &scale(displacements, &l[0])?, &l[0])
+            },
+        )
     }
 
     /// `MPI_Type_create_hindexed_block`: one blocklength, displacements in bytes.
@@ -158,10 +210,18 @@ impl Runtime {
         old: Handle,
     ) -> Result<Handle> {
         check_blocklength(blocklength)?;
-        self.derive(&[old], MPI_COMBINER_HINDEXED_BLOCK, |l| {
-            let bls = vec![blocklength; displacements.len()];
-            hindexed(&bls, displacements, &l[0])
-        })
+        self.derive(
+            &[old],
+            MPI_COMBINER_HINDEXED_BLOCK,
+            Contents::new(
+                vec![displacements.len() as i64, blocklength],
+                displacements.to_vec(),
+            ),
+            |l| {
+                let bls = vec![blocklength; displacements.len()];
+                hindexed(&bls, displacements, &l[0])
+            },
+        )
     }
 
     /// `MPI_Type_create_struct` (MPI 4.1 §5.1.2, bounds §5.1.6–§5.1.7).
@@ -177,20 +237,25 @@ impl Runtime {
                 "struct argument arrays differ in length",
             ));
         }
-        self.derive(types, MPI_COMBINER_STRUCT, |l| {
-            let blocks: Vec<Block<'_>> = blocklengths
-                .iter()
-                .zip(displacements)
-                .zip(l)
-                .map(|((&count, &disp), old)| Block {
-                    disp,
-                    count,
-                    stride: old.extent(),
-                    old,
-                })
-                .collect();
-            combine(&blocks, true)
-        })
+        self.derive(
+            types,
+            MPI_COMBINER_STRUCT,
+            Contents::new(counted(&[blocklengths]), displacements.to_vec()),
+            |l| {
+                let blocks: Vec<Block<'_>> = blocklengths
+                    .iter()
+                    .zip(displacements)
+                    .zip(l)
+                    .map(|((&count, &disp), old)| Block {
+                        disp,
+                        count,
+                        stride: old.extent(),
+                        old,
+                    })
+                    .collect();
+                combine(&blocks, true)
+            },
+        )
     }
 
     /// `MPI_Type_create_subarray` (MPI 4.1 §5.1.3), in `MPI_ORDER_C` or `MPI_ORDER_FORTRAN`.
@@ -202,14 +267,32 @@ impl Runtime {
         order: i32,
         old: Handle,
     ) -> Result<Handle> {
-        self.derive(&[old], MPI_COMBINER_SUBARRAY, |l| {
-            subarray(sizes, subsizes, starts, order, &l[0])
-        })
+        self.derive(
+            &[old],
+            MPI_COMBINER_SUBARRAY,
+            Contents::new(
+                [
+                    &[sizes.len() as i64][..],
+                    sizes,
+                    subsizes,
+                    starts,
+                    &[order as i64],
+                ]
+                .concat(),
+                vec![],
+            ),
+            |l| subarray(sizes, subsizes, starts, order, &l[0]),
+        )
     }
 
     /// `MPI_Type_create_resized` (MPI 4.1 §5.1.7).
     pub fn type_create_resized(&self, old: Handle, lb: i64, extent: i64) -> Result<Handle> {
-        self.derive(&[old], MPI_COMBINER_RESIZED, |l| resized(&l[0], lb, extent))
+        self.derive(
+            &[old],
+            MPI_COMBINER_RESIZED,
+            Contents::new(vec![], vec![lb, extent]),
+            |l| resized(&l[0], lb, extent),
+        )
     }
 
     /// `MPI_Type_dup` (MPI 4.1 §5.1.10): same layout and committed state, no name, and the
@@ -222,6 +305,9 @@ impl Runtime {
                 let t = st.types.get(old)?;
                 let mut nt = Datatype::new(t.layout.clone(), MPI_COMBINER_DUP);
                 nt.committed = t.committed;
+                let mut contents = Contents::default();
+                alloc::try_push(&mut contents.types, Self::type_ref(st, old)?)?;
+                nt.contents = Some(Shared::try_new(contents)?);
                 Ok(st.types.insert(nt)?.key())
             },
             |st, new| {
@@ -282,7 +368,12 @@ impl Runtime {
         Ok(())
     }
 
+    /// `MPI_Type_get_name`; the null handle is named `MPI_DATATYPE_NULL` (MPI 4.1 §5.1.15).
     pub fn type_get_name(&self, h: Handle) -> Result<String> {
+        if h == Handle(MPI_DATATYPE_NULL) {
+            drop(self.active()?);
+            return Ok("MPI_DATATYPE_NULL".to_owned());
+        }
         Ok(self.active()?.types.get(h)?.name.clone())
     }
 

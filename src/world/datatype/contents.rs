@@ -1,0 +1,312 @@
+//! Datatype decoding (MPI 4.1 §5.1.13): what `MPI_Type_get_envelope` and `MPI_Type_get_contents`
+//! return, and the element counting of `MPI_Get_elements` (§5.1.11), both read from the
+//! arguments each constructor was called with.
+//!
+//! A derived type keeps its constructor's arguments; the datatypes among them are kept as
+//! snapshots, so a type still decodes after the user frees the types it was built from. Decoding
+//! hands out predefined types as themselves and derived ones as new handles the caller frees
+//! (§5.1.13: "the user is responsible for freeing these datatypes").
+
+use super::layout::Layout;
+use super::Datatype;
+use crate::consts::*;
+use crate::error::{Error, Result};
+use crate::primitives::shared::Shared;
+use crate::world::handle::Handle;
+use crate::world::runtime::Runtime;
+
+/// A datatype named in a constructor call.
+#[derive(Debug, Clone)]
+pub enum TypeRef {
+    /// A predefined datatype: decoded as the same handle.
+    Named(Handle),
+    /// A derived datatype as it was when the constructor ran.
+    Derived(Shared<Snapshot>),
+}
+
+/// What decoding needs of a derived datatype: its shape and how it was made.
+#[derive(Debug)]
+pub struct Snapshot {
+    pub layout: Layout,
+    pub combiner: i32,
+    pub contents: Shared<Contents>,
+}
+
+/// A constructor's arguments, in the order `MPI_Type_get_contents` returns them (§5.1.13's
+/// table): integers, addresses, datatypes.
+#[derive(Debug, Default)]
+pub struct Contents {
+    pub ints: Vec<i64>,
+    pub aints: Vec<i64>,
+    pub types: Vec<TypeRef>,
+    /// Made by a large-count (`_c`) constructor: decoding returns the integers and addresses
+    /// as large counts (MPI 4.1 §5.1.13).
+    pub large: bool,
+}
+
+impl Contents {
+    pub fn new(ints: Vec<i64>, aints: Vec<i64>) -> Contents {
+        Contents {
+            ints,
+            aints,
+            types: Vec::new(),
+            large: false,
+        }
+    }
+}
+
+/// `MPI_Type_get_envelope`'s answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Envelope {
+    pub num_integers: i64,
+    pub num_addresses: i64,
+    pub num_large_counts: i64,
+    pub num_datatypes: i64,
+    pub combiner: i32,
+}
+
+/// `MPI_Type_get_contents`'s answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decoded {
+    pub ints: Vec<i64>,
+    pub aints: Vec<i64>,
+    pub large: Vec<i64>,
+    pub types: Vec<Handle>,
+}
+
+/// The two halves of the predefined pair types (MPI 4.1 §6.9.4): two basic elements each.
+fn pair_halves(h: Handle) -> Option<[i64; 2]> {
+    let fint = super::layout::FINT;
+    Some(match h.0 {
+        MPI_FLOAT_INT | MPI_2INT | MPI_2REAL => [4, 4],
+        MPI_DOUBLE_INT | MPI_LONG_INT => [8, 4],
+        MPI_SHORT_INT => [2, 4],
+        MPI_LONG_DOUBLE_INT => [16, 4],
+        MPI_2DOUBLE_PRECISION => [8, 8],
+        MPI_2INTEGER => [fint, fint],
+        _ => return None,
+    })
+}
+
+/// Counts basic elements (MPI 4.1 §5.1.11) in a byte budget, in typemap order.
+struct Counter<'a> {
+    st: &'a crate::world::state::State,
+    budget: i64,
+    elements: i64,
+}
+
+impl Counter<'_> {
+    /// Walks one element of `t`; false when the budget ran out inside it.
+    fn walk(&mut self, t: &TypeRef) -> Result<bool> {
+        match t {
+            TypeRef::Named(h) => {
+                let size = self.st.types.get(*h)?.layout.size;
+                let halves = pair_halves(*h).unwrap_or([size, 0]);
+                for part in halves.into_iter().filter(|&p| p > 0) {
+                    if self.budget < part {
+                        return Ok(false);
+                    }
+                    self.budget -= part;
+                    self.elements += 1;
+                }
+                Ok(true)
+            }
+            TypeRef::Derived(s) => {
+                let c = &s.contents;
+                let i = &c.ints;
+                match s.combiner {
+                    MPI_COMBINER_DUP | MPI_COMBINER_RESIZED => self.repeat(1, &c.types[0]),
+                    MPI_COMBINER_CONTIGUOUS => self.repeat(i[0], &c.types[0]),
+                    MPI_COMBINER_VECTOR
+                    | MPI_COMBINER_HVECTOR
+                    | MPI_COMBINER_INDEXED_BLOCK
+                    | MPI_COMBINER_HINDEXED_BLOCK => self.repeat(i[0] * i[1], &c.types[0]),
+                    MPI_COMBINER_INDEXED | MPI_COMBINER_HINDEXED => {
+                        let n = i[0] as usize;
+                        self.repeat(i[1..=n].iter().sum(), &c.types[0])
+                    }
+                    MPI_COMBINER_STRUCT => {
+                        let n = i[0] as usize;
+                        for (k, t) in c.types.iter().enumerate().take(n) {
+                            if !self.repeat(i[1 + k], t)? {
+                                return Ok(false);
+                            }
+                        }
+                        Ok(true)
+                    }
+                    MPI_COMBINER_SUBARRAY => {
+                        let n = i[0] as usize;
+                        self.repeat(i[1 + n..=2 * n].iter().product(), &c.types[0])
+                    }
+                    other => Err(Error::invalid(
+                        MPI_ERR_INTERN,
+                        format!("combiner {other} cannot be counted"),
+                    )),
+                }
+            }
+        }
+    }
+
+    /// Walks `n` elements of `t`, whole ones in one step.
+    fn repeat(&mut self, n: i64, t: &TypeRef) -> Result<bool> {
+        let (size, per) = self.shape(t)?;
+        if size == 0 || n <= 0 {
+            return Ok(true);
+        }
+        let whole = n.min(self.budget / size);
+        self.budget -= whole * size;
+        self.elements += whole * per;
+        if whole == n {
+            return Ok(true);
+        }
+        self.walk(t)?;
+        Ok(false)
+    }
+
+    /// (bytes, basic elements) of one element of `t`.
+    fn shape(&self, t: &TypeRef) -> Result<(i64, i64)> {
+        let size = match t {
+            TypeRef::Named(h) => self.st.types.get(*h)?.layout.size,
+            TypeRef::Derived(s) => s.layout.size,
+        };
+        let mut all = Counter {
+            st: self.st,
+            budget: size,
+            elements: 0,
+        };
+        all.walk(t)?;
+        Ok((size, all.elements))
+    }
+}
+
+impl Runtime {
+    /// The constructor record of a type, as a reference (predefined types name themselves).
+    pub(super) fn type_ref(st: &crate::world::state::State, h: Handle) -> Result<TypeRef> {
+        let t = st.types.get(h)?;
+        Ok(match &t.contents {
+            None => TypeRef::Named(h),
+            Some(c) => TypeRef::Derived(Shared::try_new(Snapshot {
+                layout: t.layout.clone(),
+                combiner: t.combiner,
+                contents: c.clone(),
+            })?),
+        })
+    }
+
+    /// `MPI_Type_get_envelope` (MPI 4.1 §5.1.13).
+    pub fn type_envelope(&self, h: Handle) -> Result<Envelope> {
+        let st = self.active()?;
+        let t = st.types.get(h)?;
+        Ok(match &t.contents {
+            None => Envelope {
+                num_integers: 0,
+                num_addresses: 0,
+                num_large_counts: 0,
+                num_datatypes: 0,
+                combiner: MPI_COMBINER_NAMED,
+            },
+            Some(c) if c.large => Envelope {
+                num_integers: 0,
+                num_addresses: 0,
+                num_large_counts: (c.ints.len() + c.aints.len()) as i64,
+                num_datatypes: c.types.len() as i64,
+                combiner: t.combiner,
+            },
+            Some(c) => Envelope {
+                num_integers: c.ints.len() as i64,
+                num_addresses: c.aints.len() as i64,
+                num_large_counts: 0,
+                num_datatypes: c.types.len() as i64,
+                combiner: t.combiner,
+            },
+        })
+    }
+
+    /// `MPI_Type_get_contents` (MPI 4.1 §5.1.13): a named type is `MPI_ERR_ARG`; derived types
+    /// among the arguments come back as new (uncommitted) handles.
+    pub fn type_contents(&self, h: Handle) -> Result<Decoded> {
+        let mut st = self.active()?;
+        let t = st.types.get(h)?;
+        let Some(c) = t.contents.clone() else {
+            return Err(Error::invalid(
+                MPI_ERR_ARG,
+                format!(
+                    "datatype {:#x} is predefined (MPI_COMBINER_NAMED): it has no contents",
+                    h.0
+                ),
+            ));
+        };
+        let mut types = Vec::with_capacity(c.types.len());
+        for r in &c.types {
+            let made = match r {
+                TypeRef::Named(n) => Ok(*n),
+                TypeRef::Derived(s) => st.types.insert(Datatype {
+                    name: String::new(),
+                    layout: s.layout.clone(),
+                    committed: false,
+                    combiner: s.combiner,
+                    contents: Some(s.contents.clone()),
+                }),
+            };
+            match made {
+                Ok(n) => types.push(n),
+                Err(e) => {
+                    // Nothing half-made is left behind.
+                    for (n, r) in types.iter().zip(&c.types) {
+                        if matches!(r, TypeRef::Derived(_)) {
+                            let _ = st.types.remove(*n);
+                        }
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        if c.large {
+            return Ok(Decoded {
+                ints: Vec::new(),
+                aints: Vec::new(),
+                large: [&c.ints[..], &c.aints[..]].concat(),
+                types,
+            });
+        }
+        Ok(Decoded {
+            ints: c.ints.clone(),
+            aints: c.aints.clone(),
+            large: Vec::new(),
+            types,
+        })
+    }
+
+    /// Marks a type just made by a large-count constructor (`MPI_Type_contiguous_c` ...).
+    pub fn type_mark_large(&self, h: Handle) -> Result<()> {
+        let mut st = self.active()?;
+        let t = st.types.get_mut(h)?;
+        if let Some(c) = t.contents.take() {
+            let c = Shared::try_unwrap(c).unwrap_or_else(|shared| Contents {
+                ints: shared.ints.clone(),
+                aints: shared.aints.clone(),
+                types: shared.types.clone(),
+                large: false,
+            });
+            t.contents = Some(Shared::try_new(Contents { large: true, ..c })?);
+        }
+        Ok(())
+    }
+
+    /// `MPI_Get_elements`: the basic elements in `bytes` received as `h` (MPI 4.1 §5.1.11).
+    pub fn type_elements(&self, h: Handle, bytes: i64) -> Result<i64> {
+        let st = self.active()?;
+        let r = Self::type_ref(&st, h)?;
+        let mut c = Counter {
+            st: &st,
+            budget: bytes,
+            elements: 0,
+        };
+        let (size, _) = c.shape(&r)?;
+        if size == 0 {
+            return Ok(0);
+        }
+        c.repeat(bytes / size + 1, &r)?;
+        Ok(c.elements)
+    }
+}

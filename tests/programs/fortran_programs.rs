@@ -1,0 +1,264 @@
+//! The Fortran bindings as a user meets them: fortran/mpif.h and the `mpi` module are fresh
+//! (generated from src/consts.rs and src/fortran by build/fortran_gen.rs; regenerate with
+//! `MPICACHE_BLESS=1 cargo test --release --test programs fortran_programs`), agree with the
+//! Rust constants, and the Fortran and mixed C/Fortran programs of tests/fortran/ — built with
+//! the INSTALLED mpifort / mpicc — pass their own checks, plainly and under valgrind.
+
+use crate::common;
+
+use crate::fortran_gen;
+
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn generated() -> (String, String) {
+    let consts =
+        fortran_gen::parse_consts(&std::fs::read_to_string(root().join("src/consts.rs")).unwrap());
+    let entries = fortran_gen::parse_dir(&root().join("src/fortran"), "crate::fortran");
+    (
+        fortran_gen::render_mpif_h(&consts),
+        fortran_gen::render_mpi_f90(&consts, &entries),
+    )
+}
+
+#[test]
+fn fortran_headers_are_fresh() {
+    let (mpif, module) = generated();
+    let files = [("fortran/mpif.h", mpif), ("fortran/mpi.f90", module)];
+    if std::env::var_os("MPICACHE_BLESS").is_some() {
+        for (path, text) in &files {
+            std::fs::write(root().join(path), text).unwrap();
+        }
+        return;
+    }
+    for (path, text) in &files {
+        let checked_in = std::fs::read_to_string(root().join(path)).unwrap_or_default();
+        assert!(
+            *text == checked_in,
+            "{path} is stale: run `MPICACHE_BLESS=1 cargo test --release --test programs fortran_programs` and commit it"
+        );
+    }
+}
+
+/// mpif.h must work in fixed form (and free form): `!` comments in column 1, statements from
+/// column 7, no line over 72 columns, no continuation lines.
+#[test]
+fn mpif_h_is_valid_fixed_and_free_form() {
+    let text = std::fs::read_to_string(root().join("fortran/mpif.h")).unwrap();
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        assert!(
+            line.len() <= 72,
+            "mpif.h:{n} is {} columns: {line}",
+            line.len()
+        );
+        if line.starts_with('!') || line.trim().is_empty() {
+            continue;
+        }
+        assert!(
+            line.starts_with("      ") && !line[6..].starts_with(' '),
+            "mpif.h:{n} must start its statement in column 7: {line:?}"
+        );
+        assert!(
+            !line.trim_end().ends_with('&'),
+            "mpif.h:{n} continues: {line}"
+        );
+    }
+}
+
+/// `NAME = value` pairs of a generated file.
+fn parse_fortran_params(text: &str) -> Vec<(String, i64)> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let l = line.trim();
+        let body = if let Some(b) = l.strip_prefix("PARAMETER (") {
+            b.trim_end_matches(')')
+        } else if let Some(b) = l.strip_prefix("integer, parameter :: ") {
+            b
+        } else {
+            continue;
+        };
+        let (n, v) = body.split_once('=').unwrap();
+        out.push((n.trim().to_owned(), v.trim().parse().unwrap()));
+    }
+    out
+}
+
+/// One source of truth (docs/DESIGN.md "Headers and constants"): the values in mpif.h and the mpi module are the
+/// Rust constants, name by name.
+#[test]
+fn fortran_constants_agree_with_rust() {
+    use mpicache::consts::*;
+    let expected: &[(&str, i32)] = &[
+        ("MPI_SUCCESS", MPI_SUCCESS),
+        ("MPI_ERR_KEYVAL", MPI_ERR_KEYVAL),
+        ("MPI_ERR_COMM", MPI_ERR_COMM),
+        ("MPI_ERR_ARG", MPI_ERR_ARG),
+        ("MPI_ERR_OTHER", MPI_ERR_OTHER),
+        ("MPI_ERR_LASTCODE", MPI_ERR_LASTCODE),
+        ("MPI_COMM_WORLD", MPI_COMM_WORLD),
+        ("MPI_COMM_SELF", MPI_COMM_SELF),
+        ("MPI_COMM_NULL", MPI_COMM_NULL),
+        ("MPI_ERRORS_RETURN", MPI_ERRORS_RETURN),
+        ("MPI_ERRORS_ARE_FATAL", MPI_ERRORS_ARE_FATAL),
+        ("MPI_INFO_NULL", MPI_INFO_NULL),
+        ("MPI_INTEGER", MPI_INTEGER),
+        ("MPI_DOUBLE_PRECISION", MPI_DOUBLE_PRECISION),
+        ("MPI_SUM", MPI_SUM),
+        ("MPI_TAG_UB", MPI_TAG_UB),
+        ("MPI_HOST", MPI_HOST),
+        ("MPI_WIN_BASE", MPI_WIN_BASE),
+        ("MPI_WIN_SIZE", MPI_WIN_SIZE),
+        ("MPI_WIN_MODEL", MPI_WIN_MODEL),
+        ("MPI_KEYVAL_INVALID", MPI_KEYVAL_INVALID),
+        ("MPI_THREAD_MULTIPLE", MPI_THREAD_MULTIPLE),
+        ("MPI_ADDRESS_KIND", MPI_ADDRESS_KIND),
+        ("MPI_OFFSET_KIND", MPI_OFFSET_KIND),
+        ("MPI_COUNT_KIND", MPI_COUNT_KIND),
+        ("MPI_INTEGER_KIND", MPI_INTEGER_KIND),
+        ("MPI_VERSION", MPI_VERSION),
+        ("MPI_SUBVERSION", MPI_SUBVERSION),
+        ("MPI_MAX_OBJECT_NAME", MPI_MAX_OBJECT_NAME),
+        ("MPI_MAX_ERROR_STRING", MPI_MAX_ERROR_STRING),
+        (
+            "MPI_MAX_LIBRARY_VERSION_STRING",
+            MPI_MAX_LIBRARY_VERSION_STRING,
+        ),
+        ("MPI_IDENT", MPI_IDENT),
+        ("MPI_CONGRUENT", MPI_CONGRUENT),
+        ("MPI_UNEQUAL", MPI_UNEQUAL),
+        ("MPI_STATUS_SIZE", MPI_STATUS_SIZE),
+        ("MPI_UNDEFINED", MPI_UNDEFINED),
+        ("MPI_ANY_SOURCE", MPI_ANY_SOURCE),
+        ("MPI_PROC_NULL", MPI_PROC_NULL),
+        ("MPI_WIN_FLAVOR_CREATE", MPI_WIN_FLAVOR_CREATE),
+        ("MPI_WIN_UNIFIED", MPI_WIN_UNIFIED),
+        ("MPI_ORDER_FORTRAN", MPI_ORDER_FORTRAN),
+        ("MPI_COMBINER_VECTOR", MPI_COMBINER_VECTOR),
+        // Fortran status indices are 1-based views of the C layout.
+        ("MPI_SOURCE", MPI_F_SOURCE + 1),
+        ("MPI_TAG", MPI_F_TAG + 1),
+        ("MPI_ERROR", MPI_F_ERROR + 1),
+    ];
+    for path in ["fortran/mpif.h", "fortran/mpi.f90"] {
+        let params = parse_fortran_params(&std::fs::read_to_string(root().join(path)).unwrap());
+        for (name, value) in expected {
+            let got = params.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
+            assert_eq!(got, Some(*value as i64), "{path}: {name}");
+        }
+        // No name twice (Fortran names are case-insensitive).
+        let mut names: Vec<String> = params.iter().map(|(n, _)| n.to_ascii_uppercase()).collect();
+        names.sort();
+        let before = names.len();
+        names.dedup();
+        assert_eq!(before, names.len(), "{path} declares a name twice");
+    }
+}
+
+/// Builds `tests/fortran/<name>.F90` (with its C half `<name>_c.c`, compiled by the installed
+/// mpicc -c, when there is one) with the installed mpifort, once with `use mpi` and once with
+/// `include 'mpif.h'` (-DUSE_MPIF_H), and runs each build plainly and under valgrind. Each
+/// program counts its own failed checks and exits 1 if any.
+fn build_and_run(name: &str) {
+    let dir = root().join("tests/fortran");
+    let c_half = dir.join(format!("{name}_c.c"));
+    let object = c_half
+        .exists()
+        .then(|| common::compile("mpicc", &c_half, &["-c", "-Wall"]));
+    for variant in [&[][..], &["-DUSE_MPIF_H"][..]] {
+        let mut flags: Vec<String> = vec!["-ffree-line-length-none".into(), "-Wall".into()];
+        flags.extend(variant.iter().map(|s| s.to_string()));
+        if let Some(o) = &object {
+            flags.push(o.display().to_string());
+        }
+        let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+        let exe = common::compile("mpifort", &dir.join(format!("{name}.F90")), &flags);
+        for valgrind in [false, true] {
+            let Some(run) = common::run(&exe, valgrind) else {
+                continue;
+            };
+            assert!(
+                run.status == Some(0),
+                "{name} {variant:?} (valgrind: {valgrind}) failed:\n{}",
+                run.report()
+            );
+            assert!(
+                run.stdout.contains(" 0 failure(s)"),
+                "{name}: no summary line:\n{}",
+                run.report()
+            );
+        }
+    }
+}
+
+/// MPI 4.1 §20.3.7: the writer x reader matrix, C and Fortran, both generations.
+#[test]
+fn attr_matrix() {
+    build_and_run("attr_matrix");
+}
+
+/// MPI 4.1 §7.7.2, §20.3.7, §11.2.4: callbacks across languages, DUP_FN, finalize order.
+#[test]
+fn callbacks() {
+    build_and_run("callbacks");
+}
+
+/// MPI 4.1 §20.3.7 Examples (16.17 C/D, 16.18, 16.19 in MPI 2.2).
+#[test]
+fn standard_examples() {
+    build_and_run("examples");
+}
+
+/// MPI 4.1 §7.7.2-§7.7.4, §19.3: keyvals created and freed many times over from Fortran (the
+/// reused ones come through the fast create and free), with every kind of callback.
+#[test]
+fn keyval_reuse() {
+    build_and_run("keyval_reuse");
+}
+
+/// MPI 4.1 §7.7.2-§7.7.4, MPI-1 §5.7.1: keyvals freed while attributes use them still name
+/// those attributes from Fortran (get, delete, overwrite, dup), until the last one goes.
+#[test]
+fn keyval_free_in_use() {
+    build_and_run("keyval_free_in_use");
+}
+
+/// MPI 4.1 §7.7.3 predefined attributes from Fortran; errors in IERROR as C gets them.
+#[test]
+fn predefined_and_errors() {
+    build_and_run("predefined_errors");
+}
+
+/// MPI 4.1 §20.3.7 for datatypes and windows (C and Fortran writers and readers), the Fortran
+/// datatype and window routines, and the predefined window attributes read from Fortran
+/// (§12.2.6).
+#[test]
+fn type_win_matrix() {
+    build_and_run("type_win_matrix");
+}
+
+/// MPI 4.1 §2.5.4, §19.1.3: the Fortran sentinels MPI_IN_PLACE, MPI_STATUS_IGNORE and
+/// MPI_BOTTOM; the Fortran collectives, datatype constructors, MPI_ALLOC_MEM and
+/// MPI_COMM_SPLIT_TYPE.
+#[test]
+fn sentinels() {
+    build_and_run("sentinels");
+}
+
+/// MPI 4.1 §7.7.3, §7.7.4, §20.3.7: copy and delete callbacks of both languages on datatypes
+/// (MPI_TYPE_DUP / MPI_TYPE_FREE from C and from Fortran) and delete callbacks on windows
+/// (MPI_WIN_FREE).
+#[test]
+fn type_win_callbacks() {
+    build_and_run("type_win_callbacks");
+}
+
+/// MPI 4.1 §10: info objects from Fortran (CHARACTER keys and values), and a created info
+/// passed to MPI_COMM_DUP_WITH_INFO.
+#[test]
+fn info() {
+    build_and_run("info");
+}
