@@ -5,4 +5,5 @@ pub mod alloc;
 pub mod arena;
 pub mod asym_fence;
 pub mod once_ptr;
+pub mod shared;
 pub mod zeroed;

@@ -163,11 +163,9 @@ fn out_of_memory_is_an_error_for_the_world() {
     out_of_memory("info");
 }
 
-/// Issue 15 item 6 with attributes: needs the attribute store's fallible memory (helper
-/// "store", issue 15: today an object's first attribute maps pages and aborts when that
-/// fails).
+/// Issue 15 item 6 with attributes: communicators with one attribute each until
+/// `MPI_ERR_NO_MEM` (the store's arena, records and tables are fallible too).
 #[test]
-#[ignore = "needs the fallible attribute store of issue 15 (helper store)"]
 fn out_of_memory_is_an_error_for_attributes() {
     out_of_memory("attrs");
 }

@@ -59,7 +59,7 @@ impl<W: World> Cache<W> {
         }
         let dst = st.bind_attrs(to)?;
         let mut guard = Some(st);
-        for (slot, first) in src.in_setting_order() {
+        for (slot, first) in src.in_setting_order()? {
             let st = match &mut guard {
                 Some(g) => g,
                 none => none.insert(self.active()?),

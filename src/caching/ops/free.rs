@@ -18,7 +18,7 @@ impl<W: World> Cache<W> {
         let Some(a) = st.obj_attrs(obj)? else {
             return Ok(Vec::new());
         };
-        let mut order = a.in_setting_order();
+        let mut order = a.in_setting_order()?;
         order.retain(|(_, e)| !e.dying);
         order.reverse();
         Ok(order)

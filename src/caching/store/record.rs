@@ -14,6 +14,7 @@ use super::bucket::{
 use crate::caching::callback::Callbacks;
 use crate::caching::convert::{AttrRead, AttrWord, Provenance};
 use crate::error::{Error, Result};
+use crate::primitives::alloc;
 use crate::primitives::arena::{slice_at, words, Arena};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -481,12 +482,28 @@ impl ObjAttrs {
         }
     }
 
-    /// Every attribute in order of setting: `(slot, entry)`.
-    pub fn in_setting_order(&self) -> Vec<(u32, Entry)> {
-        let mut v = Vec::with_capacity(self.len());
-        self.visit(|_, slot, e| v.push((slot, e)));
+    /// The attributes visited, `(slot, entry)` for those `keep` accepts; out of memory: an
+    /// error.
+    fn collect(&self, mut keep: impl FnMut(&Entry) -> bool) -> Result<Vec<(u32, Entry)>> {
+        let mut v = Vec::new();
+        alloc::try_reserve(&mut v, self.len())?;
+        let mut failed = None;
+        self.visit(|_, slot, e| {
+            if keep(&e) && failed.is_none() {
+                failed = alloc::try_push(&mut v, (slot, e)).err();
+            }
+        });
+        match failed {
+            Some(err) => Err(err),
+            None => Ok(v),
+        }
+    }
+
+    /// Every attribute in order of setting: `(slot, entry)`. Out of memory: an error.
+    pub fn in_setting_order(&self) -> Result<Vec<(u32, Entry)>> {
+        let mut v = self.collect(|_| true)?;
         v.sort_unstable_by_key(|(_, e)| e.order);
-        v
+        Ok(v)
     }
 
     /// Copies the attributes of `from` whose keyval copies natively (`*_DUP_FN`) into this
@@ -498,18 +515,14 @@ impl ObjAttrs {
         mut admit: impl FnMut(u32, i32) -> bool,
     ) -> Result<()> {
         debug_assert!(self.is_empty(), "copy into an object with attributes");
-        let mut copies = Vec::new();
-        from.visit(|_, slot, e| {
-            if e.callbacks.contains(Callbacks::COPY_DUP) {
-                copies.push((slot, e));
-            }
-        });
+        let copies = from.collect(|e| e.callbacks.contains(Callbacks::COPY_DUP))?;
         if copies.is_empty() {
             return Ok(());
         }
         self.reserve(copies.len())?;
         // Every cell first, so that a failure leaves nothing behind.
         let mut cells = Vec::new();
+        alloc::try_reserve(&mut cells, copies.len())?;
         for (_, e) in &copies {
             if e.value.provenance != Provenance::CPointer {
                 match self.new_cell(e.value) {

@@ -9,10 +9,10 @@
 
 use crate::consts::*;
 use crate::error::{Error, Result};
+use crate::primitives::shared::Shared;
 use crate::world::handle::Handle;
 use crate::world::objects::datatype::{Contents, Datatype, Decoded, Envelope, Snapshot, TypeRef};
 use crate::world::runtime::Runtime;
-use std::sync::Arc;
 
 /// The two halves of the predefined pair types (MPI 4.1 §6.9.4): two basic elements each.
 fn pair_halves(h: Handle) -> Option<[i64; 2]> {
@@ -125,11 +125,11 @@ impl Runtime {
         let t = st.types.get(h)?;
         Ok(match &t.contents {
             None => TypeRef::Named(h),
-            Some(c) => TypeRef::Derived(Arc::new(Snapshot {
+            Some(c) => TypeRef::Derived(Shared::try_new(Snapshot {
                 layout: t.layout.clone(),
                 combiner: t.combiner,
                 contents: c.clone(),
-            })),
+            })?),
         })
     }
 
@@ -222,13 +222,13 @@ impl Runtime {
         let mut st = self.active()?;
         let t = st.types.get_mut(h)?;
         if let Some(c) = t.contents.take() {
-            let c = Arc::try_unwrap(c).unwrap_or_else(|shared| Contents {
+            let c = Shared::try_unwrap(c).unwrap_or_else(|shared| Contents {
                 ints: shared.ints.clone(),
                 aints: shared.aints.clone(),
                 types: shared.types.clone(),
                 large: false,
             });
-            t.contents = Some(Arc::new(Contents { large: true, ..c }));
+            t.contents = Some(Shared::try_new(Contents { large: true, ..c })?);
         }
         Ok(())
     }

@@ -30,6 +30,8 @@ use crate::caching::ObjRef;
 use crate::consts::*;
 use crate::error::{Error, Result};
 use crate::kinds::HandleKind;
+use crate::primitives::alloc;
+use crate::primitives::shared::Shared;
 use crate::world::comm::truncate_name;
 use crate::world::handle::Handle;
 use crate::world::runtime::Runtime;
@@ -72,7 +74,7 @@ impl Runtime {
             .map(|&h| Self::type_ref(&st, h))
             .collect::<Result<Vec<_>>>()?;
         let mut t = Datatype::new(layout, combiner);
-        t.contents = Some(std::sync::Arc::new(contents));
+        t.contents = Some(Shared::try_new(contents)?);
         st.types.insert(t)
     }
 
@@ -281,8 +283,8 @@ impl Runtime {
                 let mut nt = Datatype::new(t.layout.clone(), MPI_COMBINER_DUP);
                 nt.committed = t.committed;
                 let mut contents = Contents::default();
-                contents.types.push(Self::type_ref(st, old)?);
-                nt.contents = Some(std::sync::Arc::new(contents));
+                alloc::try_push(&mut contents.types, Self::type_ref(st, old)?)?;
+                nt.contents = Some(Shared::try_new(contents)?);
                 Ok(st.types.insert(nt)?.key())
             },
             |st, new| {

@@ -1,9 +1,9 @@
 //! Datatypes as the world keeps them, with what decoding needs (the constructors and the
 //! operations: `world::datatype`).
 
+use crate::primitives::shared::Shared;
 use crate::world::datatype::layout::Layout;
 use crate::world::handle::Handle;
-use std::sync::Arc;
 
 #[derive(Debug)]
 pub struct Datatype {
@@ -14,7 +14,7 @@ pub struct Datatype {
     /// The `MPI_COMBINER_*` that made it.
     pub combiner: i32,
     /// The constructor's arguments, for decoding (MPI 4.1 §5.1.13); `None` for named types.
-    pub contents: Option<std::sync::Arc<Contents>>,
+    pub contents: Option<Shared<Contents>>,
 }
 
 impl Datatype {
@@ -35,7 +35,7 @@ pub enum TypeRef {
     /// A predefined datatype: decoded as the same handle.
     Named(Handle),
     /// A derived datatype as it was when the constructor ran.
-    Derived(Arc<Snapshot>),
+    Derived(Shared<Snapshot>),
 }
 
 /// What decoding needs of a derived datatype: its shape and how it was made.
@@ -43,7 +43,7 @@ pub enum TypeRef {
 pub struct Snapshot {
     pub layout: Layout,
     pub combiner: i32,
-    pub contents: Arc<Contents>,
+    pub contents: Shared<Contents>,
 }
 
 /// A constructor's arguments, in the order `MPI_Type_get_contents` returns them (§5.1.13's
