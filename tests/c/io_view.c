@@ -118,6 +118,16 @@ int main(int argc, char **argv)
     MPI_Error_class(rc, &cls);
     CHECK_EQ(cls, MPI_ERR_TYPE, "MPI 4.1 §14.3: the filetype must be made of etypes");
     MPI_Type_free(&three);
+    /* Tiled copies of a filetype whose data reaches past its extent would overlap. */
+    MPI_Datatype pair, shrunk;
+    MPI_Type_contiguous(2, MPI_INT, &pair);
+    MPI_Type_create_resized(pair, 0, sizeof(int), &shrunk);
+    MPI_Type_commit(&shrunk);
+    rc = MPI_File_set_view(fh, 0, MPI_INT, shrunk, "native", MPI_INFO_NULL);
+    MPI_Error_class(rc, &cls);
+    CHECK_EQ(cls, MPI_ERR_TYPE, "MPI 4.1 §14.3: filetype displacements are nondecreasing across copies");
+    MPI_Type_free(&shrunk);
+    MPI_Type_free(&pair);
 
     /* A data access that is not whole etypes is refused, nothing moved. */
     MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);

@@ -78,10 +78,18 @@ impl View {
             total += len;
         }
         let extent = filetype.1.extent();
-        if extent <= 0 || end > extent.max(end) {
+        if extent <= 0 {
             return Err(Error::invalid(
                 MPI_ERR_TYPE,
                 "the filetype's extent must be positive",
+            ));
+        }
+        // Tiled copies must not step back either: the next copy's first byte is not before
+        // this one's last.
+        if end > extent + runs[0].0 {
+            return Err(Error::invalid(
+                MPI_ERR_TYPE,
+                "the filetype's data reaches past its extent into the next copy's",
             ));
         }
         Ok(View {
