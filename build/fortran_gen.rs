@@ -45,6 +45,19 @@ pub fn parse_dir(dir: &Path, module_prefix: &str) -> Vec<FortranEntry> {
     })
 }
 
+/// Every Fortran routine: the hand-written ones of `root`/src/fortran and the bindings
+/// build/fortran_bind.rs generates from src/capi, sorted by name.
+pub fn all_entries(root: &Path) -> Vec<FortranEntry> {
+    let mut v = parse_dir(&root.join("src/fortran"), "crate::fortran");
+    v.extend(
+        super::fortran_bind::bindings(root)
+            .into_iter()
+            .map(|b| b.entry),
+    );
+    v.sort_by(|a, b| a.name.cmp(&b.name));
+    v
+}
+
 /// The spellings generated for an entry point (all but its own `mpi_xxx_`).
 pub fn spellings(e: &FortranEntry) -> Vec<String> {
     let stem = e.stem();
@@ -250,8 +263,17 @@ fn dummy_decl(name: &str, ty: &str) -> Option<String> {
         .trim_start_matches("*const")
         .trim_start_matches("*mut")
         .to_owned();
+    if let Some(h) = handle_alias(&base) {
+        return Some(match h {
+            (_, false) => format!("INTEGER :: {n}"),
+            (_, true) => format!("INTEGER :: {n}(*)"),
+        });
+    }
     Some(match base.as_str() {
         "MPI_Fint" => format!("INTEGER :: {n}"),
+        "MPI_Flogical_array" => format!("LOGICAL :: {n}(*)"),
+        "MPI_Fstatus_array" => format!("INTEGER :: {n}(MPI_STATUS_SIZE,*)"),
+        "MPI_Fcount_array" => format!("INTEGER(KIND=MPI_COUNT_KIND) :: {n}(*)"),
         "MPI_Flogical" => format!("LOGICAL :: {n}"),
         "MPI_Aint" => format!("INTEGER(KIND=MPI_ADDRESS_KIND) :: {n}"),
         "MPI_Fcount" => format!("INTEGER(KIND=MPI_COUNT_KIND) :: {n}"),
@@ -263,6 +285,27 @@ fn dummy_decl(name: &str, ty: &str) -> Option<String> {
         "c_char" => format!("CHARACTER(LEN=*) :: {n}"),
         _ => return None,
     })
+}
+
+/// The `mpi_f08` handle type of a handle alias of src/fortran/mod.rs (`MPI_Fcomm`,
+/// `MPI_Fcomm_array`), and whether it is an array.
+fn handle_alias(base: &str) -> Option<(&'static str, bool)> {
+    let (h, array) = match base.strip_suffix("_array") {
+        Some(h) => (h, true),
+        None => (base, false),
+    };
+    let t = match h {
+        "MPI_Fcomm" => "MPI_Comm",
+        "MPI_Fdatatype" => "MPI_Datatype",
+        "MPI_Fgroup" => "MPI_Group",
+        "MPI_Finfo" => "MPI_Info",
+        "MPI_Fop" => "MPI_Op",
+        "MPI_Frequest" => "MPI_Request",
+        "MPI_Fwin" => "MPI_Win",
+        "MPI_Ferrhandler" => "MPI_Errhandler",
+        _ => return None,
+    };
+    Some((t, array))
 }
 
 /// Wraps a free-form statement at 100 columns with `&` continuations.
@@ -473,10 +516,11 @@ fn f08_dummy(e: &FortranEntry, index: usize, interface: bool) -> Option<(String,
         .to_owned();
     let first = index == 0;
     let inout = !is_const
-        && first
-        && (stem.ends_with("_free")
-            || stem.ends_with("_free_keyval")
-            || matches!(stem, "mpi_type_commit" | "mpi_wait" | "mpi_test"));
+        && ((first
+            && (stem.ends_with("_free")
+                || stem.ends_with("_free_keyval")
+                || matches!(stem, "mpi_type_commit" | "mpi_wait" | "mpi_test")))
+            || (e.module.ends_with("::generated") && super::fortran_bind::is_inout(stem, name)));
     let intent = if is_const {
         "INTENT(IN)"
     } else if inout {
@@ -517,8 +561,18 @@ fn f08_dummy(e: &FortranEntry, index: usize, interface: bool) -> Option<(String,
         };
         return Some((format!("PROCEDURE({iface}) :: {name}"), None));
     }
+    if let Some((h, array)) = handle_alias(&base) {
+        let dims = if array { "(*)" } else { "" };
+        return Some((format!("TYPE({h}), {intent} :: {name}{dims}"), None));
+    }
     let handle = f08_handle_of(name);
     let decl = match (base.as_str(), handle) {
+        ("MPI_Flogical_array", _) => format!("LOGICAL, {intent} :: {name}(*)"),
+        ("MPI_Fstatus_array", _) => format!("TYPE(MPI_Status), {intent} :: {name}(*)"),
+        ("MPI_Fcount_array", _) => {
+            format!("INTEGER(KIND=MPI_COUNT_KIND), {intent} :: {name}(*)")
+        }
+        ("MPI_Aint", _) if name == "buffer_addr" => format!("TYPE(C_PTR), {intent} :: {name}"),
         ("MPI_Fint", Some(h)) => format!("TYPE({h}), {intent} :: {name}"),
         ("MPI_Farray", Some(h)) => format!("TYPE({h}), {intent} :: {name}(*)"),
         ("MPI_Fstatus", _) => format!("TYPE(MPI_Status), {intent} :: {name}"),

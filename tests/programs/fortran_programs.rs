@@ -17,7 +17,7 @@ fn root() -> &'static Path {
 fn generated() -> (String, String) {
     let consts =
         fortran_gen::parse_consts(&std::fs::read_to_string(root().join("src/consts.rs")).unwrap());
-    let entries = fortran_gen::parse_dir(&root().join("src/fortran"), "crate::fortran");
+    let entries = fortran_gen::all_entries(root());
     (
         fortran_gen::render_mpif_h(&consts),
         fortran_gen::render_mpi_f90(&consts, &entries),
