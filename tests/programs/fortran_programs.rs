@@ -262,3 +262,11 @@ fn type_win_callbacks() {
 fn info() {
     build_and_run("info");
 }
+
+/// MPI 4.1 §19.1–§19.3: the Fortran bindings generated from the C signatures
+/// (build/fortran_bind.rs): statuses, LOGICAL, CHARACTER, arrays, choice buffers, 1-based
+/// indices and error classes, through `use mpi` and mpif.h.
+#[test]
+fn generated_bindings() {
+    build_and_run("generated");
+}
