@@ -453,8 +453,21 @@ pub fn bind(c: &Signature) -> Binding {
         sig.join(", ")
     ));
     s.push_str("    let mut rc: c_int = MPI_SUCCESS;\n");
+    // A conversion failure goes to the handler of the call's communicator or window, as the
+    // C routine's own errors do (MPI 4.1 §9.3).
+    let object = |n: &str, t: &str| c.params.iter().any(|(p, ty)| p == n && ty.trim() == t);
+    let scope = if object("comm", "MPI_Comm") {
+        "Scope::Comm(scope_handle(unsafe { by_ref(comm, MPI_COMM_NULL) }, MPI_COMM_NULL))"
+    } else if object("win", "MPI_Win") {
+        "Scope::Win(scope_handle(unsafe { by_ref(win, MPI_WIN_NULL) }, MPI_WIN_NULL))"
+    } else {
+        "Scope::NoObject"
+    };
+    if scope != "Scope::NoObject" {
+        s.push_str("    // SAFETY: NULL or the caller's INTEGER (fortran/mod.rs contract).\n");
+    }
     s.push_str(&format!(
-        "    let own = crate::entry!(\"{upper}\", Scope::NoObject, {{\n"
+        "    let own = crate::entry!(\"{upper}\", {scope}, {{\n"
     ));
     if !nonnull.is_empty() {
         s.push_str(&format!("        nonnull!({});\n", nonnull.join(", ")));

@@ -238,6 +238,15 @@ pub fn render_mpif_h(consts: &[(String, i64)]) -> String {
         s.push_str(&format!("      DOUBLE PRECISION {f}\n"));
         s.push_str(&format!("      EXTERNAL {f}\n"));
     }
+    for f in [
+        "MPI_AINT_ADD",
+        "MPI_AINT_DIFF",
+        "PMPI_AINT_ADD",
+        "PMPI_AINT_DIFF",
+    ] {
+        s.push_str(&format!("      INTEGER(KIND=MPI_ADDRESS_KIND) {f}\n"));
+        s.push_str(&format!("      EXTERNAL {f}\n"));
+    }
     s.push_str("! Predefined attribute callbacks\n");
     for f in CALLBACKS {
         s.push_str(&format!("      EXTERNAL {f}\n"));
@@ -346,6 +355,13 @@ fn interface(e: &FortranEntry) -> Option<String> {
         ),
         "f64" => (
             format!("DOUBLE PRECISION FUNCTION {name}({})", args.join(", ")),
+            format!("END FUNCTION {name}"),
+        ),
+        "MPI_Aint" => (
+            format!(
+                "INTEGER(KIND=MPI_ADDRESS_KIND) FUNCTION {name}({})",
+                args.join(", ")
+            ),
             format!("END FUNCTION {name}"),
         ),
         _ => return None,
@@ -635,6 +651,18 @@ fn f08_routine(e: &FortranEntry) -> Option<(String, String)> {
             format!("double precision function {pname}({})", args.join(", ")),
             format!("end function {pname}"),
         ),
+        "MPI_Aint" => (
+            format!(
+                "integer(kind=MPI_ADDRESS_KIND) function {f08}({})",
+                args.join(", ")
+            ),
+            format!("end function {f08}"),
+            format!(
+                "integer(kind=MPI_ADDRESS_KIND) function {pname}({})",
+                args.join(", ")
+            ),
+            format!("end function {pname}"),
+        ),
         _ => return None,
     };
     let mut iface = String::new();
@@ -658,7 +686,7 @@ fn f08_routine(e: &FortranEntry) -> Option<(String, String)> {
             &format!("call {pname}({})", call_args.join(", ")),
         ));
         body.push_str("    if (present(ierror)) ierror = ierror_c\n");
-    } else if e.ret == "f64" {
+    } else if e.ret == "f64" || e.ret == "MPI_Aint" {
         body.push_str(&format!("    {f08} = {pname}({})\n", call_args.join(", ")));
     } else {
         body.push_str(&wrap(

@@ -549,6 +549,18 @@ module mpi_f08
       CHARACTER(LEN=*), INTENT(IN) :: string
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_add_error_string
+    integer(kind=MPI_ADDRESS_KIND) function pmpi_aint_add(base, disp)
+      import
+      implicit none
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: base
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: disp
+    end function pmpi_aint_add
+    integer(kind=MPI_ADDRESS_KIND) function pmpi_aint_diff(addr1, addr2)
+      import
+      implicit none
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: addr1
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: addr2
+    end function pmpi_aint_diff
     subroutine pmpi_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
         ierror)
       import
@@ -1461,6 +1473,12 @@ module mpi_f08
       TYPE(MPI_Info), INTENT(OUT) :: info
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_info_create
+    subroutine pmpi_info_create_env(info, ierror)
+      import
+      implicit none
+      TYPE(MPI_Info), INTENT(OUT) :: info
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_info_create_env
     subroutine pmpi_info_delete(info, key, ierror)
       import
       implicit none
@@ -1796,6 +1814,11 @@ module mpi_f08
       INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_pack_size_c
+    subroutine pmpi_pcontrol(level)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: level
+    end subroutine pmpi_pcontrol
     subroutine pmpi_probe(source, tag, comm, status, ierror)
       import
       implicit none
@@ -2885,6 +2908,8 @@ module mpi_f08
   private :: pmpi_add_error_class
   private :: pmpi_add_error_code
   private :: pmpi_add_error_string
+  private :: pmpi_aint_add
+  private :: pmpi_aint_diff
   private :: pmpi_allgather
   private :: pmpi_allgatherv
   private :: pmpi_alloc_mem
@@ -2983,6 +3008,7 @@ module mpi_f08
   private :: pmpi_igather
   private :: pmpi_igatherv
   private :: pmpi_info_create
+  private :: pmpi_info_create_env
   private :: pmpi_info_delete
   private :: pmpi_info_dup
   private :: pmpi_info_free
@@ -3015,6 +3041,7 @@ module mpi_f08
   private :: pmpi_pack_c
   private :: pmpi_pack_size
   private :: pmpi_pack_size_c
+  private :: pmpi_pcontrol
   private :: pmpi_probe
   private :: pmpi_query_thread
   private :: pmpi_recv
@@ -3261,6 +3288,20 @@ contains
     call pmpi_add_error_string(errorcode, string, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Add_error_string
+
+  integer(kind=MPI_ADDRESS_KIND) function MPI_Aint_add(base, disp)
+    implicit none
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: base
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: disp
+    MPI_Aint_add = pmpi_aint_add(base, disp)
+  end function MPI_Aint_add
+
+  integer(kind=MPI_ADDRESS_KIND) function MPI_Aint_diff(addr1, addr2)
+    implicit none
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: addr1
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: addr2
+    MPI_Aint_diff = pmpi_aint_diff(addr1, addr2)
+  end function MPI_Aint_diff
 
   subroutine MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
     implicit none
@@ -4479,6 +4520,15 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Info_create
 
+  subroutine MPI_Info_create_env(info, ierror)
+    implicit none
+    TYPE(MPI_Info), INTENT(OUT) :: info
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_info_create_env(info, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Info_create_env
+
   subroutine MPI_Info_delete(info, key, ierror)
     implicit none
     TYPE(MPI_Info), INTENT(IN) :: info
@@ -4911,6 +4961,12 @@ contains
     call pmpi_pack_size_c(incount, datatype, comm, size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Pack_size_c
+
+  subroutine MPI_Pcontrol(level)
+    implicit none
+    INTEGER, INTENT(IN) :: level
+    call pmpi_pcontrol(level)
+  end subroutine MPI_Pcontrol
 
   subroutine MPI_Probe(source, tag, comm, status, ierror)
     implicit none

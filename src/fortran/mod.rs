@@ -30,6 +30,7 @@
 //! of the entry points refer to it.
 #![allow(non_camel_case_types, clippy::missing_safety_doc)]
 
+pub mod address;
 pub mod attr;
 pub mod bind;
 pub mod callbacks;

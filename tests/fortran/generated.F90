@@ -13,7 +13,8 @@ program generated
   integer :: ierr, nfail, cls, req, reqs(3), st(MPI_STATUS_SIZE), sts(MPI_STATUS_SIZE, 3)
   integer :: sbuf(4), rbuf(8), i, n, idx, outcount, indices(3), grp, res, vec
   integer :: ni, na, nd, comb, ints(3), types(1), pos, newcomm, tst
-  integer(kind=MPI_ADDRESS_KIND) :: addrs(1)
+  integer(kind=MPI_ADDRESS_KIND) :: addrs(1), a1, a2
+  integer :: inf
   character(len=64) :: packbuf
   logical :: flag
 
@@ -144,6 +145,29 @@ program generated
   call MPI_IRECV(rbuf, -1, MPI_INTEGER, 0, 1, MPI_COMM_WORLD, req, ierr)
   call MPI_ERROR_CLASS(ierr, cls, ierr)
   call check(cls == MPI_ERR_COUNT .and. req == 12345, 'MPI 4.1 §3.2.2: a negative count is MPI_ERR_COUNT, REQUEST untouched')
+  ! MPI 4.1 §5.1.5: the address functions (hand-written: function results).
+  a1 = 1000
+  a2 = MPI_AINT_ADD(a1, 24_MPI_ADDRESS_KIND)
+  call check(a2 == 1024 .and. MPI_AINT_DIFF(a2, a1) == 24, 'MPI 4.1 §5.1.5: MPI_AINT_ADD / MPI_AINT_DIFF')
+  ! MPI 4.1 §15.2.4: MPI_PCONTROL has no IERROR; §11.4.4: MPI_INFO_CREATE_ENV without argv.
+  call MPI_PCONTROL(1)
+  call MPI_INFO_CREATE_ENV(inf, ierr)
+  call check(ierr == MPI_SUCCESS .and. inf /= MPI_INFO_NULL, 'MPI 4.1 §11.4.4: MPI_INFO_CREATE_ENV')
+  if (inf /= MPI_INFO_NULL) call MPI_INFO_FREE(inf, ierr)
+
+#ifdef ILP64
+  ! MPI 4.1 §19.1.6 (8-byte INTEGER build): a count the C int cannot hold is an error, never
+  ! a truncation (2**40 would truncate to 0).
+  req = 12345
+  call MPI_IRECV(rbuf, int(2, kind(req))**40, MPI_INTEGER, 0, 1, MPI_COMM_WORLD, req, ierr)
+  call MPI_ERROR_CLASS(ierr, cls, ierr)
+  call check(cls == MPI_ERR_COUNT .and. req == 12345, 'MPI 4.1 §19.1.6: an 8-byte count over 2**31 is MPI_ERR_COUNT')
+  reqs = MPI_REQUEST_NULL
+  reqs(2) = int(2, kind(req))**33
+  call MPI_WAITALL(3, reqs, MPI_STATUSES_IGNORE, ierr)
+  call MPI_ERROR_CLASS(ierr, cls, ierr)
+  call check(cls == MPI_ERR_REQUEST, 'MPI 4.1 §19.1.6: an 8-byte request handle in an array that does not fit is MPI_ERR_REQUEST')
+#endif
   call MPI_INTERCOMM_MERGE(MPI_COMM_WORLD, .true., newcomm, ierr)
   call check(ierr /= MPI_SUCCESS, 'MPI 4.1 §7.6.2: MPI_INTERCOMM_MERGE of an intracommunicator fails')
 

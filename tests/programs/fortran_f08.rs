@@ -103,3 +103,10 @@ fn f08_mixed() {
 fn f08_examples() {
     build_and_run("f08_examples");
 }
+
+/// MPI 4.1 §19.1–§19.3: the generated bindings through mpi_f08 (TYPE(MPI_Status) arrays,
+/// handle arrays, LOGICAL, CHARACTER, MPI_IN_PLACE, OPTIONAL ierror, error classes).
+#[test]
+fn f08_generated() {
+    build_and_run("f08_generated");
+}

@@ -270,3 +270,61 @@ fn info() {
 fn generated_bindings() {
     build_and_run("generated");
 }
+
+/// MPI 4.1 §19.1.1 (every routine has a Fortran binding unless the standard says otherwise):
+/// the C routines without one, each with its reason, are only those build/fortran_bind.rs
+/// lists; every other C routine has a hand-written or generated `mpi_xxx_`, exported.
+#[test]
+fn c_routines_without_fortran_binding() {
+    use crate::fortran_bind;
+    let r = root();
+    let without = fortran_bind::without_binding(r);
+    println!("C routines without a Fortran binding ({}):", without.len());
+    for (name, why) in &without {
+        println!("  {name}: {why}");
+        assert!(!why.is_empty(), "{name}: no reason");
+    }
+    // The special ones the standard binds in Fortran are hand-written, not excluded.
+    for special in [
+        "MPI_Aint_add",
+        "MPI_Aint_diff",
+        "MPI_Pcontrol",
+        "MPI_Info_create_env",
+    ] {
+        assert!(
+            without.iter().all(|(n, _)| n != special),
+            "{special} has a Fortran binding in MPI 4.1 but none here"
+        );
+    }
+    // Every C routine with a binding: its gfortran spelling is in the library's symbols.
+    let fortran: Vec<String> = fortran_gen::all_entries(r)
+        .iter()
+        .map(|e| e.name.clone())
+        .collect();
+    let lib = r.join("target/release/libmpicache.so");
+    let out = std::process::Command::new("nm")
+        .args(["-D", "--defined-only"])
+        .arg(&lib)
+        .output()
+        .expect("nm");
+    let symbols = String::from_utf8_lossy(&out.stdout);
+    let exported = |s: &str| {
+        symbols
+            .lines()
+            .any(|l| l.split_whitespace().last() == Some(s))
+    };
+    for c in fortran_bind::c_routines(r) {
+        if without.iter().any(|(n, _)| *n == c.name) {
+            continue;
+        }
+        let f = format!("{}_", c.name.to_ascii_lowercase());
+        assert!(fortran.contains(&f), "{}: no Fortran binding", c.name);
+        for spelling in [f.clone(), format!("p{f}"), c.name.to_ascii_uppercase()] {
+            assert!(
+                exported(&spelling),
+                "{spelling} is not exported by {}",
+                lib.display()
+            );
+        }
+    }
+}
