@@ -21,7 +21,7 @@ use super::signatures::{self, Signature};
 use std::path::Path;
 
 /// C entry points that get no generated Fortran binding, each with its reason.
-pub const EXCLUDED: [(&str, &str); 14] = [
+pub const EXCLUDED: [(&str, &str); 27] = [
     ("_c2f", "handle conversion, C only (MPI 4.1 §19.3.4)"),
     ("_f2c", "handle conversion, C only (MPI 4.1 §19.3.4)"),
     ("_toint", "MPI 5.0 ABI integer conversion, C only"),
@@ -59,6 +59,59 @@ pub const EXCLUDED: [(&str, &str); 14] = [
         "the tool information interface has no Fortran binding (MPI 4.1 §15.3)",
     ),
     (
+        "MPI_Session_get_nth_pset",
+        "CHARACTER output whose PSET_LEN is INOUT (MPI 4.1 §11.3.2): needs a hand-written binding",
+    ),
+    (
+        "MPI_Op_create",
+        "procedure argument (MPI_User_function, §6.9.5): needs a hand-written binding",
+    ),
+    (
+        "MPI_Grequest_start",
+        "procedure arguments (§13.2): needs a hand-written binding",
+    ),
+    (
+        "MPI_Register_datarep",
+        "procedure arguments (§14.5.3): needs a hand-written binding",
+    ),
+    (
+        "*_create_errhandler",
+        "procedure argument (the handler, §9.3): hand-written where present",
+    ),
+    (
+        "*_create_keyval",
+        "procedure arguments (copy/delete callbacks, §7.7.2): hand-written",
+    ),
+    (
+        "MPI_Comm_spawn",
+        "ARGV is a CHARACTER array (§11.8.2): needs a hand-written binding",
+    ),
+    (
+        "*graph_",
+        "array lengths from INDEX/DEGREES contents and the MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY \
+         sentinels (§8.5.3, §8.5.4): need hand-written bindings",
+    ),
+    (
+        "*neighbor_allgatherv",
+        "count arrays as long as the topology's in-degree (§8.6): need a hand-written binding",
+    ),
+    (
+        "*neighbor_alltoallv",
+        "count arrays as long as the topology's degrees (§8.6): need a hand-written binding",
+    ),
+    (
+        "*neighbor_alltoallw",
+        "count arrays as long as the topology's degrees (§8.6): need a hand-written binding",
+    ),
+    (
+        "MPI_Cart_rank",
+        "COORDS as long as the communicator's Cartesian dimension (§8.5.5): needs a hand-written binding",
+    ),
+    (
+        "MPI_Cart_sub",
+        "REMAIN_DIMS as long as the communicator's Cartesian dimension (§8.6): needs a hand-written binding",
+    ),
+    (
         "MPI_Wtime",
         "a DOUBLE PRECISION function without IERROR: hand-written in src/fortran",
     ),
@@ -71,7 +124,13 @@ pub const EXCLUDED: [(&str, &str); 14] = [
 /// The reason a C routine gets no generated binding, if it is excluded.
 pub fn exclusion(c_name: &str) -> Option<&'static str> {
     EXCLUDED.iter().find_map(|(pat, why)| {
-        let hit = if let Some(p) = pat.strip_prefix('_') {
+        let hit = if let Some(p) = pat.strip_prefix('*') {
+            // `*x`: the lower-case name contains x (with its large-count, nonblocking and
+            // persistent forms).
+            c_name.to_ascii_lowercase().contains(p)
+        } else if pat == &"MPI_Comm_spawn" {
+            c_name.starts_with(pat)
+        } else if let Some(p) = pat.strip_prefix('_') {
             c_name.ends_with(&format!("_{p}"))
         } else if pat.ends_with('_') {
             c_name.starts_with(pat)
@@ -94,11 +153,33 @@ const LOGICAL_NAMES: [&str; 6] = [
 
 /// Parameters the C routine reads and writes (INTENT(INOUT)).
 pub fn is_inout(stem: &str, name: &str) -> bool {
+    let releases = ["_free", "_close", "_finalize", "_disconnect"]
+        .iter()
+        .any(|x| stem.ends_with(x));
     matches!(name, "position" | "array_of_requests")
         || (name == "status" && stem.starts_with("mpi_status_set_"))
         || (name == "request" && matches!(stem, "mpi_start" | "mpi_request_free"))
-        || (stem.ends_with("_free") && !name.starts_with("ierror"))
+        || (name == "dims" && stem == "mpi_dims_create")
+        || (name == "message"
+            && matches!(
+                stem,
+                "mpi_mrecv" | "mpi_imrecv" | "mpi_mrecv_c" | "mpi_imrecv_c"
+            ))
+        || (releases && !name.starts_with("ierror"))
 }
+
+/// INTEGER outputs whose names look plural but are scalars.
+const SCALAR_PLURALS: [&str; 9] = [
+    "status",
+    "num_integers",
+    "num_addresses",
+    "num_datatypes",
+    "num_large_counts",
+    "errorclass",
+    "npset_names",
+    "nkeys",
+    "weighted",
+];
 
 /// Parameters the C routine takes by `*mut` but only reads (INTENT(IN) in Fortran).
 fn is_read_only(stem: &str, name: &str) -> bool {
@@ -127,12 +208,11 @@ fn array_len(params: &[(String, String)], name: &str) -> Option<String> {
         "array_of_large_counts" => "len(max_large_counts_c)".into(),
         "sendcounts" | "recvcounts" | "displs" | "sdispls" | "rdispls" | "sendtypes"
         | "recvtypes" => "span(comm_c)".into(),
-        "dims" | "periods" => "len(ndims_c)".into(),
-        "coords" => "len(maxdims_c)".into(),
-        "remain_dims" => "len(cart_dim_c)".into(),
-        "ranks" | "ranks1" | "ranks2" => "len(n_c)".into(),
-        "sources" | "sourceweights" => "len(indegree_c)".into(),
-        "destinations" | "destweights" => "len(outdegree_c)".into(),
+        "dims" | "periods" if has("ndims") => "len(ndims_c)".into(),
+        "dims" | "periods" | "coords" if has("maxdims") => "len(maxdims_c)".into(),
+        "ranks" | "ranks1" | "ranks2" if has("n") => "len(n_c)".into(),
+        "array_of_partitions" if has("length") => "len(length_c)".into(),
+        "array_of_errcodes" if has("maxprocs") => "len(maxprocs_c)".into(),
         _ => return None,
     })
 }
@@ -147,6 +227,8 @@ fn class_of(ty: &str, name: &str) -> &'static str {
         "MPI_Op" => "MPI_ERR_OP",
         "MPI_Request" => "MPI_ERR_REQUEST",
         "MPI_Win" => "MPI_ERR_WIN",
+        "MPI_File" => "MPI_ERR_FILE",
+        "MPI_Session" => "MPI_ERR_SESSION",
         _ if name.contains("count") => "MPI_ERR_COUNT",
         _ if matches!(name, "dest" | "source" | "rank") => "MPI_ERR_RANK",
         _ if name == "root" => "MPI_ERR_ROOT",
@@ -168,6 +250,9 @@ fn int_alias(ty: &str) -> Option<&'static str> {
         "MPI_Request" => "MPI_Frequest",
         "MPI_Win" => "MPI_Fwin",
         "MPI_Errhandler" => "MPI_Ferrhandler",
+        "MPI_Message" => "MPI_Fmessage",
+        "MPI_File" => "MPI_Ffile",
+        "MPI_Session" => "MPI_Fsession",
         _ => return None,
     })
 }
@@ -235,6 +320,12 @@ pub fn bind(c: &Signature) -> Binding {
                     scalars.push_str(&format!("        let {n}_c = unsafe {{ *{n} }};\n"));
                     args.push(format!("{n}_c"));
                 }
+                "MPI_Offset" => {
+                    fparams.push((n.clone(), "*const MPI_Foffset".into()));
+                    nonnull.push(n.clone());
+                    scalars.push_str(&format!("        let {n}_c = unsafe {{ *{n} }};\n"));
+                    args.push(format!("{n}_c"));
+                }
                 "MPI_Aint" => {
                     fparams.push((n.clone(), "*const MPI_Aint".into()));
                     nonnull.push(n.clone());
@@ -286,6 +377,26 @@ pub fn bind(c: &Signature) -> Binding {
                     "        let {n}_c = unsafe {{ string_in({n}, {n}_len, \"{n}\") }}?;\n"
                 ));
                 args.push(format!("{n}_c.as_ptr()"));
+            }
+            "MPI_Offset" if len.is_none() => {
+                fparams.push((n.clone(), ptr("MPI_Foffset")));
+                nonnull.push(n.clone());
+                args.push(n.clone());
+            }
+            "c_char" => {
+                // A CHARACTER output: the C routine writes at most its MPI_MAX_* bound (the
+                // largest is MPI_MAX_LIBRARY_VERSION_STRING), NUL-terminated; Fortran gets it
+                // blank-padded to the variable's length (§19.1.9).
+                fparams.push((n.clone(), "*mut c_char".into()));
+                hidden.push((format!("{n}_len"), "usize".into()));
+                nonnull.push(n.clone());
+                arrays.push_str(&format!(
+                    "        let mut {n}_c = vec![0 as c_char; {n}_len.max(MPI_MAX_LIBRARY_VERSION_STRING as usize) + 1];\n"
+                ));
+                args.push(format!("{n}_c.as_mut_ptr()"));
+                after.push_str(&format!(
+                    "            unsafe {{ string_out({n}, {n}_len, &{n}_c) }};\n"
+                ));
             }
             "MPI_Count" | "MPI_Aint" => {
                 // The same integers in Fortran: passed through (arrays too).
@@ -402,6 +513,14 @@ pub fn bind(c: &Signature) -> Binding {
                         }
                     }
                 } else {
+                    // C passes input scalars by value: a `*const` INTEGER is an array, and a
+                    // plural name most likely one too; without a known length it is unsafe to
+                    // bind.
+                    let plural = n.starts_with("array_of_")
+                        || (n.ends_with('s') && !SCALAR_PLURALS.contains(&n.as_str()));
+                    if is_const || plural {
+                        unknown(n, &t)
+                    }
                     let alias = if logical { "MPI_Flogical" } else { alias };
                     fparams.push((n.clone(), ptr(alias)));
                     if read_only || inout {

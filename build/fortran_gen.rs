@@ -312,6 +312,9 @@ fn handle_alias(base: &str) -> Option<(&'static str, bool)> {
         "MPI_Frequest" => "MPI_Request",
         "MPI_Fwin" => "MPI_Win",
         "MPI_Ferrhandler" => "MPI_Errhandler",
+        "MPI_Fmessage" => "MPI_Message",
+        "MPI_Ffile" => "MPI_File",
+        "MPI_Fsession" => "MPI_Session",
         _ => return None,
     };
     Some((t, array))
@@ -597,6 +600,7 @@ fn f08_dummy(e: &FortranEntry, index: usize, interface: bool) -> Option<(String,
         ("MPI_Aint", _) if name == "baseptr" => format!("TYPE(C_PTR), {intent} :: {name}"),
         ("MPI_Aint", _) => format!("INTEGER(KIND=MPI_ADDRESS_KIND), {intent} :: {name}"),
         ("MPI_Fcount", _) => format!("INTEGER(KIND=MPI_COUNT_KIND), {intent} :: {name}"),
+        ("MPI_Foffset", _) => format!("INTEGER(KIND=MPI_OFFSET_KIND), {intent} :: {name}"),
         ("MPI_Farray", None) => format!("INTEGER, {intent} :: {name}(*)"),
         ("MPI_Faint_array", _) => {
             format!("INTEGER(KIND=MPI_ADDRESS_KIND), {intent} :: {name}(*)")

@@ -184,3 +184,15 @@ pub unsafe fn set_ierror(ierror: *mut MPI_Fint, own: c_int, rc: c_int) {
         unsafe { *ierror = fint(code) };
     }
 }
+
+/// Writes a NUL-terminated C string to a CHARACTER output, blank-padded (§19.1.9).
+///
+/// # Safety
+/// `p` points to `n` writable bytes.
+pub unsafe fn string_out(p: *mut c_char, n: usize, c: &[c_char]) {
+    let end = c.iter().position(|&b| b == 0).unwrap_or(c.len());
+    let bytes: Vec<u8> = c[..end].iter().map(|&b| b as u8).collect();
+    let text = String::from_utf8_lossy(&bytes);
+    // SAFETY: `n` writable bytes (this function's contract).
+    unsafe { crate::fortran::strings::write_fortran_string(p, n, n, &text) };
+}

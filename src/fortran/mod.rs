@@ -78,6 +78,11 @@ pub type MPI_Fop = MPI_Fint;
 pub type MPI_Frequest = MPI_Fint;
 pub type MPI_Fwin = MPI_Fint;
 pub type MPI_Ferrhandler = MPI_Fint;
+pub type MPI_Fmessage = MPI_Fint;
+pub type MPI_Ffile = MPI_Fint;
+pub type MPI_Fsession = MPI_Fint;
+/// `INTEGER(KIND=MPI_OFFSET_KIND)`.
+pub type MPI_Foffset = crate::capi::types::MPI_Offset;
 pub type MPI_Fcomm_array = MPI_Fint;
 pub type MPI_Fdatatype_array = MPI_Fint;
 pub type MPI_Fgroup_array = MPI_Fint;
@@ -86,6 +91,9 @@ pub type MPI_Fop_array = MPI_Fint;
 pub type MPI_Frequest_array = MPI_Fint;
 pub type MPI_Fwin_array = MPI_Fint;
 pub type MPI_Ferrhandler_array = MPI_Fint;
+pub type MPI_Fmessage_array = MPI_Fint;
+pub type MPI_Ffile_array = MPI_Fint;
+pub type MPI_Fsession_array = MPI_Fint;
 /// `LOGICAL X(*)`.
 pub type MPI_Flogical_array = MPI_Fint;
 /// `INTEGER X(MPI_STATUS_SIZE, *)` (`TYPE(MPI_Status) X(*)` in `mpi_f08`).

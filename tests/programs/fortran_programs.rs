@@ -328,3 +328,93 @@ fn c_routines_without_fortran_binding() {
         }
     }
 }
+
+/// C signatures of the MPI 4.1 families other helpers are adding (files, sessions, RMA,
+/// topologies, matched probes), as their entry points spell them.
+const FUTURE_SIGNATURES: &str = r#"
+pub unsafe extern "C" fn MPI_File_open(comm: MPI_Comm, filename: *const c_char, amode: c_int, info: MPI_Info, fh: *mut MPI_File) -> c_int { }
+pub unsafe extern "C" fn MPI_File_close(fh: *mut MPI_File) -> c_int { }
+pub unsafe extern "C" fn MPI_File_seek(fh: MPI_File, offset: MPI_Offset, whence: c_int) -> c_int { }
+pub unsafe extern "C" fn MPI_File_get_view(fh: MPI_File, disp: *mut MPI_Offset, etype: *mut MPI_Datatype, filetype: *mut MPI_Datatype, datarep: *mut c_char) -> c_int { }
+pub unsafe extern "C" fn MPI_File_read_at(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int { }
+pub unsafe extern "C" fn MPI_Session_init(info: MPI_Info, errhandler: MPI_Errhandler, session: *mut MPI_Session) -> c_int { }
+pub unsafe extern "C" fn MPI_Session_finalize(session: *mut MPI_Session) -> c_int { }
+pub unsafe extern "C" fn MPI_Win_allocate(size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) -> c_int { }
+pub unsafe extern "C" fn MPI_Put(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, win: MPI_Win) -> c_int { }
+pub unsafe extern "C" fn MPI_Cart_create(comm_old: MPI_Comm, ndims: c_int, dims: *const c_int, periods: *const c_int, reorder: c_int, comm_cart: *mut MPI_Comm) -> c_int { }
+pub unsafe extern "C" fn MPI_Cart_get(comm: MPI_Comm, maxdims: c_int, dims: *mut c_int, periods: *mut c_int, coords: *mut c_int) -> c_int { }
+pub unsafe extern "C" fn MPI_Dims_create(nnodes: c_int, ndims: c_int, dims: *mut c_int) -> c_int { }
+pub unsafe extern "C" fn MPI_Mrecv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, message: *mut MPI_Message, status: *mut MPI_Status) -> c_int { }
+pub unsafe extern "C" fn MPI_Open_port(info: MPI_Info, port_name: *mut c_char) -> c_int { }
+"#;
+
+/// MPI 4.1 §19.1–§19.3: the generator binds the families still being written in C, with the
+/// Fortran types and directions the standard gives them.
+#[test]
+fn generator_binds_future_families() {
+    use crate::fortran_bind;
+    use crate::signatures;
+    let sigs = signatures::parse_file("crate::capi::x", FUTURE_SIGNATURES, "MPI_", &|_| true);
+    assert_eq!(sigs.len(), 14);
+    let find = |name: &str| {
+        let s = sigs.iter().find(|s| s.name == name).unwrap();
+        fortran_bind::bind(s)
+    };
+    let ty = |b: &fortran_bind::Binding, p: &str| {
+        b.entry
+            .params
+            .iter()
+            .find(|(n, _)| n == p)
+            .unwrap()
+            .1
+            .clone()
+    };
+    // §14.2.1: CHARACTER filename with its hidden length after IERROR; TYPE(MPI_File) out.
+    let open = find("MPI_File_open");
+    assert_eq!(ty(&open, "filename"), "*const c_char");
+    assert_eq!(open.entry.params.last().unwrap().0, "filename_len");
+    assert_eq!(ty(&open, "fh"), "*mut MPI_Ffile");
+    // §14.2.2: MPI_FILE_CLOSE reads FH (INOUT): it is converted in, not zeroed.
+    assert!(find("MPI_File_close").source.contains("read_narrow(fh"));
+    // §14.4.3: INTEGER(KIND=MPI_OFFSET_KIND).
+    assert_eq!(ty(&find("MPI_File_seek"), "offset"), "*const MPI_Foffset");
+    assert!(find("MPI_File_get_view")
+        .source
+        .contains("string_out(datarep"));
+    assert_eq!(
+        ty(&find("MPI_Session_finalize"), "session"),
+        "*mut MPI_Fsession"
+    );
+    // §12.2.2: BASEPTR is an address.
+    assert_eq!(ty(&find("MPI_Win_allocate"), "baseptr"), "*mut MPI_Aint");
+    assert_eq!(ty(&find("MPI_Put"), "origin_addr"), "*const c_void");
+    // §8.5.1: LOGICAL PERIODS(*) and REORDER; DIMS(NDIMS).
+    let cart = find("MPI_Cart_create");
+    assert_eq!(ty(&cart, "periods"), "*const MPI_Flogical_array");
+    assert_eq!(ty(&cart, "reorder"), "*const MPI_Flogical");
+    assert!(cart.source.contains("ints_in(dims, len(ndims_c)"));
+    assert!(find("MPI_Cart_get").source.contains("len(maxdims_c)"));
+    // §8.5.2: DIMS of MPI_DIMS_CREATE is INOUT.
+    assert!(find("MPI_Dims_create").source.contains("ints_in(dims"));
+    // §3.8.3: MESSAGE of MPI_MRECV is INOUT.
+    assert!(find("MPI_Mrecv").source.contains("read_narrow(message"));
+    assert!(find("MPI_Open_port")
+        .source
+        .contains("string_out(port_name"));
+    // Exclusions by family.
+    assert!(fortran_bind::exclusion("MPI_Neighbor_alltoallv_c").is_some());
+    assert!(fortran_bind::exclusion("MPI_Dist_graph_create_adjacent").is_some());
+    assert!(fortran_bind::exclusion("MPI_Comm_spawn_multiple").is_some());
+    assert!(fortran_bind::exclusion("MPI_T_cvar_read").is_some());
+    assert!(fortran_bind::exclusion("MPI_Send").is_none());
+}
+
+/// The generator refuses an array it has no length for (a `*const int` input is an array in
+/// C): a new C routine of that shape fails the build instead of reading past a Fortran array.
+#[test]
+#[should_panic(expected = "does not know")]
+fn generator_refuses_an_unknown_array() {
+    let src = r#"pub unsafe extern "C" fn MPI_Frobnicate(comm: MPI_Comm, widgets: *const c_int) -> c_int { }"#;
+    let sigs = crate::signatures::parse_file("crate::capi::x", src, "MPI_", &|_| true);
+    crate::fortran_bind::bind(&sigs[0]);
+}
