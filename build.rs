@@ -11,6 +11,10 @@ mod pmpi_gen;
 #[allow(dead_code)]
 mod fortran_gen;
 
+#[path = "build/fortran_bind.rs"]
+#[allow(dead_code)]
+mod fortran_bind;
+
 #[path = "build/layer_gen.rs"]
 mod layer_gen;
 
@@ -28,7 +32,16 @@ fn main() {
     let fortran = manifest.join("src/fortran");
     println!("cargo:rerun-if-changed=src/fortran");
     println!("cargo:rerun-if-changed=build/fortran_gen.rs");
-    let fentries = fortran_gen::parse_dir(&fortran, "crate::fortran");
+    println!("cargo:rerun-if-changed=build/fortran_bind.rs");
+    let _ = &fortran;
+    // Fortran bindings of the C routines without a hand-written one (build/fortran_bind.rs).
+    let bindings = fortran_bind::bindings(&manifest);
+    std::fs::write(
+        out_dir.join("fortran_bindings.rs"),
+        fortran_bind::render(&bindings),
+    )
+    .unwrap();
+    let fentries = fortran_gen::all_entries(&manifest);
     std::fs::write(
         out_dir.join("fortran_twins.rs"),
         fortran_gen::render_twins(&fentries),

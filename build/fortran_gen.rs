@@ -45,6 +45,19 @@ pub fn parse_dir(dir: &Path, module_prefix: &str) -> Vec<FortranEntry> {
     })
 }
 
+/// Every Fortran routine: the hand-written ones of `root`/src/fortran and the bindings
+/// build/fortran_bind.rs generates from src/capi, sorted by name.
+pub fn all_entries(root: &Path) -> Vec<FortranEntry> {
+    let mut v = parse_dir(&root.join("src/fortran"), "crate::fortran");
+    v.extend(
+        super::fortran_bind::bindings(root)
+            .into_iter()
+            .map(|b| b.entry),
+    );
+    v.sort_by(|a, b| a.name.cmp(&b.name));
+    v
+}
+
 /// The spellings generated for an entry point (all but its own `mpi_xxx_`).
 pub fn spellings(e: &FortranEntry) -> Vec<String> {
     let stem = e.stem();
@@ -225,6 +238,15 @@ pub fn render_mpif_h(consts: &[(String, i64)]) -> String {
         s.push_str(&format!("      DOUBLE PRECISION {f}\n"));
         s.push_str(&format!("      EXTERNAL {f}\n"));
     }
+    for f in [
+        "MPI_AINT_ADD",
+        "MPI_AINT_DIFF",
+        "PMPI_AINT_ADD",
+        "PMPI_AINT_DIFF",
+    ] {
+        s.push_str(&format!("      INTEGER(KIND=MPI_ADDRESS_KIND) {f}\n"));
+        s.push_str(&format!("      EXTERNAL {f}\n"));
+    }
     s.push_str("! Predefined attribute callbacks\n");
     for f in CALLBACKS {
         s.push_str(&format!("      EXTERNAL {f}\n"));
@@ -250,8 +272,17 @@ fn dummy_decl(name: &str, ty: &str) -> Option<String> {
         .trim_start_matches("*const")
         .trim_start_matches("*mut")
         .to_owned();
+    if let Some(h) = handle_alias(&base) {
+        return Some(match h {
+            (_, false) => format!("INTEGER :: {n}"),
+            (_, true) => format!("INTEGER :: {n}(*)"),
+        });
+    }
     Some(match base.as_str() {
         "MPI_Fint" => format!("INTEGER :: {n}"),
+        "MPI_Flogical_array" => format!("LOGICAL :: {n}(*)"),
+        "MPI_Fstatus_array" => format!("INTEGER :: {n}(MPI_STATUS_SIZE,*)"),
+        "MPI_Fcount_array" => format!("INTEGER(KIND=MPI_COUNT_KIND) :: {n}(*)"),
         "MPI_Flogical" => format!("LOGICAL :: {n}"),
         "MPI_Aint" => format!("INTEGER(KIND=MPI_ADDRESS_KIND) :: {n}"),
         "MPI_Fcount" => format!("INTEGER(KIND=MPI_COUNT_KIND) :: {n}"),
@@ -263,6 +294,30 @@ fn dummy_decl(name: &str, ty: &str) -> Option<String> {
         "c_char" => format!("CHARACTER(LEN=*) :: {n}"),
         _ => return None,
     })
+}
+
+/// The `mpi_f08` handle type of a handle alias of src/fortran/mod.rs (`MPI_Fcomm`,
+/// `MPI_Fcomm_array`), and whether it is an array.
+fn handle_alias(base: &str) -> Option<(&'static str, bool)> {
+    let (h, array) = match base.strip_suffix("_array") {
+        Some(h) => (h, true),
+        None => (base, false),
+    };
+    let t = match h {
+        "MPI_Fcomm" => "MPI_Comm",
+        "MPI_Fdatatype" => "MPI_Datatype",
+        "MPI_Fgroup" => "MPI_Group",
+        "MPI_Finfo" => "MPI_Info",
+        "MPI_Fop" => "MPI_Op",
+        "MPI_Frequest" => "MPI_Request",
+        "MPI_Fwin" => "MPI_Win",
+        "MPI_Ferrhandler" => "MPI_Errhandler",
+        "MPI_Fmessage" => "MPI_Message",
+        "MPI_Ffile" => "MPI_File",
+        "MPI_Fsession" => "MPI_Session",
+        _ => return None,
+    };
+    Some((t, array))
 }
 
 /// Wraps a free-form statement at 100 columns with `&` continuations.
@@ -303,6 +358,13 @@ fn interface(e: &FortranEntry) -> Option<String> {
         ),
         "f64" => (
             format!("DOUBLE PRECISION FUNCTION {name}({})", args.join(", ")),
+            format!("END FUNCTION {name}"),
+        ),
+        "MPI_Aint" => (
+            format!(
+                "INTEGER(KIND=MPI_ADDRESS_KIND) FUNCTION {name}({})",
+                args.join(", ")
+            ),
             format!("END FUNCTION {name}"),
         ),
         _ => return None,
@@ -473,10 +535,11 @@ fn f08_dummy(e: &FortranEntry, index: usize, interface: bool) -> Option<(String,
         .to_owned();
     let first = index == 0;
     let inout = !is_const
-        && first
-        && (stem.ends_with("_free")
-            || stem.ends_with("_free_keyval")
-            || matches!(stem, "mpi_type_commit" | "mpi_wait" | "mpi_test"));
+        && ((first
+            && (stem.ends_with("_free")
+                || stem.ends_with("_free_keyval")
+                || matches!(stem, "mpi_type_commit" | "mpi_wait" | "mpi_test")))
+            || (e.module.ends_with("::generated") && super::fortran_bind::is_inout(stem, name)));
     let intent = if is_const {
         "INTENT(IN)"
     } else if inout {
@@ -517,8 +580,18 @@ fn f08_dummy(e: &FortranEntry, index: usize, interface: bool) -> Option<(String,
         };
         return Some((format!("PROCEDURE({iface}) :: {name}"), None));
     }
+    if let Some((h, array)) = handle_alias(&base) {
+        let dims = if array { "(*)" } else { "" };
+        return Some((format!("TYPE({h}), {intent} :: {name}{dims}"), None));
+    }
     let handle = f08_handle_of(name);
     let decl = match (base.as_str(), handle) {
+        ("MPI_Flogical_array", _) => format!("LOGICAL, {intent} :: {name}(*)"),
+        ("MPI_Fstatus_array", _) => format!("TYPE(MPI_Status), {intent} :: {name}(*)"),
+        ("MPI_Fcount_array", _) => {
+            format!("INTEGER(KIND=MPI_COUNT_KIND), {intent} :: {name}(*)")
+        }
+        ("MPI_Aint", _) if name == "buffer_addr" => format!("TYPE(C_PTR), {intent} :: {name}"),
         ("MPI_Fint", Some(h)) => format!("TYPE({h}), {intent} :: {name}"),
         ("MPI_Farray", Some(h)) => format!("TYPE({h}), {intent} :: {name}(*)"),
         ("MPI_Fstatus", _) => format!("TYPE(MPI_Status), {intent} :: {name}"),
@@ -527,6 +600,7 @@ fn f08_dummy(e: &FortranEntry, index: usize, interface: bool) -> Option<(String,
         ("MPI_Aint", _) if name == "baseptr" => format!("TYPE(C_PTR), {intent} :: {name}"),
         ("MPI_Aint", _) => format!("INTEGER(KIND=MPI_ADDRESS_KIND), {intent} :: {name}"),
         ("MPI_Fcount", _) => format!("INTEGER(KIND=MPI_COUNT_KIND), {intent} :: {name}"),
+        ("MPI_Foffset", _) => format!("INTEGER(KIND=MPI_OFFSET_KIND), {intent} :: {name}"),
         ("MPI_Farray", None) => format!("INTEGER, {intent} :: {name}(*)"),
         ("MPI_Faint_array", _) => {
             format!("INTEGER(KIND=MPI_ADDRESS_KIND), {intent} :: {name}(*)")
@@ -581,6 +655,18 @@ fn f08_routine(e: &FortranEntry) -> Option<(String, String)> {
             format!("double precision function {pname}({})", args.join(", ")),
             format!("end function {pname}"),
         ),
+        "MPI_Aint" => (
+            format!(
+                "integer(kind=MPI_ADDRESS_KIND) function {f08}({})",
+                args.join(", ")
+            ),
+            format!("end function {f08}"),
+            format!(
+                "integer(kind=MPI_ADDRESS_KIND) function {pname}({})",
+                args.join(", ")
+            ),
+            format!("end function {pname}"),
+        ),
         _ => return None,
     };
     let mut iface = String::new();
@@ -604,7 +690,7 @@ fn f08_routine(e: &FortranEntry) -> Option<(String, String)> {
             &format!("call {pname}({})", call_args.join(", ")),
         ));
         body.push_str("    if (present(ierror)) ierror = ierror_c\n");
-    } else if e.ret == "f64" {
+    } else if e.ret == "f64" || e.ret == "MPI_Aint" {
         body.push_str(&format!("    {f08} = {pname}({})\n", call_args.join(", ")));
     } else {
         body.push_str(&wrap(

@@ -549,6 +549,18 @@ module mpi_f08
       CHARACTER(LEN=*), INTENT(IN) :: string
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_add_error_string
+    integer(kind=MPI_ADDRESS_KIND) function pmpi_aint_add(base, disp)
+      import
+      implicit none
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: base
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: disp
+    end function pmpi_aint_add
+    integer(kind=MPI_ADDRESS_KIND) function pmpi_aint_diff(addr1, addr2)
+      import
+      implicit none
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: addr1
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: addr2
+    end function pmpi_aint_diff
     subroutine pmpi_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
         ierror)
       import
@@ -564,6 +576,22 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_allgather
+    subroutine pmpi_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+        comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      INTEGER, INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_allgatherv
     subroutine pmpi_alloc_mem(size, info, baseptr, ierror)
       import
       implicit none
@@ -600,6 +628,40 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_alltoall
+    subroutine pmpi_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+        recvtype, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcounts(*)
+      INTEGER, INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      INTEGER, INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_alltoallv
+    subroutine pmpi_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+        rdispls, recvtypes, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcounts(*)
+      INTEGER, INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      INTEGER, INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_alltoallw
     subroutine pmpi_barrier(comm, ierror)
       import
       implicit none
@@ -617,6 +679,96 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_bcast
+    subroutine pmpi_bsend(buf, count, datatype, dest, tag, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: dest
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_bsend
+    subroutine pmpi_bsend_init(buf, count, datatype, dest, tag, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: dest
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_bsend_init
+    subroutine pmpi_buffer_attach(buffer, size, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+      INTEGER, INTENT(IN) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_buffer_attach
+    subroutine pmpi_buffer_attach_c(buffer, size, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_buffer_attach_c
+    subroutine pmpi_buffer_detach(buffer_addr, size, ierror)
+      import
+      implicit none
+      TYPE(C_PTR), INTENT(OUT) :: buffer_addr
+      INTEGER, INTENT(OUT) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_buffer_detach
+    subroutine pmpi_buffer_detach_c(buffer_addr, size, ierror)
+      import
+      implicit none
+      TYPE(C_PTR), INTENT(OUT) :: buffer_addr
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_buffer_detach_c
+    subroutine pmpi_buffer_flush(ierror)
+      import
+      implicit none
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_buffer_flush
+    subroutine pmpi_buffer_iflush(request, ierror)
+      import
+      implicit none
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_buffer_iflush
+    subroutine pmpi_cancel(request, ierror)
+      import
+      implicit none
+      TYPE(MPI_Request), INTENT(IN) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_cancel
+    subroutine pmpi_comm_attach_buffer(comm, buffer, size, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+      INTEGER, INTENT(IN) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_attach_buffer
+    subroutine pmpi_comm_attach_buffer_c(comm, buffer, size, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_attach_buffer_c
     subroutine pmpi_comm_call_errhandler(comm, errorcode, ierror)
       import
       implicit none
@@ -647,6 +799,25 @@ module mpi_f08
       TYPE(MPI_Errhandler), INTENT(OUT) :: errhandler
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_comm_create_errhandler
+    subroutine pmpi_comm_create_from_group(group, stringtag, info, errhandler, newcomm, ierror)
+      import
+      implicit none
+      TYPE(MPI_Group), INTENT(IN) :: group
+      CHARACTER(LEN=*), INTENT(IN) :: stringtag
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Errhandler), INTENT(IN) :: errhandler
+      TYPE(MPI_Comm), INTENT(OUT) :: newcomm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_create_from_group
+    subroutine pmpi_comm_create_group(comm, group, tag, newcomm, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Group), INTENT(IN) :: group
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(OUT) :: newcomm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_create_group
     subroutine pmpi_comm_create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, &
         extra_state, ierror)
       import
@@ -664,6 +835,22 @@ module mpi_f08
       INTEGER, INTENT(IN) :: comm_keyval
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_comm_delete_attr
+    subroutine pmpi_comm_detach_buffer(comm, buffer_addr, size, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(C_PTR), INTENT(OUT) :: buffer_addr
+      INTEGER, INTENT(OUT) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_detach_buffer
+    subroutine pmpi_comm_detach_buffer_c(comm, buffer_addr, size, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(C_PTR), INTENT(OUT) :: buffer_addr
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_detach_buffer_c
     subroutine pmpi_comm_dup(comm, newcomm, ierror)
       import
       implicit none
@@ -679,6 +866,12 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(OUT) :: newcomm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_comm_dup_with_info
+    subroutine pmpi_comm_flush_buffer(comm, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_flush_buffer
     subroutine pmpi_comm_free(comm, ierror)
       import
       implicit none
@@ -707,6 +900,13 @@ module mpi_f08
       TYPE(MPI_Errhandler), INTENT(OUT) :: errhandler
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_comm_get_errhandler
+    subroutine pmpi_comm_get_info(comm, info_used, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(OUT) :: info_used
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_get_info
     subroutine pmpi_comm_get_name(comm, comm_name, resultlen, ierror)
       import
       implicit none
@@ -730,6 +930,22 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_comm_idup
+    subroutine pmpi_comm_idup_with_info(comm, info, newcomm, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Comm), INTENT(OUT) :: newcomm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_idup_with_info
+    subroutine pmpi_comm_iflush_buffer(comm, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_iflush_buffer
     subroutine pmpi_comm_rank(comm, rank, ierror)
       import
       implicit none
@@ -737,6 +953,20 @@ module mpi_f08
       INTEGER, INTENT(OUT) :: rank
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_comm_rank
+    subroutine pmpi_comm_remote_group(comm, group, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Group), INTENT(OUT) :: group
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_remote_group
+    subroutine pmpi_comm_remote_size(comm, size, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_remote_size
     subroutine pmpi_comm_set_attr(comm, comm_keyval, attribute_val, ierror)
       import
       implicit none
@@ -752,6 +982,13 @@ module mpi_f08
       TYPE(MPI_Errhandler), INTENT(IN) :: errhandler
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_comm_set_errhandler
+    subroutine pmpi_comm_set_info(comm, info, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_set_info
     subroutine pmpi_comm_set_name(comm, comm_name, ierror)
       import
       implicit none
@@ -813,6 +1050,19 @@ module mpi_f08
       INTEGER, INTENT(OUT) :: resultlen
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_error_string
+    subroutine pmpi_exscan(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_exscan
     subroutine pmpi_finalize(ierror)
       import
       implicit none
@@ -847,6 +1097,23 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_gather
+    subroutine pmpi_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+        root, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      INTEGER, INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_gatherv
     subroutine pmpi_get_address(location, address, ierror)
       import
       implicit none
@@ -863,6 +1130,14 @@ module mpi_f08
       INTEGER, INTENT(OUT) :: count
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_get_count
+    subroutine pmpi_get_count_c(status, datatype, count, ierror)
+      import
+      implicit none
+      TYPE(MPI_Status), INTENT(IN) :: status
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: count
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_get_count_c
     subroutine pmpi_get_elements(status, datatype, count, ierror)
       import
       implicit none
@@ -871,6 +1146,14 @@ module mpi_f08
       INTEGER, INTENT(OUT) :: count
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_get_elements
+    subroutine pmpi_get_elements_c(status, datatype, count, ierror)
+      import
+      implicit none
+      TYPE(MPI_Status), INTENT(IN) :: status
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: count
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_get_elements_c
     subroutine pmpi_get_elements_x(status, datatype, count, ierror)
       import
       implicit none
@@ -879,6 +1162,12 @@ module mpi_f08
       INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: count
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_get_elements_x
+    subroutine pmpi_get_hw_resource_info(hw_info, ierror)
+      import
+      implicit none
+      TYPE(MPI_Info), INTENT(OUT) :: hw_info
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_get_hw_resource_info
     subroutine pmpi_get_library_version(version, resultlen, ierror)
       import
       implicit none
@@ -900,6 +1189,14 @@ module mpi_f08
       INTEGER, INTENT(OUT) :: subversion
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_get_version
+    subroutine pmpi_group_compare(group1, group2, result, ierror)
+      import
+      implicit none
+      TYPE(MPI_Group), INTENT(IN) :: group1
+      TYPE(MPI_Group), INTENT(IN) :: group2
+      INTEGER, INTENT(OUT) :: result
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_group_compare
     subroutine pmpi_group_difference(group1, group2, newgroup, ierror)
       import
       implicit none
@@ -990,12 +1287,198 @@ module mpi_f08
       TYPE(MPI_Group), INTENT(OUT) :: newgroup
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_group_union
+    subroutine pmpi_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+        request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_iallgather
+    subroutine pmpi_iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      INTEGER, INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_iallgatherv
+    subroutine pmpi_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_iallreduce
+    subroutine pmpi_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+        request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ialltoall
+    subroutine pmpi_ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+        rdispls, recvtype, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcounts(*)
+      INTEGER, INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      INTEGER, INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ialltoallv
+    subroutine pmpi_ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+        rdispls, recvtypes, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcounts(*)
+      INTEGER, INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      INTEGER, INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ialltoallw
+    subroutine pmpi_ibarrier(comm, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ibarrier
+    subroutine pmpi_ibcast(buffer, count, datatype, root, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ibcast
+    subroutine pmpi_ibsend(buf, count, datatype, dest, tag, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: dest
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ibsend
+    subroutine pmpi_iexscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_iexscan
+    subroutine pmpi_igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+        request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_igather
+    subroutine pmpi_igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+        root, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      INTEGER, INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_igatherv
     subroutine pmpi_info_create(info, ierror)
       import
       implicit none
       TYPE(MPI_Info), INTENT(OUT) :: info
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_info_create
+    subroutine pmpi_info_create_env(info, ierror)
+      import
+      implicit none
+      TYPE(MPI_Info), INTENT(OUT) :: info
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_info_create_env
     subroutine pmpi_info_delete(info, key, ierror)
       import
       implicit none
@@ -1076,18 +1559,320 @@ module mpi_f08
       LOGICAL, INTENT(OUT) :: flag
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_initialized
+    subroutine pmpi_intercomm_merge(intercomm, high, newintracomm, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: intercomm
+      LOGICAL, INTENT(IN) :: high
+      TYPE(MPI_Comm), INTENT(OUT) :: newintracomm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_intercomm_merge
+    subroutine pmpi_iprobe(source, tag, comm, flag, status, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: source
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      LOGICAL, INTENT(OUT) :: flag
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_iprobe
+    subroutine pmpi_irecv(buf, count, datatype, source, tag, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: source
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_irecv
+    subroutine pmpi_irecv_c(buf, count, datatype, source, tag, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: source
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_irecv_c
+    subroutine pmpi_ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ireduce
+    subroutine pmpi_ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
+        ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ireduce_scatter
+    subroutine pmpi_ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request, &
+        ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ireduce_scatter_block
+    subroutine pmpi_irsend(buf, count, datatype, dest, tag, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: dest
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_irsend
     subroutine pmpi_is_thread_main(flag, ierror)
       import
       implicit none
       LOGICAL, INTENT(OUT) :: flag
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_is_thread_main
+    subroutine pmpi_iscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_iscan
+    subroutine pmpi_iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+        comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_iscatter
+    subroutine pmpi_iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+        root, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcounts(*)
+      INTEGER, INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_iscatterv
+    subroutine pmpi_isend(buf, count, datatype, dest, tag, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: dest
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_isend
+    subroutine pmpi_isend_c(buf, count, datatype, dest, tag, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: dest
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_isend_c
+    subroutine pmpi_issend(buf, count, datatype, dest, tag, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: dest
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_issend
+    subroutine pmpi_op_commutative(op, commute, ierror)
+      import
+      implicit none
+      TYPE(MPI_Op), INTENT(IN) :: op
+      LOGICAL, INTENT(OUT) :: commute
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_op_commutative
+    subroutine pmpi_op_free(op, ierror)
+      import
+      implicit none
+      TYPE(MPI_Op), INTENT(INOUT) :: op
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_op_free
+    subroutine pmpi_pack(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+      INTEGER, INTENT(IN) :: incount
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(*), DIMENSION(*) :: outbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+      INTEGER, INTENT(IN) :: outsize
+      INTEGER, INTENT(INOUT) :: position
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_pack
+    subroutine pmpi_pack_c(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(*), DIMENSION(*) :: outbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outsize
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_pack_c
+    subroutine pmpi_pack_size(incount, datatype, comm, size, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: incount
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_pack_size
+    subroutine pmpi_pack_size_c(incount, datatype, comm, size, ierror)
+      import
+      implicit none
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_pack_size_c
+    subroutine pmpi_pcontrol(level)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: level
+    end subroutine pmpi_pcontrol
+    subroutine pmpi_probe(source, tag, comm, status, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: source
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_probe
     subroutine pmpi_query_thread(provided, ierror)
       import
       implicit none
       INTEGER, INTENT(OUT) :: provided
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_query_thread
+    subroutine pmpi_recv(buf, count, datatype, source, tag, comm, status, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: source
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_recv
+    subroutine pmpi_recv_c(buf, count, datatype, source, tag, comm, status, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: source
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_recv_c
+    subroutine pmpi_recv_init(buf, count, datatype, source, tag, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: source
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_recv_init
     subroutine pmpi_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
       import
       implicit none
@@ -1102,12 +1887,133 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_reduce
+    subroutine pmpi_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_reduce_scatter
+    subroutine pmpi_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_reduce_scatter_block
+    subroutine pmpi_remove_error_class(errorclass, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: errorclass
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_remove_error_class
+    subroutine pmpi_remove_error_code(errorcode, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: errorcode
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_remove_error_code
+    subroutine pmpi_remove_error_string(errorcode, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: errorcode
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_remove_error_string
     subroutine pmpi_request_free(request, ierror)
       import
       implicit none
       TYPE(MPI_Request), INTENT(INOUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_request_free
+    subroutine pmpi_request_get_status(request, flag, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_Request), INTENT(IN) :: request
+      LOGICAL, INTENT(OUT) :: flag
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_request_get_status
+    subroutine pmpi_request_get_status_all(count, array_of_requests, flag, array_of_statuses, &
+        ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Request), INTENT(INOUT) :: array_of_requests(*)
+      LOGICAL, INTENT(OUT) :: flag
+      TYPE(MPI_Status), INTENT(OUT) :: array_of_statuses(*)
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_request_get_status_all
+    subroutine pmpi_request_get_status_any(count, array_of_requests, index, flag, status, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Request), INTENT(INOUT) :: array_of_requests(*)
+      INTEGER, INTENT(OUT) :: index
+      LOGICAL, INTENT(OUT) :: flag
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_request_get_status_any
+    subroutine pmpi_request_get_status_some(incount, array_of_requests, outcount, array_of_indices, &
+        array_of_statuses, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: incount
+      TYPE(MPI_Request), INTENT(INOUT) :: array_of_requests(*)
+      INTEGER, INTENT(OUT) :: outcount
+      INTEGER, INTENT(OUT) :: array_of_indices(*)
+      TYPE(MPI_Status), INTENT(OUT) :: array_of_statuses(*)
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_request_get_status_some
+    subroutine pmpi_rsend(buf, count, datatype, dest, tag, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: dest
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_rsend
+    subroutine pmpi_rsend_init(buf, count, datatype, dest, tag, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: dest
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_rsend_init
+    subroutine pmpi_scan(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_scan
     subroutine pmpi_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
         ierror)
       import
@@ -1124,6 +2030,155 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_scatter
+    subroutine pmpi_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+        root, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcounts(*)
+      INTEGER, INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_scatterv
+    subroutine pmpi_send(buf, count, datatype, dest, tag, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: dest
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_send
+    subroutine pmpi_send_c(buf, count, datatype, dest, tag, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: dest
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_send_c
+    subroutine pmpi_send_init(buf, count, datatype, dest, tag, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: dest
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_send_init
+    subroutine pmpi_sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+        recvtype, source, recvtag, comm, status, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      INTEGER, INTENT(IN) :: dest
+      INTEGER, INTENT(IN) :: sendtag
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: source
+      INTEGER, INTENT(IN) :: recvtag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_sendrecv
+    subroutine pmpi_sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
+        status, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: dest
+      INTEGER, INTENT(IN) :: sendtag
+      INTEGER, INTENT(IN) :: source
+      INTEGER, INTENT(IN) :: recvtag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_sendrecv_replace
+    subroutine pmpi_ssend(buf, count, datatype, dest, tag, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: dest
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ssend
+    subroutine pmpi_ssend_init(buf, count, datatype, dest, tag, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: dest
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ssend_init
+    subroutine pmpi_start(request, ierror)
+      import
+      implicit none
+      TYPE(MPI_Request), INTENT(INOUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_start
+    subroutine pmpi_startall(count, array_of_requests, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Request), INTENT(INOUT) :: array_of_requests(*)
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_startall
+    subroutine pmpi_status_get_error(status, err, ierror)
+      import
+      implicit none
+      TYPE(MPI_Status), INTENT(IN) :: status
+      INTEGER, INTENT(OUT) :: err
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_status_get_error
+    subroutine pmpi_status_get_source(status, source, ierror)
+      import
+      implicit none
+      TYPE(MPI_Status), INTENT(IN) :: status
+      INTEGER, INTENT(OUT) :: source
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_status_get_source
+    subroutine pmpi_status_get_tag(status, tag, ierror)
+      import
+      implicit none
+      TYPE(MPI_Status), INTENT(IN) :: status
+      INTEGER, INTENT(OUT) :: tag
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_status_get_tag
     subroutine pmpi_status_set_cancelled(status, flag, ierror)
       import
       implicit none
@@ -1139,6 +2194,14 @@ module mpi_f08
       INTEGER, INTENT(IN) :: count
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_status_set_elements
+    subroutine pmpi_status_set_elements_c(status, datatype, count, ierror)
+      import
+      implicit none
+      TYPE(MPI_Status), INTENT(INOUT) :: status
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_status_set_elements_c
     subroutine pmpi_status_set_elements_x(status, datatype, count, ierror)
       import
       implicit none
@@ -1147,6 +2210,27 @@ module mpi_f08
       INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_status_set_elements_x
+    subroutine pmpi_status_set_error(status, err, ierror)
+      import
+      implicit none
+      TYPE(MPI_Status), INTENT(INOUT) :: status
+      INTEGER, INTENT(IN) :: err
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_status_set_error
+    subroutine pmpi_status_set_source(status, source, ierror)
+      import
+      implicit none
+      TYPE(MPI_Status), INTENT(INOUT) :: status
+      INTEGER, INTENT(IN) :: source
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_status_set_source
+    subroutine pmpi_status_set_tag(status, tag, ierror)
+      import
+      implicit none
+      TYPE(MPI_Status), INTENT(INOUT) :: status
+      INTEGER, INTENT(IN) :: tag
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_status_set_tag
     subroutine pmpi_test(request, flag, status, ierror)
       import
       implicit none
@@ -1162,6 +2246,43 @@ module mpi_f08
       LOGICAL, INTENT(OUT) :: flag
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_test_cancelled
+    subroutine pmpi_testall(count, array_of_requests, flag, array_of_statuses, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Request), INTENT(INOUT) :: array_of_requests(*)
+      LOGICAL, INTENT(OUT) :: flag
+      TYPE(MPI_Status), INTENT(OUT) :: array_of_statuses(*)
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_testall
+    subroutine pmpi_testany(count, array_of_requests, index, flag, status, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Request), INTENT(INOUT) :: array_of_requests(*)
+      INTEGER, INTENT(OUT) :: index
+      LOGICAL, INTENT(OUT) :: flag
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_testany
+    subroutine pmpi_testsome(incount, array_of_requests, outcount, array_of_indices, &
+        array_of_statuses, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: incount
+      TYPE(MPI_Request), INTENT(INOUT) :: array_of_requests(*)
+      INTEGER, INTENT(OUT) :: outcount
+      INTEGER, INTENT(OUT) :: array_of_indices(*)
+      TYPE(MPI_Status), INTENT(OUT) :: array_of_statuses(*)
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_testsome
+    subroutine pmpi_topo_test(comm, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_topo_test
     subroutine pmpi_type_commit(datatype, ierror)
       import
       implicit none
@@ -1176,6 +2297,14 @@ module mpi_f08
       TYPE(MPI_Datatype), INTENT(OUT) :: newtype
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_type_contiguous
+    subroutine pmpi_type_contiguous_c(count, oldtype, newtype, ierror)
+      import
+      implicit none
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+      TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_contiguous_c
     subroutine pmpi_type_create_hindexed(count, array_of_blocklengths, array_of_displacements, &
         oldtype, newtype, ierror)
       import
@@ -1198,6 +2327,17 @@ module mpi_f08
       TYPE(MPI_Datatype), INTENT(OUT) :: newtype
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_type_create_hindexed_block
+    subroutine pmpi_type_create_hindexed_c(count, array_of_blocklengths, array_of_displacements, &
+        oldtype, newtype, ierror)
+      import
+      implicit none
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_blocklengths(*)
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+      TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_create_hindexed_c
     subroutine pmpi_type_create_hvector(count, blocklength, stride, oldtype, newtype, ierror)
       import
       implicit none
@@ -1208,6 +2348,16 @@ module mpi_f08
       TYPE(MPI_Datatype), INTENT(OUT) :: newtype
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_type_create_hvector
+    subroutine pmpi_type_create_hvector_c(count, blocklength, stride, oldtype, newtype, ierror)
+      import
+      implicit none
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: blocklength
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: stride
+      TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+      TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_create_hvector_c
     subroutine pmpi_type_create_indexed_block(count, blocklength, array_of_displacements, oldtype, &
         newtype, ierror)
       import
@@ -1238,6 +2388,15 @@ module mpi_f08
       TYPE(MPI_Datatype), INTENT(OUT) :: newtype
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_type_create_resized
+    subroutine pmpi_type_create_resized_c(oldtype, lb, extent, newtype, ierror)
+      import
+      implicit none
+      TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: lb
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: extent
+      TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_create_resized_c
     subroutine pmpi_type_create_struct(count, array_of_blocklengths, array_of_displacements, &
         array_of_types, newtype, ierror)
       import
@@ -1249,6 +2408,17 @@ module mpi_f08
       TYPE(MPI_Datatype), INTENT(OUT) :: newtype
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_type_create_struct
+    subroutine pmpi_type_create_struct_c(count, array_of_blocklengths, array_of_displacements, &
+        array_of_types, newtype, ierror)
+      import
+      implicit none
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_blocklengths(*)
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: array_of_types(*)
+      TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_create_struct_c
     subroutine pmpi_type_create_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, &
         order, oldtype, newtype, ierror)
       import
@@ -1297,6 +2467,58 @@ module mpi_f08
       LOGICAL, INTENT(OUT) :: flag
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_type_get_attr
+    subroutine pmpi_type_get_contents(datatype, max_integers, max_addresses, max_datatypes, &
+        array_of_integers, array_of_addresses, array_of_datatypes, ierror)
+      import
+      implicit none
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: max_integers
+      INTEGER, INTENT(IN) :: max_addresses
+      INTEGER, INTENT(IN) :: max_datatypes
+      INTEGER, INTENT(OUT) :: array_of_integers(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: array_of_addresses(*)
+      TYPE(MPI_Datatype), INTENT(OUT) :: array_of_datatypes(*)
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_get_contents
+    subroutine pmpi_type_get_contents_c(datatype, max_integers, max_addresses, max_large_counts, &
+        max_datatypes, array_of_integers, array_of_addresses, array_of_large_counts, &
+        array_of_datatypes, ierror)
+      import
+      implicit none
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: max_integers
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: max_addresses
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: max_large_counts
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: max_datatypes
+      INTEGER, INTENT(OUT) :: array_of_integers(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: array_of_addresses(*)
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: array_of_large_counts(*)
+      TYPE(MPI_Datatype), INTENT(OUT) :: array_of_datatypes(*)
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_get_contents_c
+    subroutine pmpi_type_get_envelope(datatype, num_integers, num_addresses, num_datatypes, &
+        combiner, ierror)
+      import
+      implicit none
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(OUT) :: num_integers
+      INTEGER, INTENT(OUT) :: num_addresses
+      INTEGER, INTENT(OUT) :: num_datatypes
+      INTEGER, INTENT(OUT) :: combiner
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_get_envelope
+    subroutine pmpi_type_get_envelope_c(datatype, num_integers, num_addresses, num_large_counts, &
+        num_datatypes, combiner, ierror)
+      import
+      implicit none
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: num_integers
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: num_addresses
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: num_large_counts
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: num_datatypes
+      INTEGER, INTENT(OUT) :: combiner
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_get_envelope_c
     subroutine pmpi_type_get_extent(datatype, lb, extent, ierror)
       import
       implicit none
@@ -1305,6 +2527,14 @@ module mpi_f08
       INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: extent
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_type_get_extent
+    subroutine pmpi_type_get_extent_c(datatype, lb, extent, ierror)
+      import
+      implicit none
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: lb
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: extent
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_get_extent_c
     subroutine pmpi_type_get_extent_x(datatype, lb, extent, ierror)
       import
       implicit none
@@ -1329,6 +2559,14 @@ module mpi_f08
       INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: true_extent
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_type_get_true_extent
+    subroutine pmpi_type_get_true_extent_c(datatype, true_lb, true_extent, ierror)
+      import
+      implicit none
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: true_lb
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: true_extent
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_get_true_extent_c
     subroutine pmpi_type_get_true_extent_x(datatype, true_lb, true_extent, ierror)
       import
       implicit none
@@ -1348,6 +2586,25 @@ module mpi_f08
       TYPE(MPI_Datatype), INTENT(OUT) :: newtype
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_type_indexed
+    subroutine pmpi_type_indexed_c(count, array_of_blocklengths, array_of_displacements, oldtype, &
+        newtype, ierror)
+      import
+      implicit none
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_blocklengths(*)
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+      TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_indexed_c
+    subroutine pmpi_type_match_size(typeclass, size, datatype, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: typeclass
+      INTEGER, INTENT(IN) :: size
+      TYPE(MPI_Datatype), INTENT(OUT) :: datatype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_match_size
     subroutine pmpi_type_set_attr(datatype, type_keyval, attribute_val, ierror)
       import
       implicit none
@@ -1370,6 +2627,13 @@ module mpi_f08
       INTEGER, INTENT(OUT) :: size
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_type_size
+    subroutine pmpi_type_size_c(datatype, size, ierror)
+      import
+      implicit none
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_size_c
     subroutine pmpi_type_size_x(datatype, size, ierror)
       import
       implicit none
@@ -1387,6 +2651,44 @@ module mpi_f08
       TYPE(MPI_Datatype), INTENT(OUT) :: newtype
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_type_vector
+    subroutine pmpi_type_vector_c(count, blocklength, stride, oldtype, newtype, ierror)
+      import
+      implicit none
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: blocklength
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: stride
+      TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+      TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_vector_c
+    subroutine pmpi_unpack(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+      INTEGER, INTENT(IN) :: insize
+      INTEGER, INTENT(INOUT) :: position
+      TYPE(*), DIMENSION(*) :: outbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+      INTEGER, INTENT(IN) :: outcount
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_unpack
+    subroutine pmpi_unpack_c(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: insize
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+      TYPE(*), DIMENSION(*) :: outbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outcount
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_unpack_c
     subroutine pmpi_wait(request, status, ierror)
       import
       implicit none
@@ -1394,6 +2696,34 @@ module mpi_f08
       TYPE(MPI_Status), INTENT(OUT) :: status
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_wait
+    subroutine pmpi_waitall(count, array_of_requests, array_of_statuses, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Request), INTENT(INOUT) :: array_of_requests(*)
+      TYPE(MPI_Status), INTENT(OUT) :: array_of_statuses(*)
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_waitall
+    subroutine pmpi_waitany(count, array_of_requests, index, status, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Request), INTENT(INOUT) :: array_of_requests(*)
+      INTEGER, INTENT(OUT) :: index
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_waitany
+    subroutine pmpi_waitsome(incount, array_of_requests, outcount, array_of_indices, &
+        array_of_statuses, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: incount
+      TYPE(MPI_Request), INTENT(INOUT) :: array_of_requests(*)
+      INTEGER, INTENT(OUT) :: outcount
+      INTEGER, INTENT(OUT) :: array_of_indices(*)
+      TYPE(MPI_Status), INTENT(OUT) :: array_of_statuses(*)
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_waitsome
     subroutine pmpi_win_allocate(size, disp_unit, info, comm, baseptr, win, ierror)
       import
       implicit none
@@ -1405,6 +2735,15 @@ module mpi_f08
       TYPE(MPI_Win), INTENT(OUT) :: win
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_win_allocate
+    subroutine pmpi_win_attach(win, base, size, ierror)
+      import
+      implicit none
+      TYPE(MPI_Win), INTENT(IN) :: win
+      TYPE(*), DIMENSION(*), INTENT(IN) :: base
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: base
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_attach
     subroutine pmpi_win_call_errhandler(win, errorcode, ierror)
       import
       implicit none
@@ -1456,6 +2795,14 @@ module mpi_f08
       INTEGER, INTENT(IN) :: win_keyval
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_win_delete_attr
+    subroutine pmpi_win_detach(win, base, ierror)
+      import
+      implicit none
+      TYPE(MPI_Win), INTENT(IN) :: win
+      TYPE(*), DIMENSION(*), INTENT(IN) :: base
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: base
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_detach
     subroutine pmpi_win_fence(assert, win, ierror)
       import
       implicit none
@@ -1528,6 +2875,26 @@ module mpi_f08
       CHARACTER(LEN=*), INTENT(IN) :: win_name
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_win_set_name
+    subroutine pmpi_win_shared_query(win, rank, size, disp_unit, baseptr, ierror)
+      import
+      implicit none
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(IN) :: rank
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: size
+      INTEGER, INTENT(OUT) :: disp_unit
+      TYPE(C_PTR), INTENT(OUT) :: baseptr
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_shared_query
+    subroutine pmpi_win_shared_query_c(win, rank, size, disp_unit, baseptr, ierror)
+      import
+      implicit none
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(IN) :: rank
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: size
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: disp_unit
+      TYPE(C_PTR), INTENT(OUT) :: baseptr
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_shared_query_c
     double precision function pmpi_wtick()
       import
       implicit none
@@ -1541,30 +2908,57 @@ module mpi_f08
   private :: pmpi_add_error_class
   private :: pmpi_add_error_code
   private :: pmpi_add_error_string
+  private :: pmpi_aint_add
+  private :: pmpi_aint_diff
   private :: pmpi_allgather
+  private :: pmpi_allgatherv
   private :: pmpi_alloc_mem
   private :: pmpi_allreduce
   private :: pmpi_alltoall
+  private :: pmpi_alltoallv
+  private :: pmpi_alltoallw
   private :: pmpi_barrier
   private :: pmpi_bcast
+  private :: pmpi_bsend
+  private :: pmpi_bsend_init
+  private :: pmpi_buffer_attach
+  private :: pmpi_buffer_attach_c
+  private :: pmpi_buffer_detach
+  private :: pmpi_buffer_detach_c
+  private :: pmpi_buffer_flush
+  private :: pmpi_buffer_iflush
+  private :: pmpi_cancel
+  private :: pmpi_comm_attach_buffer
+  private :: pmpi_comm_attach_buffer_c
   private :: pmpi_comm_call_errhandler
   private :: pmpi_comm_compare
   private :: pmpi_comm_create
   private :: pmpi_comm_create_errhandler
+  private :: pmpi_comm_create_from_group
+  private :: pmpi_comm_create_group
   private :: pmpi_comm_create_keyval
   private :: pmpi_comm_delete_attr
+  private :: pmpi_comm_detach_buffer
+  private :: pmpi_comm_detach_buffer_c
   private :: pmpi_comm_dup
   private :: pmpi_comm_dup_with_info
+  private :: pmpi_comm_flush_buffer
   private :: pmpi_comm_free
   private :: pmpi_comm_free_keyval
   private :: pmpi_comm_get_attr
   private :: pmpi_comm_get_errhandler
+  private :: pmpi_comm_get_info
   private :: pmpi_comm_get_name
   private :: pmpi_comm_group
   private :: pmpi_comm_idup
+  private :: pmpi_comm_idup_with_info
+  private :: pmpi_comm_iflush_buffer
   private :: pmpi_comm_rank
+  private :: pmpi_comm_remote_group
+  private :: pmpi_comm_remote_size
   private :: pmpi_comm_set_attr
   private :: pmpi_comm_set_errhandler
+  private :: pmpi_comm_set_info
   private :: pmpi_comm_set_name
   private :: pmpi_comm_size
   private :: pmpi_comm_split
@@ -1573,17 +2967,23 @@ module mpi_f08
   private :: pmpi_errhandler_free
   private :: pmpi_error_class
   private :: pmpi_error_string
+  private :: pmpi_exscan
   private :: pmpi_finalize
   private :: pmpi_finalized
   private :: pmpi_free_mem
   private :: pmpi_gather
+  private :: pmpi_gatherv
   private :: pmpi_get_address
   private :: pmpi_get_count
+  private :: pmpi_get_count_c
   private :: pmpi_get_elements
+  private :: pmpi_get_elements_c
   private :: pmpi_get_elements_x
+  private :: pmpi_get_hw_resource_info
   private :: pmpi_get_library_version
   private :: pmpi_get_processor_name
   private :: pmpi_get_version
+  private :: pmpi_group_compare
   private :: pmpi_group_difference
   private :: pmpi_group_excl
   private :: pmpi_group_free
@@ -1595,7 +2995,20 @@ module mpi_f08
   private :: pmpi_group_size
   private :: pmpi_group_translate_ranks
   private :: pmpi_group_union
+  private :: pmpi_iallgather
+  private :: pmpi_iallgatherv
+  private :: pmpi_iallreduce
+  private :: pmpi_ialltoall
+  private :: pmpi_ialltoallv
+  private :: pmpi_ialltoallw
+  private :: pmpi_ibarrier
+  private :: pmpi_ibcast
+  private :: pmpi_ibsend
+  private :: pmpi_iexscan
+  private :: pmpi_igather
+  private :: pmpi_igatherv
   private :: pmpi_info_create
+  private :: pmpi_info_create_env
   private :: pmpi_info_delete
   private :: pmpi_info_dup
   private :: pmpi_info_free
@@ -1607,50 +3020,130 @@ module mpi_f08
   private :: pmpi_init
   private :: pmpi_init_thread
   private :: pmpi_initialized
+  private :: pmpi_intercomm_merge
+  private :: pmpi_iprobe
+  private :: pmpi_irecv
+  private :: pmpi_irecv_c
+  private :: pmpi_ireduce
+  private :: pmpi_ireduce_scatter
+  private :: pmpi_ireduce_scatter_block
+  private :: pmpi_irsend
   private :: pmpi_is_thread_main
+  private :: pmpi_iscan
+  private :: pmpi_iscatter
+  private :: pmpi_iscatterv
+  private :: pmpi_isend
+  private :: pmpi_isend_c
+  private :: pmpi_issend
+  private :: pmpi_op_commutative
+  private :: pmpi_op_free
+  private :: pmpi_pack
+  private :: pmpi_pack_c
+  private :: pmpi_pack_size
+  private :: pmpi_pack_size_c
+  private :: pmpi_pcontrol
+  private :: pmpi_probe
   private :: pmpi_query_thread
+  private :: pmpi_recv
+  private :: pmpi_recv_c
+  private :: pmpi_recv_init
   private :: pmpi_reduce
+  private :: pmpi_reduce_scatter
+  private :: pmpi_reduce_scatter_block
+  private :: pmpi_remove_error_class
+  private :: pmpi_remove_error_code
+  private :: pmpi_remove_error_string
   private :: pmpi_request_free
+  private :: pmpi_request_get_status
+  private :: pmpi_request_get_status_all
+  private :: pmpi_request_get_status_any
+  private :: pmpi_request_get_status_some
+  private :: pmpi_rsend
+  private :: pmpi_rsend_init
+  private :: pmpi_scan
   private :: pmpi_scatter
+  private :: pmpi_scatterv
+  private :: pmpi_send
+  private :: pmpi_send_c
+  private :: pmpi_send_init
+  private :: pmpi_sendrecv
+  private :: pmpi_sendrecv_replace
+  private :: pmpi_ssend
+  private :: pmpi_ssend_init
+  private :: pmpi_start
+  private :: pmpi_startall
+  private :: pmpi_status_get_error
+  private :: pmpi_status_get_source
+  private :: pmpi_status_get_tag
   private :: pmpi_status_set_cancelled
   private :: pmpi_status_set_elements
+  private :: pmpi_status_set_elements_c
   private :: pmpi_status_set_elements_x
+  private :: pmpi_status_set_error
+  private :: pmpi_status_set_source
+  private :: pmpi_status_set_tag
   private :: pmpi_test
   private :: pmpi_test_cancelled
+  private :: pmpi_testall
+  private :: pmpi_testany
+  private :: pmpi_testsome
+  private :: pmpi_topo_test
   private :: pmpi_type_commit
   private :: pmpi_type_contiguous
+  private :: pmpi_type_contiguous_c
   private :: pmpi_type_create_hindexed
   private :: pmpi_type_create_hindexed_block
+  private :: pmpi_type_create_hindexed_c
   private :: pmpi_type_create_hvector
+  private :: pmpi_type_create_hvector_c
   private :: pmpi_type_create_indexed_block
   private :: pmpi_type_create_keyval
   private :: pmpi_type_create_resized
+  private :: pmpi_type_create_resized_c
   private :: pmpi_type_create_struct
+  private :: pmpi_type_create_struct_c
   private :: pmpi_type_create_subarray
   private :: pmpi_type_delete_attr
   private :: pmpi_type_dup
   private :: pmpi_type_free
   private :: pmpi_type_free_keyval
   private :: pmpi_type_get_attr
+  private :: pmpi_type_get_contents
+  private :: pmpi_type_get_contents_c
+  private :: pmpi_type_get_envelope
+  private :: pmpi_type_get_envelope_c
   private :: pmpi_type_get_extent
+  private :: pmpi_type_get_extent_c
   private :: pmpi_type_get_extent_x
   private :: pmpi_type_get_name
   private :: pmpi_type_get_true_extent
+  private :: pmpi_type_get_true_extent_c
   private :: pmpi_type_get_true_extent_x
   private :: pmpi_type_indexed
+  private :: pmpi_type_indexed_c
+  private :: pmpi_type_match_size
   private :: pmpi_type_set_attr
   private :: pmpi_type_set_name
   private :: pmpi_type_size
+  private :: pmpi_type_size_c
   private :: pmpi_type_size_x
   private :: pmpi_type_vector
+  private :: pmpi_type_vector_c
+  private :: pmpi_unpack
+  private :: pmpi_unpack_c
   private :: pmpi_wait
+  private :: pmpi_waitall
+  private :: pmpi_waitany
+  private :: pmpi_waitsome
   private :: pmpi_win_allocate
+  private :: pmpi_win_attach
   private :: pmpi_win_call_errhandler
   private :: pmpi_win_create
   private :: pmpi_win_create_dynamic
   private :: pmpi_win_create_errhandler
   private :: pmpi_win_create_keyval
   private :: pmpi_win_delete_attr
+  private :: pmpi_win_detach
   private :: pmpi_win_fence
   private :: pmpi_win_free
   private :: pmpi_win_free_keyval
@@ -1661,6 +3154,8 @@ module mpi_f08
   private :: pmpi_win_set_attr
   private :: pmpi_win_set_errhandler
   private :: pmpi_win_set_name
+  private :: pmpi_win_shared_query
+  private :: pmpi_win_shared_query_c
   private :: pmpi_wtick
   private :: pmpi_wtime
 
@@ -1794,6 +3289,20 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Add_error_string
 
+  integer(kind=MPI_ADDRESS_KIND) function MPI_Aint_add(base, disp)
+    implicit none
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: base
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: disp
+    MPI_Aint_add = pmpi_aint_add(base, disp)
+  end function MPI_Aint_add
+
+  integer(kind=MPI_ADDRESS_KIND) function MPI_Aint_diff(addr1, addr2)
+    implicit none
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: addr1
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: addr2
+    MPI_Aint_diff = pmpi_aint_diff(addr1, addr2)
+  end function MPI_Aint_diff
+
   subroutine MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
     implicit none
     TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
@@ -1810,6 +3319,26 @@ contains
     call pmpi_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Allgather
+
+  subroutine MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Allgatherv
 
   subroutine MPI_Alloc_mem(size, info, baseptr, ierror)
     implicit none
@@ -1855,6 +3384,48 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Alltoall
 
+  subroutine MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+      recvtype, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER, INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+        recvtype, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Alltoallv
+
+  subroutine MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+      recvtypes, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER, INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+        recvtypes, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Alltoallw
+
   subroutine MPI_Barrier(comm, ierror)
     implicit none
     TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -1877,6 +3448,129 @@ contains
     call pmpi_bcast(buffer, count, datatype, root, comm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Bcast
+
+  subroutine MPI_Bsend(buf, count, datatype, dest, tag, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_bsend(buf, count, datatype, dest, tag, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Bsend
+
+  subroutine MPI_Bsend_init(buf, count, datatype, dest, tag, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_bsend_init(buf, count, datatype, dest, tag, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Bsend_init
+
+  subroutine MPI_Buffer_attach(buffer, size, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    INTEGER, INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_buffer_attach(buffer, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Buffer_attach
+
+  subroutine MPI_Buffer_attach_c(buffer, size, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_buffer_attach_c(buffer, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Buffer_attach_c
+
+  subroutine MPI_Buffer_detach(buffer_addr, size, ierror)
+    implicit none
+    TYPE(C_PTR), INTENT(OUT) :: buffer_addr
+    INTEGER, INTENT(OUT) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_buffer_detach(buffer_addr, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Buffer_detach
+
+  subroutine MPI_Buffer_detach_c(buffer_addr, size, ierror)
+    implicit none
+    TYPE(C_PTR), INTENT(OUT) :: buffer_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_buffer_detach_c(buffer_addr, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Buffer_detach_c
+
+  subroutine MPI_Buffer_flush(ierror)
+    implicit none
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_buffer_flush(ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Buffer_flush
+
+  subroutine MPI_Buffer_iflush(request, ierror)
+    implicit none
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_buffer_iflush(request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Buffer_iflush
+
+  subroutine MPI_Cancel(request, ierror)
+    implicit none
+    TYPE(MPI_Request), INTENT(IN) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_cancel(request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Cancel
+
+  subroutine MPI_Comm_attach_buffer(comm, buffer, size, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    INTEGER, INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_attach_buffer(comm, buffer, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_attach_buffer
+
+  subroutine MPI_Comm_attach_buffer_c(comm, buffer, size, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_attach_buffer_c(comm, buffer, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_attach_buffer_c
 
   subroutine MPI_Comm_call_errhandler(comm, errorcode, ierror)
     implicit none
@@ -1920,6 +3614,31 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_create_errhandler
 
+  subroutine MPI_Comm_create_from_group(group, stringtag, info, errhandler, newcomm, ierror)
+    implicit none
+    TYPE(MPI_Group), INTENT(IN) :: group
+    CHARACTER(LEN=*), INTENT(IN) :: stringtag
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Errhandler), INTENT(IN) :: errhandler
+    TYPE(MPI_Comm), INTENT(OUT) :: newcomm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_create_from_group(group, stringtag, info, errhandler, newcomm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_create_from_group
+
+  subroutine MPI_Comm_create_group(comm, group, tag, newcomm, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Group), INTENT(IN) :: group
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(OUT) :: newcomm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_create_group(comm, group, tag, newcomm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_create_group
+
   subroutine MPI_Comm_create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, &
       extra_state, ierror)
     implicit none
@@ -1944,6 +3663,28 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_delete_attr
 
+  subroutine MPI_Comm_detach_buffer(comm, buffer_addr, size, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(C_PTR), INTENT(OUT) :: buffer_addr
+    INTEGER, INTENT(OUT) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_detach_buffer(comm, buffer_addr, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_detach_buffer
+
+  subroutine MPI_Comm_detach_buffer_c(comm, buffer_addr, size, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(C_PTR), INTENT(OUT) :: buffer_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_detach_buffer_c(comm, buffer_addr, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_detach_buffer_c
+
   subroutine MPI_Comm_dup(comm, newcomm, ierror)
     implicit none
     TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -1964,6 +3705,15 @@ contains
     call pmpi_comm_dup_with_info(comm, info, newcomm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_dup_with_info
+
+  subroutine MPI_Comm_flush_buffer(comm, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_flush_buffer(comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_flush_buffer
 
   subroutine MPI_Comm_free(comm, ierror)
     implicit none
@@ -2005,6 +3755,16 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_get_errhandler
 
+  subroutine MPI_Comm_get_info(comm, info_used, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(OUT) :: info_used
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_get_info(comm, info_used, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_get_info
+
   subroutine MPI_Comm_get_name(comm, comm_name, resultlen, ierror)
     implicit none
     TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -2037,6 +3797,28 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_idup
 
+  subroutine MPI_Comm_idup_with_info(comm, info, newcomm, request, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Comm), INTENT(OUT) :: newcomm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_idup_with_info(comm, info, newcomm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_idup_with_info
+
+  subroutine MPI_Comm_iflush_buffer(comm, request, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_iflush_buffer(comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_iflush_buffer
+
   subroutine MPI_Comm_rank(comm, rank, ierror)
     implicit none
     TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -2046,6 +3828,26 @@ contains
     call pmpi_comm_rank(comm, rank, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_rank
+
+  subroutine MPI_Comm_remote_group(comm, group, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Group), INTENT(OUT) :: group
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_remote_group(comm, group, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_remote_group
+
+  subroutine MPI_Comm_remote_size(comm, size, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, INTENT(OUT) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_remote_size(comm, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_remote_size
 
   subroutine MPI_Comm_set_attr(comm, comm_keyval, attribute_val, ierror)
     implicit none
@@ -2067,6 +3869,16 @@ contains
     call pmpi_comm_set_errhandler(comm, errhandler, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_set_errhandler
+
+  subroutine MPI_Comm_set_info(comm, info, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_set_info(comm, info, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_set_info
 
   subroutine MPI_Comm_set_name(comm, comm_name, ierror)
     implicit none
@@ -2153,6 +3965,22 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Error_string
 
+  subroutine MPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_exscan(sendbuf, recvbuf, count, datatype, op, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Exscan
+
   subroutine MPI_Finalize(ierror)
     implicit none
     INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -2200,6 +4028,27 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Gather
 
+  subroutine MPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, &
+      comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, &
+        comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Gatherv
+
   subroutine MPI_Get_address(location, address, ierror)
     implicit none
     TYPE(*), DIMENSION(*), INTENT(IN) :: location
@@ -2222,6 +4071,17 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Get_count
 
+  subroutine MPI_Get_count_c(status, datatype, count, ierror)
+    implicit none
+    TYPE(MPI_Status), INTENT(IN) :: status
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: count
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_get_count_c(status, datatype, count, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Get_count_c
+
   subroutine MPI_Get_elements(status, datatype, count, ierror)
     implicit none
     TYPE(MPI_Status), INTENT(IN) :: status
@@ -2233,6 +4093,17 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Get_elements
 
+  subroutine MPI_Get_elements_c(status, datatype, count, ierror)
+    implicit none
+    TYPE(MPI_Status), INTENT(IN) :: status
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: count
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_get_elements_c(status, datatype, count, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Get_elements_c
+
   subroutine MPI_Get_elements_x(status, datatype, count, ierror)
     implicit none
     TYPE(MPI_Status), INTENT(IN) :: status
@@ -2243,6 +4114,15 @@ contains
     call pmpi_get_elements_x(status, datatype, count, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Get_elements_x
+
+  subroutine MPI_Get_hw_resource_info(hw_info, ierror)
+    implicit none
+    TYPE(MPI_Info), INTENT(OUT) :: hw_info
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_get_hw_resource_info(hw_info, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Get_hw_resource_info
 
   subroutine MPI_Get_library_version(version, resultlen, ierror)
     implicit none
@@ -2273,6 +4153,17 @@ contains
     call pmpi_get_version(version, subversion, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Get_version
+
+  subroutine MPI_Group_compare(group1, group2, result, ierror)
+    implicit none
+    TYPE(MPI_Group), INTENT(IN) :: group1
+    TYPE(MPI_Group), INTENT(IN) :: group2
+    INTEGER, INTENT(OUT) :: result
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_group_compare(group1, group2, result, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Group_compare
 
   subroutine MPI_Group_difference(group1, group2, newgroup, ierror)
     implicit none
@@ -2397,6 +4288,229 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Group_union
 
+  subroutine MPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Iallgather
+
+  subroutine MPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+        comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Iallgatherv
+
+  subroutine MPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Iallreduce
+
+  subroutine MPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ialltoall
+
+  subroutine MPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+      recvtype, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER, INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+        recvtype, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ialltoallv
+
+  subroutine MPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+      recvtypes, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER, INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+        recvtypes, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ialltoallw
+
+  subroutine MPI_Ibarrier(comm, request, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ibarrier(comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ibarrier
+
+  subroutine MPI_Ibcast(buffer, count, datatype, root, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ibcast(buffer, count, datatype, root, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ibcast
+
+  subroutine MPI_Ibsend(buf, count, datatype, dest, tag, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ibsend(buf, count, datatype, dest, tag, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ibsend
+
+  subroutine MPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_iexscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Iexscan
+
+  subroutine MPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+      request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+        request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Igather
+
+  subroutine MPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      root, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, &
+        comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Igatherv
+
   subroutine MPI_Info_create(info, ierror)
     implicit none
     TYPE(MPI_Info), INTENT(OUT) :: info
@@ -2405,6 +4519,15 @@ contains
     call pmpi_info_create(info, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Info_create
+
+  subroutine MPI_Info_create_env(info, ierror)
+    implicit none
+    TYPE(MPI_Info), INTENT(OUT) :: info
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_info_create_env(info, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Info_create_env
 
   subroutine MPI_Info_delete(info, key, ierror)
     implicit none
@@ -2519,6 +4642,132 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Initialized
 
+  subroutine MPI_Intercomm_merge(intercomm, high, newintracomm, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: intercomm
+    LOGICAL, INTENT(IN) :: high
+    TYPE(MPI_Comm), INTENT(OUT) :: newintracomm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_intercomm_merge(intercomm, high, newintracomm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Intercomm_merge
+
+  subroutine MPI_Iprobe(source, tag, comm, flag, status, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    LOGICAL, INTENT(OUT) :: flag
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_iprobe(source, tag, comm, flag, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Iprobe
+
+  subroutine MPI_Irecv(buf, count, datatype, source, tag, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_irecv(buf, count, datatype, source, tag, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Irecv
+
+  subroutine MPI_Irecv_c(buf, count, datatype, source, tag, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_irecv_c(buf, count, datatype, source, tag, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Irecv_c
+
+  subroutine MPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ireduce
+
+  subroutine MPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ireduce_scatter
+
+  subroutine MPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request, &
+      ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ireduce_scatter_block
+
+  subroutine MPI_Irsend(buf, count, datatype, dest, tag, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_irsend(buf, count, datatype, dest, tag, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Irsend
+
   subroutine MPI_Is_thread_main(flag, ierror)
     implicit none
     LOGICAL, INTENT(OUT) :: flag
@@ -2528,6 +4777,209 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Is_thread_main
 
+  subroutine MPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_iscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Iscan
+
+  subroutine MPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+      request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+        request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Iscatter
+
+  subroutine MPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+      root, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, &
+        comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Iscatterv
+
+  subroutine MPI_Isend(buf, count, datatype, dest, tag, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_isend(buf, count, datatype, dest, tag, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Isend
+
+  subroutine MPI_Isend_c(buf, count, datatype, dest, tag, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_isend_c(buf, count, datatype, dest, tag, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Isend_c
+
+  subroutine MPI_Issend(buf, count, datatype, dest, tag, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_issend(buf, count, datatype, dest, tag, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Issend
+
+  subroutine MPI_Op_commutative(op, commute, ierror)
+    implicit none
+    TYPE(MPI_Op), INTENT(IN) :: op
+    LOGICAL, INTENT(OUT) :: commute
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_op_commutative(op, commute, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Op_commutative
+
+  subroutine MPI_Op_free(op, ierror)
+    implicit none
+    TYPE(MPI_Op), INTENT(INOUT) :: op
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_op_free(op, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Op_free
+
+  subroutine MPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+    INTEGER, INTENT(IN) :: incount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(*), DIMENSION(*) :: outbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+    INTEGER, INTENT(IN) :: outsize
+    INTEGER, INTENT(INOUT) :: position
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_pack(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Pack
+
+  subroutine MPI_Pack_c(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(*), DIMENSION(*) :: outbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outsize
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_pack_c(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Pack_c
+
+  subroutine MPI_Pack_size(incount, datatype, comm, size, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: incount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, INTENT(OUT) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_pack_size(incount, datatype, comm, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Pack_size
+
+  subroutine MPI_Pack_size_c(incount, datatype, comm, size, ierror)
+    implicit none
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_pack_size_c(incount, datatype, comm, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Pack_size_c
+
+  subroutine MPI_Pcontrol(level)
+    implicit none
+    INTEGER, INTENT(IN) :: level
+    call pmpi_pcontrol(level)
+  end subroutine MPI_Pcontrol
+
+  subroutine MPI_Probe(source, tag, comm, status, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_probe(source, tag, comm, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Probe
+
   subroutine MPI_Query_thread(provided, ierror)
     implicit none
     INTEGER, INTENT(OUT) :: provided
@@ -2536,6 +4988,54 @@ contains
     call pmpi_query_thread(provided, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Query_thread
+
+  subroutine MPI_Recv(buf, count, datatype, source, tag, comm, status, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_recv(buf, count, datatype, source, tag, comm, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Recv
+
+  subroutine MPI_Recv_c(buf, count, datatype, source, tag, comm, status, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_recv_c(buf, count, datatype, source, tag, comm, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Recv_c
+
+  subroutine MPI_Recv_init(buf, count, datatype, source, tag, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_recv_init(buf, count, datatype, source, tag, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Recv_init
 
   subroutine MPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
     implicit none
@@ -2554,6 +5054,65 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Reduce
 
+  subroutine MPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Reduce_scatter
+
+  subroutine MPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Reduce_scatter_block
+
+  subroutine MPI_Remove_error_class(errorclass, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: errorclass
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_remove_error_class(errorclass, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Remove_error_class
+
+  subroutine MPI_Remove_error_code(errorcode, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: errorcode
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_remove_error_code(errorcode, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Remove_error_code
+
+  subroutine MPI_Remove_error_string(errorcode, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: errorcode
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_remove_error_string(errorcode, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Remove_error_string
+
   subroutine MPI_Request_free(request, ierror)
     implicit none
     TYPE(MPI_Request), INTENT(INOUT) :: request
@@ -2562,6 +5121,104 @@ contains
     call pmpi_request_free(request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Request_free
+
+  subroutine MPI_Request_get_status(request, flag, status, ierror)
+    implicit none
+    TYPE(MPI_Request), INTENT(IN) :: request
+    LOGICAL, INTENT(OUT) :: flag
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_request_get_status(request, flag, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Request_get_status
+
+  subroutine MPI_Request_get_status_all(count, array_of_requests, flag, array_of_statuses, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Request), INTENT(INOUT) :: array_of_requests(*)
+    LOGICAL, INTENT(OUT) :: flag
+    TYPE(MPI_Status), INTENT(OUT) :: array_of_statuses(*)
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_request_get_status_all(count, array_of_requests, flag, array_of_statuses, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Request_get_status_all
+
+  subroutine MPI_Request_get_status_any(count, array_of_requests, index, flag, status, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Request), INTENT(INOUT) :: array_of_requests(*)
+    INTEGER, INTENT(OUT) :: index
+    LOGICAL, INTENT(OUT) :: flag
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_request_get_status_any(count, array_of_requests, index, flag, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Request_get_status_any
+
+  subroutine MPI_Request_get_status_some(incount, array_of_requests, outcount, array_of_indices, &
+      array_of_statuses, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: incount
+    TYPE(MPI_Request), INTENT(INOUT) :: array_of_requests(*)
+    INTEGER, INTENT(OUT) :: outcount
+    INTEGER, INTENT(OUT) :: array_of_indices(*)
+    TYPE(MPI_Status), INTENT(OUT) :: array_of_statuses(*)
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_request_get_status_some(incount, array_of_requests, outcount, array_of_indices, &
+        array_of_statuses, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Request_get_status_some
+
+  subroutine MPI_Rsend(buf, count, datatype, dest, tag, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_rsend(buf, count, datatype, dest, tag, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Rsend
+
+  subroutine MPI_Rsend_init(buf, count, datatype, dest, tag, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_rsend_init(buf, count, datatype, dest, tag, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Rsend_init
+
+  subroutine MPI_Scan(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_scan(sendbuf, recvbuf, count, datatype, op, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Scan
 
   subroutine MPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
       ierror)
@@ -2582,6 +5239,197 @@ contains
         ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Scatter
+
+  subroutine MPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+      root, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, &
+        comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Scatterv
+
+  subroutine MPI_Send(buf, count, datatype, dest, tag, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_send(buf, count, datatype, dest, tag, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Send
+
+  subroutine MPI_Send_c(buf, count, datatype, dest, tag, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_send_c(buf, count, datatype, dest, tag, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Send_c
+
+  subroutine MPI_Send_init(buf, count, datatype, dest, tag, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_send_init(buf, count, datatype, dest, tag, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Send_init
+
+  subroutine MPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+      recvtype, source, recvtag, comm, status, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, &
+        source, recvtag, comm, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Sendrecv
+
+  subroutine MPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
+      status, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Sendrecv_replace
+
+  subroutine MPI_Ssend(buf, count, datatype, dest, tag, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ssend(buf, count, datatype, dest, tag, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ssend
+
+  subroutine MPI_Ssend_init(buf, count, datatype, dest, tag, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ssend_init(buf, count, datatype, dest, tag, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ssend_init
+
+  subroutine MPI_Start(request, ierror)
+    implicit none
+    TYPE(MPI_Request), INTENT(INOUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_start(request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Start
+
+  subroutine MPI_Startall(count, array_of_requests, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Request), INTENT(INOUT) :: array_of_requests(*)
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_startall(count, array_of_requests, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Startall
+
+  subroutine MPI_Status_get_error(status, err, ierror)
+    implicit none
+    TYPE(MPI_Status), INTENT(IN) :: status
+    INTEGER, INTENT(OUT) :: err
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_status_get_error(status, err, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Status_get_error
+
+  subroutine MPI_Status_get_source(status, source, ierror)
+    implicit none
+    TYPE(MPI_Status), INTENT(IN) :: status
+    INTEGER, INTENT(OUT) :: source
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_status_get_source(status, source, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Status_get_source
+
+  subroutine MPI_Status_get_tag(status, tag, ierror)
+    implicit none
+    TYPE(MPI_Status), INTENT(IN) :: status
+    INTEGER, INTENT(OUT) :: tag
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_status_get_tag(status, tag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Status_get_tag
 
   subroutine MPI_Status_set_cancelled(status, flag, ierror)
     implicit none
@@ -2604,6 +5452,17 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Status_set_elements
 
+  subroutine MPI_Status_set_elements_c(status, datatype, count, ierror)
+    implicit none
+    TYPE(MPI_Status), INTENT(INOUT) :: status
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_status_set_elements_c(status, datatype, count, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Status_set_elements_c
+
   subroutine MPI_Status_set_elements_x(status, datatype, count, ierror)
     implicit none
     TYPE(MPI_Status), INTENT(OUT) :: status
@@ -2614,6 +5473,36 @@ contains
     call pmpi_status_set_elements_x(status, datatype, count, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Status_set_elements_x
+
+  subroutine MPI_Status_set_error(status, err, ierror)
+    implicit none
+    TYPE(MPI_Status), INTENT(INOUT) :: status
+    INTEGER, INTENT(IN) :: err
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_status_set_error(status, err, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Status_set_error
+
+  subroutine MPI_Status_set_source(status, source, ierror)
+    implicit none
+    TYPE(MPI_Status), INTENT(INOUT) :: status
+    INTEGER, INTENT(IN) :: source
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_status_set_source(status, source, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Status_set_source
+
+  subroutine MPI_Status_set_tag(status, tag, ierror)
+    implicit none
+    TYPE(MPI_Status), INTENT(INOUT) :: status
+    INTEGER, INTENT(IN) :: tag
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_status_set_tag(status, tag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Status_set_tag
 
   subroutine MPI_Test(request, flag, status, ierror)
     implicit none
@@ -2636,6 +5525,56 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Test_cancelled
 
+  subroutine MPI_Testall(count, array_of_requests, flag, array_of_statuses, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Request), INTENT(INOUT) :: array_of_requests(*)
+    LOGICAL, INTENT(OUT) :: flag
+    TYPE(MPI_Status), INTENT(OUT) :: array_of_statuses(*)
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_testall(count, array_of_requests, flag, array_of_statuses, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Testall
+
+  subroutine MPI_Testany(count, array_of_requests, index, flag, status, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Request), INTENT(INOUT) :: array_of_requests(*)
+    INTEGER, INTENT(OUT) :: index
+    LOGICAL, INTENT(OUT) :: flag
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_testany(count, array_of_requests, index, flag, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Testany
+
+  subroutine MPI_Testsome(incount, array_of_requests, outcount, array_of_indices, &
+      array_of_statuses, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: incount
+    TYPE(MPI_Request), INTENT(INOUT) :: array_of_requests(*)
+    INTEGER, INTENT(OUT) :: outcount
+    INTEGER, INTENT(OUT) :: array_of_indices(*)
+    TYPE(MPI_Status), INTENT(OUT) :: array_of_statuses(*)
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_testsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Testsome
+
+  subroutine MPI_Topo_test(comm, status, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_topo_test(comm, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Topo_test
+
   subroutine MPI_Type_commit(datatype, ierror)
     implicit none
     TYPE(MPI_Datatype), INTENT(INOUT) :: datatype
@@ -2655,6 +5594,17 @@ contains
     call pmpi_type_contiguous(count, oldtype, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_contiguous
+
+  subroutine MPI_Type_contiguous_c(count, oldtype, newtype, ierror)
+    implicit none
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+    TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_contiguous_c(count, oldtype, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_contiguous_c
 
   subroutine MPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, &
       oldtype, newtype, ierror)
@@ -2686,6 +5636,21 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_hindexed_block
 
+  subroutine MPI_Type_create_hindexed_c(count, array_of_blocklengths, array_of_displacements, &
+      oldtype, newtype, ierror)
+    implicit none
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_blocklengths(*)
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+    TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_create_hindexed_c(count, array_of_blocklengths, array_of_displacements, oldtype, &
+        newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_create_hindexed_c
+
   subroutine MPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype, ierror)
     implicit none
     INTEGER, INTENT(IN) :: count
@@ -2698,6 +5663,19 @@ contains
     call pmpi_type_create_hvector(count, blocklength, stride, oldtype, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_hvector
+
+  subroutine MPI_Type_create_hvector_c(count, blocklength, stride, oldtype, newtype, ierror)
+    implicit none
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: blocklength
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: stride
+    TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+    TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_create_hvector_c(count, blocklength, stride, oldtype, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_create_hvector_c
 
   subroutine MPI_Type_create_indexed_block(count, blocklength, array_of_displacements, oldtype, &
       newtype, ierror)
@@ -2740,6 +5718,18 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_resized
 
+  subroutine MPI_Type_create_resized_c(oldtype, lb, extent, newtype, ierror)
+    implicit none
+    TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: lb
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: extent
+    TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_create_resized_c(oldtype, lb, extent, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_create_resized_c
+
   subroutine MPI_Type_create_struct(count, array_of_blocklengths, array_of_displacements, &
       array_of_types, newtype, ierror)
     implicit none
@@ -2754,6 +5744,21 @@ contains
         array_of_types, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_struct
+
+  subroutine MPI_Type_create_struct_c(count, array_of_blocklengths, array_of_displacements, &
+      array_of_types, newtype, ierror)
+    implicit none
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_blocklengths(*)
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: array_of_types(*)
+    TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_create_struct_c(count, array_of_blocklengths, array_of_displacements, &
+        array_of_types, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_create_struct_c
 
   subroutine MPI_Type_create_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, &
       order, oldtype, newtype, ierror)
@@ -2822,6 +5827,75 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_get_attr
 
+  subroutine MPI_Type_get_contents(datatype, max_integers, max_addresses, max_datatypes, &
+      array_of_integers, array_of_addresses, array_of_datatypes, ierror)
+    implicit none
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: max_integers
+    INTEGER, INTENT(IN) :: max_addresses
+    INTEGER, INTENT(IN) :: max_datatypes
+    INTEGER, INTENT(OUT) :: array_of_integers(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: array_of_addresses(*)
+    TYPE(MPI_Datatype), INTENT(OUT) :: array_of_datatypes(*)
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_get_contents(datatype, max_integers, max_addresses, max_datatypes, &
+        array_of_integers, array_of_addresses, array_of_datatypes, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_get_contents
+
+  subroutine MPI_Type_get_contents_c(datatype, max_integers, max_addresses, max_large_counts, &
+      max_datatypes, array_of_integers, array_of_addresses, array_of_large_counts, &
+      array_of_datatypes, ierror)
+    implicit none
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: max_integers
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: max_addresses
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: max_large_counts
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: max_datatypes
+    INTEGER, INTENT(OUT) :: array_of_integers(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: array_of_addresses(*)
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: array_of_large_counts(*)
+    TYPE(MPI_Datatype), INTENT(OUT) :: array_of_datatypes(*)
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_get_contents_c(datatype, max_integers, max_addresses, max_large_counts, &
+        max_datatypes, array_of_integers, array_of_addresses, array_of_large_counts, &
+        array_of_datatypes, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_get_contents_c
+
+  subroutine MPI_Type_get_envelope(datatype, num_integers, num_addresses, num_datatypes, combiner, &
+      ierror)
+    implicit none
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(OUT) :: num_integers
+    INTEGER, INTENT(OUT) :: num_addresses
+    INTEGER, INTENT(OUT) :: num_datatypes
+    INTEGER, INTENT(OUT) :: combiner
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_get_envelope(datatype, num_integers, num_addresses, num_datatypes, combiner, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_get_envelope
+
+  subroutine MPI_Type_get_envelope_c(datatype, num_integers, num_addresses, num_large_counts, &
+      num_datatypes, combiner, ierror)
+    implicit none
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: num_integers
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: num_addresses
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: num_large_counts
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: num_datatypes
+    INTEGER, INTENT(OUT) :: combiner
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_get_envelope_c(datatype, num_integers, num_addresses, num_large_counts, &
+        num_datatypes, combiner, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_get_envelope_c
+
   subroutine MPI_Type_get_extent(datatype, lb, extent, ierror)
     implicit none
     TYPE(MPI_Datatype), INTENT(IN) :: datatype
@@ -2832,6 +5906,17 @@ contains
     call pmpi_type_get_extent(datatype, lb, extent, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_get_extent
+
+  subroutine MPI_Type_get_extent_c(datatype, lb, extent, ierror)
+    implicit none
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: lb
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: extent
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_get_extent_c(datatype, lb, extent, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_get_extent_c
 
   subroutine MPI_Type_get_extent_x(datatype, lb, extent, ierror)
     implicit none
@@ -2866,6 +5951,17 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_get_true_extent
 
+  subroutine MPI_Type_get_true_extent_c(datatype, true_lb, true_extent, ierror)
+    implicit none
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: true_lb
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: true_extent
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_get_true_extent_c(datatype, true_lb, true_extent, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_get_true_extent_c
+
   subroutine MPI_Type_get_true_extent_x(datatype, true_lb, true_extent, ierror)
     implicit none
     TYPE(MPI_Datatype), INTENT(IN) :: datatype
@@ -2891,6 +5987,32 @@ contains
         ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_indexed
+
+  subroutine MPI_Type_indexed_c(count, array_of_blocklengths, array_of_displacements, oldtype, &
+      newtype, ierror)
+    implicit none
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_blocklengths(*)
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+    TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_indexed_c(count, array_of_blocklengths, array_of_displacements, oldtype, &
+        newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_indexed_c
+
+  subroutine MPI_Type_match_size(typeclass, size, datatype, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: typeclass
+    INTEGER, INTENT(IN) :: size
+    TYPE(MPI_Datatype), INTENT(OUT) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_match_size(typeclass, size, datatype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_match_size
 
   subroutine MPI_Type_set_attr(datatype, type_keyval, attribute_val, ierror)
     implicit none
@@ -2923,6 +6045,16 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_size
 
+  subroutine MPI_Type_size_c(datatype, size, ierror)
+    implicit none
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_size_c(datatype, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_size_c
+
   subroutine MPI_Type_size_x(datatype, size, ierror)
     implicit none
     TYPE(MPI_Datatype), INTENT(IN) :: datatype
@@ -2946,6 +6078,53 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_vector
 
+  subroutine MPI_Type_vector_c(count, blocklength, stride, oldtype, newtype, ierror)
+    implicit none
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: blocklength
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: stride
+    TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+    TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_vector_c(count, blocklength, stride, oldtype, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_vector_c
+
+  subroutine MPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+    INTEGER, INTENT(IN) :: insize
+    INTEGER, INTENT(INOUT) :: position
+    TYPE(*), DIMENSION(*) :: outbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+    INTEGER, INTENT(IN) :: outcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_unpack(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Unpack
+
+  subroutine MPI_Unpack_c(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: insize
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+    TYPE(*), DIMENSION(*) :: outbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_unpack_c(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Unpack_c
+
   subroutine MPI_Wait(request, status, ierror)
     implicit none
     TYPE(MPI_Request), INTENT(INOUT) :: request
@@ -2955,6 +6134,44 @@ contains
     call pmpi_wait(request, status, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Wait
+
+  subroutine MPI_Waitall(count, array_of_requests, array_of_statuses, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Request), INTENT(INOUT) :: array_of_requests(*)
+    TYPE(MPI_Status), INTENT(OUT) :: array_of_statuses(*)
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_waitall(count, array_of_requests, array_of_statuses, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Waitall
+
+  subroutine MPI_Waitany(count, array_of_requests, index, status, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Request), INTENT(INOUT) :: array_of_requests(*)
+    INTEGER, INTENT(OUT) :: index
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_waitany(count, array_of_requests, index, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Waitany
+
+  subroutine MPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, &
+      array_of_statuses, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: incount
+    TYPE(MPI_Request), INTENT(INOUT) :: array_of_requests(*)
+    INTEGER, INTENT(OUT) :: outcount
+    INTEGER, INTENT(OUT) :: array_of_indices(*)
+    TYPE(MPI_Status), INTENT(OUT) :: array_of_statuses(*)
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_waitsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Waitsome
 
   subroutine MPI_Win_allocate(size, disp_unit, info, comm, baseptr, win, ierror)
     implicit none
@@ -2969,6 +6186,18 @@ contains
     call pmpi_win_allocate(size, disp_unit, info, comm, baseptr, win, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_allocate
+
+  subroutine MPI_Win_attach(win, base, size, ierror)
+    implicit none
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(*), DIMENSION(*), INTENT(IN) :: base
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: base
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_attach(win, base, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_attach
 
   subroutine MPI_Win_call_errhandler(win, errorcode, ierror)
     implicit none
@@ -3039,6 +6268,17 @@ contains
     call pmpi_win_delete_attr(win, win_keyval, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_delete_attr
+
+  subroutine MPI_Win_detach(win, base, ierror)
+    implicit none
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(*), DIMENSION(*), INTENT(IN) :: base
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: base
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_detach(win, base, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_detach
 
   subroutine MPI_Win_fence(assert, win, ierror)
     implicit none
@@ -3141,6 +6381,32 @@ contains
     call pmpi_win_set_name(win, win_name, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_set_name
+
+  subroutine MPI_Win_shared_query(win, rank, size, disp_unit, baseptr, ierror)
+    implicit none
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, INTENT(IN) :: rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: size
+    INTEGER, INTENT(OUT) :: disp_unit
+    TYPE(C_PTR), INTENT(OUT) :: baseptr
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_shared_query(win, rank, size, disp_unit, baseptr, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_shared_query
+
+  subroutine MPI_Win_shared_query_c(win, rank, size, disp_unit, baseptr, ierror)
+    implicit none
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, INTENT(IN) :: rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: size
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: disp_unit
+    TYPE(C_PTR), INTENT(OUT) :: baseptr
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_shared_query_c(win, rank, size, disp_unit, baseptr, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_shared_query_c
 
   double precision function MPI_Wtick()
     implicit none

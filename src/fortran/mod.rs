@@ -30,7 +30,9 @@
 //! of the entry points refer to it.
 #![allow(non_camel_case_types, clippy::missing_safety_doc)]
 
+pub mod address;
 pub mod attr;
+pub mod bind;
 pub mod callbacks;
 pub mod collective;
 pub mod comm;
@@ -65,6 +67,39 @@ pub use crate::capi::types::MPI_Aint;
 pub type MPI_Fcount = i64;
 /// `INTEGER(KIND=MPI_ADDRESS_KIND) X(*)`.
 pub type MPI_Faint_array = MPI_Aint;
+
+/// Handles of each kind (`INTEGER`; `TYPE(MPI_Comm)` & co. in `mpi_f08`) and arrays of them,
+/// named apart so that build/fortran_gen.rs writes the right `mpi_f08` type.
+pub type MPI_Fcomm = MPI_Fint;
+pub type MPI_Fdatatype = MPI_Fint;
+pub type MPI_Fgroup = MPI_Fint;
+pub type MPI_Finfo = MPI_Fint;
+pub type MPI_Fop = MPI_Fint;
+pub type MPI_Frequest = MPI_Fint;
+pub type MPI_Fwin = MPI_Fint;
+pub type MPI_Ferrhandler = MPI_Fint;
+pub type MPI_Fmessage = MPI_Fint;
+pub type MPI_Ffile = MPI_Fint;
+pub type MPI_Fsession = MPI_Fint;
+/// `INTEGER(KIND=MPI_OFFSET_KIND)`.
+pub type MPI_Foffset = crate::capi::types::MPI_Offset;
+pub type MPI_Fcomm_array = MPI_Fint;
+pub type MPI_Fdatatype_array = MPI_Fint;
+pub type MPI_Fgroup_array = MPI_Fint;
+pub type MPI_Finfo_array = MPI_Fint;
+pub type MPI_Fop_array = MPI_Fint;
+pub type MPI_Frequest_array = MPI_Fint;
+pub type MPI_Fwin_array = MPI_Fint;
+pub type MPI_Ferrhandler_array = MPI_Fint;
+pub type MPI_Fmessage_array = MPI_Fint;
+pub type MPI_Ffile_array = MPI_Fint;
+pub type MPI_Fsession_array = MPI_Fint;
+/// `LOGICAL X(*)`.
+pub type MPI_Flogical_array = MPI_Fint;
+/// `INTEGER X(MPI_STATUS_SIZE, *)` (`TYPE(MPI_Status) X(*)` in `mpi_f08`).
+pub type MPI_Fstatus_array = MPI_Fint;
+/// `INTEGER(KIND=MPI_COUNT_KIND) X(*)`.
+pub type MPI_Fcount_array = MPI_Fcount;
 
 /// gfortran's `.TRUE.`.
 pub const FORTRAN_TRUE: MPI_Flogical = 1;
@@ -219,6 +254,19 @@ pub unsafe fn succeeded(ierror: *mut MPI_Fint) {
         // SAFETY: not NULL: the caller's IERROR (this function's contract).
         unsafe { *ierror = fint(crate::consts::MPI_SUCCESS) };
     }
+}
+
+/// The generated Fortran bindings of the C routines without a hand-written one
+/// (build/fortran_bind.rs).
+#[allow(
+    unused_mut,
+    unused_unsafe,
+    clippy::missing_safety_doc,
+    clippy::too_many_arguments,
+    clippy::unnecessary_cast
+)]
+pub mod generated {
+    include!(concat!(env!("OUT_DIR"), "/fortran_bindings.rs"));
 }
 
 /// The generated spellings and profiling forms of every Fortran entry point.

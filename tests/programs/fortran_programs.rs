@@ -17,7 +17,7 @@ fn root() -> &'static Path {
 fn generated() -> (String, String) {
     let consts =
         fortran_gen::parse_consts(&std::fs::read_to_string(root().join("src/consts.rs")).unwrap());
-    let entries = fortran_gen::parse_dir(&root().join("src/fortran"), "crate::fortran");
+    let entries = fortran_gen::all_entries(root());
     (
         fortran_gen::render_mpif_h(&consts),
         fortran_gen::render_mpi_f90(&consts, &entries),
@@ -261,4 +261,160 @@ fn type_win_callbacks() {
 #[test]
 fn info() {
     build_and_run("info");
+}
+
+/// MPI 4.1 §19.1–§19.3: the Fortran bindings generated from the C signatures
+/// (build/fortran_bind.rs): statuses, LOGICAL, CHARACTER, arrays, choice buffers, 1-based
+/// indices and error classes, through `use mpi` and mpif.h.
+#[test]
+fn generated_bindings() {
+    build_and_run("generated");
+}
+
+/// MPI 4.1 §19.1.1 (every routine has a Fortran binding unless the standard says otherwise):
+/// the C routines without one, each with its reason, are only those build/fortran_bind.rs
+/// lists; every other C routine has a hand-written or generated `mpi_xxx_`, exported.
+#[test]
+fn c_routines_without_fortran_binding() {
+    use crate::fortran_bind;
+    let r = root();
+    let without = fortran_bind::without_binding(r);
+    println!("C routines without a Fortran binding ({}):", without.len());
+    for (name, why) in &without {
+        println!("  {name}: {why}");
+        assert!(!why.is_empty(), "{name}: no reason");
+    }
+    // The special ones the standard binds in Fortran are hand-written, not excluded.
+    for special in [
+        "MPI_Aint_add",
+        "MPI_Aint_diff",
+        "MPI_Pcontrol",
+        "MPI_Info_create_env",
+    ] {
+        assert!(
+            without.iter().all(|(n, _)| n != special),
+            "{special} has a Fortran binding in MPI 4.1 but none here"
+        );
+    }
+    // Every C routine with a binding: its gfortran spelling is in the library's symbols.
+    let fortran: Vec<String> = fortran_gen::all_entries(r)
+        .iter()
+        .map(|e| e.name.clone())
+        .collect();
+    let lib = r.join("target/release/libmpicache.so");
+    let out = std::process::Command::new("nm")
+        .args(["-D", "--defined-only"])
+        .arg(&lib)
+        .output()
+        .expect("nm");
+    let symbols = String::from_utf8_lossy(&out.stdout);
+    let exported = |s: &str| {
+        symbols
+            .lines()
+            .any(|l| l.split_whitespace().last() == Some(s))
+    };
+    for c in fortran_bind::c_routines(r) {
+        if without.iter().any(|(n, _)| *n == c.name) {
+            continue;
+        }
+        let f = format!("{}_", c.name.to_ascii_lowercase());
+        assert!(fortran.contains(&f), "{}: no Fortran binding", c.name);
+        for spelling in [f.clone(), format!("p{f}"), c.name.to_ascii_uppercase()] {
+            assert!(
+                exported(&spelling),
+                "{spelling} is not exported by {}",
+                lib.display()
+            );
+        }
+    }
+}
+
+/// C signatures of the MPI 4.1 families other helpers are adding (files, sessions, RMA,
+/// topologies, matched probes), as their entry points spell them.
+const FUTURE_SIGNATURES: &str = r#"
+pub unsafe extern "C" fn MPI_File_open(comm: MPI_Comm, filename: *const c_char, amode: c_int, info: MPI_Info, fh: *mut MPI_File) -> c_int { }
+pub unsafe extern "C" fn MPI_File_close(fh: *mut MPI_File) -> c_int { }
+pub unsafe extern "C" fn MPI_File_seek(fh: MPI_File, offset: MPI_Offset, whence: c_int) -> c_int { }
+pub unsafe extern "C" fn MPI_File_get_view(fh: MPI_File, disp: *mut MPI_Offset, etype: *mut MPI_Datatype, filetype: *mut MPI_Datatype, datarep: *mut c_char) -> c_int { }
+pub unsafe extern "C" fn MPI_File_read_at(fh: MPI_File, offset: MPI_Offset, buf: *mut c_void, count: c_int, datatype: MPI_Datatype, status: *mut MPI_Status) -> c_int { }
+pub unsafe extern "C" fn MPI_Session_init(info: MPI_Info, errhandler: MPI_Errhandler, session: *mut MPI_Session) -> c_int { }
+pub unsafe extern "C" fn MPI_Session_finalize(session: *mut MPI_Session) -> c_int { }
+pub unsafe extern "C" fn MPI_Win_allocate(size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: MPI_Comm, baseptr: *mut c_void, win: *mut MPI_Win) -> c_int { }
+pub unsafe extern "C" fn MPI_Put(origin_addr: *const c_void, origin_count: c_int, origin_datatype: MPI_Datatype, target_rank: c_int, target_disp: MPI_Aint, target_count: c_int, target_datatype: MPI_Datatype, win: MPI_Win) -> c_int { }
+pub unsafe extern "C" fn MPI_Cart_create(comm_old: MPI_Comm, ndims: c_int, dims: *const c_int, periods: *const c_int, reorder: c_int, comm_cart: *mut MPI_Comm) -> c_int { }
+pub unsafe extern "C" fn MPI_Cart_get(comm: MPI_Comm, maxdims: c_int, dims: *mut c_int, periods: *mut c_int, coords: *mut c_int) -> c_int { }
+pub unsafe extern "C" fn MPI_Dims_create(nnodes: c_int, ndims: c_int, dims: *mut c_int) -> c_int { }
+pub unsafe extern "C" fn MPI_Mrecv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, message: *mut MPI_Message, status: *mut MPI_Status) -> c_int { }
+pub unsafe extern "C" fn MPI_Open_port(info: MPI_Info, port_name: *mut c_char) -> c_int { }
+"#;
+
+/// MPI 4.1 §19.1–§19.3: the generator binds the families still being written in C, with the
+/// Fortran types and directions the standard gives them.
+#[test]
+fn generator_binds_future_families() {
+    use crate::fortran_bind;
+    use crate::signatures;
+    let sigs = signatures::parse_file("crate::capi::x", FUTURE_SIGNATURES, "MPI_", &|_| true);
+    assert_eq!(sigs.len(), 14);
+    let find = |name: &str| {
+        let s = sigs.iter().find(|s| s.name == name).unwrap();
+        fortran_bind::bind(s)
+    };
+    let ty = |b: &fortran_bind::Binding, p: &str| {
+        b.entry
+            .params
+            .iter()
+            .find(|(n, _)| n == p)
+            .unwrap()
+            .1
+            .clone()
+    };
+    // §14.2.1: CHARACTER filename with its hidden length after IERROR; TYPE(MPI_File) out.
+    let open = find("MPI_File_open");
+    assert_eq!(ty(&open, "filename"), "*const c_char");
+    assert_eq!(open.entry.params.last().unwrap().0, "filename_len");
+    assert_eq!(ty(&open, "fh"), "*mut MPI_Ffile");
+    // §14.2.2: MPI_FILE_CLOSE reads FH (INOUT): it is converted in, not zeroed.
+    assert!(find("MPI_File_close").source.contains("read_narrow(fh"));
+    // §14.4.3: INTEGER(KIND=MPI_OFFSET_KIND).
+    assert_eq!(ty(&find("MPI_File_seek"), "offset"), "*const MPI_Foffset");
+    assert!(find("MPI_File_get_view")
+        .source
+        .contains("string_out(datarep"));
+    assert_eq!(
+        ty(&find("MPI_Session_finalize"), "session"),
+        "*mut MPI_Fsession"
+    );
+    // §12.2.2: BASEPTR is an address.
+    assert_eq!(ty(&find("MPI_Win_allocate"), "baseptr"), "*mut MPI_Aint");
+    assert_eq!(ty(&find("MPI_Put"), "origin_addr"), "*const c_void");
+    // §8.5.1: LOGICAL PERIODS(*) and REORDER; DIMS(NDIMS).
+    let cart = find("MPI_Cart_create");
+    assert_eq!(ty(&cart, "periods"), "*const MPI_Flogical_array");
+    assert_eq!(ty(&cart, "reorder"), "*const MPI_Flogical");
+    assert!(cart.source.contains("ints_in(dims, len(ndims_c)"));
+    assert!(find("MPI_Cart_get").source.contains("len(maxdims_c)"));
+    // §8.5.2: DIMS of MPI_DIMS_CREATE is INOUT.
+    assert!(find("MPI_Dims_create").source.contains("ints_in(dims"));
+    // §3.8.3: MESSAGE of MPI_MRECV is INOUT.
+    assert!(find("MPI_Mrecv").source.contains("read_narrow(message"));
+    assert!(find("MPI_Open_port")
+        .source
+        .contains("string_out(port_name"));
+    // Exclusions by family.
+    assert!(fortran_bind::exclusion("MPI_Neighbor_alltoallv_c").is_some());
+    assert!(fortran_bind::exclusion("MPI_Dist_graph_create_adjacent").is_some());
+    assert!(fortran_bind::exclusion("MPI_Comm_spawn_multiple").is_some());
+    assert!(fortran_bind::exclusion("MPI_T_cvar_read").is_some());
+    assert!(fortran_bind::exclusion("MPI_Send").is_none());
+}
+
+/// The generator refuses an array it has no length for (a `*const int` input is an array in
+/// C): a new C routine of that shape fails the build instead of reading past a Fortran array.
+#[test]
+#[should_panic(expected = "does not know")]
+fn generator_refuses_an_unknown_array() {
+    let src = r#"pub unsafe extern "C" fn MPI_Frobnicate(comm: MPI_Comm, widgets: *const c_int) -> c_int { }"#;
+    let sigs = crate::signatures::parse_file("crate::capi::x", src, "MPI_", &|_| true);
+    crate::fortran_bind::bind(&sigs[0]);
 }

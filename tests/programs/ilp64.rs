@@ -141,3 +141,10 @@ fn ilp64_f08_matrix() {
 fn ilp64_predefined_and_errors() {
     build_and_run("predefined_errors", BOTH);
 }
+
+/// MPI 4.1 §19.1–§19.3 under -fdefault-integer-8: the generated bindings convert INTEGER
+/// arrays, statuses and LOGICALs of 8 bytes, and reject values the C int cannot hold.
+#[test]
+fn ilp64_generated_bindings() {
+    build_and_run("generated", &[&["-DILP64"], &["-DILP64", "-DUSE_MPIF_H"]]);
+}

@@ -17,6 +17,10 @@ mod common;
 #[allow(dead_code)]
 mod signatures;
 
+#[path = "../../build/fortran_bind.rs"]
+#[allow(dead_code)]
+mod fortran_bind;
+
 #[path = "../../build/fortran_gen.rs"]
 #[allow(dead_code)]
 mod fortran_gen;
