@@ -191,6 +191,13 @@ impl Bucket {
     /// The attribute here, read by a writer (under the engine's lock, where only the lock-free
     /// overwrite may race: it is waited out).
     pub(super) fn entry(&self) -> Option<Entry> {
+        self.entry_and_view().map(|(e, _)| e)
+    }
+
+    /// The attribute here and its C view (the word), both from one consistent read: a C view
+    /// read apart from the value could belong to another setting (the lock-free overwrite
+    /// takes no lock), a C reader then getting one value's pointer with another's provenance.
+    pub(super) fn entry_and_view(&self) -> Option<(Entry, usize)> {
         loop {
             let head = self.head.load(Ordering::Acquire);
             let keyval = keyval_of(head);
@@ -218,7 +225,7 @@ impl Bucket {
                     value
                 }
             };
-            return Some(Entry {
+            let entry = Entry {
                 keyval,
                 value: AttrWord {
                     word: value,
@@ -227,7 +234,8 @@ impl Bucket {
                 callbacks: callbacks_of_meta(meta),
                 order: meta >> ORDER_SHIFT,
                 dying: meta & DYING != 0,
-            });
+            };
+            return Some((entry, word as usize));
         }
     }
 

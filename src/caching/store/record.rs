@@ -193,15 +193,15 @@ impl ObjAttrs {
 
     /// The attribute under `slot` as a reader gets it.
     pub fn read(&self, slot: u32) -> Option<AttrRead> {
-        let b = self.find(slot)?;
-        let e = b.entry()?;
+        let (e, c_view) = self.find(slot)?.entry_and_view()?;
         Some(AttrRead {
             value: e.value,
-            c_view: b.c_view(),
+            c_view,
         })
     }
 
-    /// What a reader gets of `e`, read from `slot`.
+    /// What a reader gets of `e`, read from `slot`. Called for attributes whose keyval has a
+    /// delete callback, which the lock-free overwrite never touches: the word is `e`'s.
     pub fn read_of(&self, slot: u32, e: &Entry) -> AttrRead {
         AttrRead {
             value: e.value,
