@@ -56,6 +56,8 @@ typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 #define MPI_ERRCODES_IGNORE ((int *)0)
 #define MPI_ARGV_NULL ((char **)0)
 #define MPI_ARGVS_NULL ((char ***)0)
+#define MPI_UNWEIGHTED ((int *)10)
+#define MPI_WEIGHTS_EMPTY ((int *)11)
 
 /* MPI_Pcontrol is variadic (MPI 4.1 §15.2.4), which cbindgen cannot write. */
 #ifdef __cplusplus
@@ -689,6 +691,34 @@ int MPI_Allgather(const void *sendbuf,
                   MPI_Datatype recvtype,
                   MPI_Comm comm);
 
+int MPI_Allgather_c(const void *sendbuf,
+                    MPI_Count sendcount,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    MPI_Count recvcount,
+                    MPI_Datatype recvtype,
+                    MPI_Comm comm);
+
+int MPI_Allgather_init(const void *sendbuf,
+                       int sendcount,
+                       MPI_Datatype sendtype,
+                       void *recvbuf,
+                       int recvcount,
+                       MPI_Datatype recvtype,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
+
+int MPI_Allgather_init_c(const void *sendbuf,
+                         MPI_Count sendcount,
+                         MPI_Datatype sendtype,
+                         void *recvbuf,
+                         MPI_Count recvcount,
+                         MPI_Datatype recvtype,
+                         MPI_Comm comm,
+                         MPI_Info info,
+                         MPI_Request *request);
+
 int MPI_Allgatherv(const void *sendbuf,
                    int sendcount,
                    MPI_Datatype sendtype,
@@ -697,6 +727,37 @@ int MPI_Allgatherv(const void *sendbuf,
                    const int *displs,
                    MPI_Datatype recvtype,
                    MPI_Comm comm);
+
+int MPI_Allgatherv_c(const void *sendbuf,
+                     MPI_Count sendcount,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     const MPI_Count *recvcounts,
+                     const MPI_Aint *displs,
+                     MPI_Datatype recvtype,
+                     MPI_Comm comm);
+
+int MPI_Allgatherv_init(const void *sendbuf,
+                        int sendcount,
+                        MPI_Datatype sendtype,
+                        void *recvbuf,
+                        const int *recvcounts,
+                        const int *displs,
+                        MPI_Datatype recvtype,
+                        MPI_Comm comm,
+                        MPI_Info info,
+                        MPI_Request *request);
+
+int MPI_Allgatherv_init_c(const void *sendbuf,
+                          MPI_Count sendcount,
+                          MPI_Datatype sendtype,
+                          void *recvbuf,
+                          const MPI_Count *recvcounts,
+                          const MPI_Aint *displs,
+                          MPI_Datatype recvtype,
+                          MPI_Comm comm,
+                          MPI_Info info,
+                          MPI_Request *request);
 
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 
@@ -707,6 +768,31 @@ int MPI_Allreduce(const void *sendbuf,
                   MPI_Op op,
                   MPI_Comm comm);
 
+int MPI_Allreduce_c(const void *sendbuf,
+                    void *recvbuf,
+                    MPI_Count count,
+                    MPI_Datatype datatype,
+                    MPI_Op op,
+                    MPI_Comm comm);
+
+int MPI_Allreduce_init(const void *sendbuf,
+                       void *recvbuf,
+                       int count,
+                       MPI_Datatype datatype,
+                       MPI_Op op,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
+
+int MPI_Allreduce_init_c(const void *sendbuf,
+                         void *recvbuf,
+                         MPI_Count count,
+                         MPI_Datatype datatype,
+                         MPI_Op op,
+                         MPI_Comm comm,
+                         MPI_Info info,
+                         MPI_Request *request);
+
 int MPI_Alltoall(const void *sendbuf,
                  int sendcount,
                  MPI_Datatype sendtype,
@@ -714,6 +800,34 @@ int MPI_Alltoall(const void *sendbuf,
                  int recvcount,
                  MPI_Datatype recvtype,
                  MPI_Comm comm);
+
+int MPI_Alltoall_c(const void *sendbuf,
+                   MPI_Count sendcount,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   MPI_Count recvcount,
+                   MPI_Datatype recvtype,
+                   MPI_Comm comm);
+
+int MPI_Alltoall_init(const void *sendbuf,
+                      int sendcount,
+                      MPI_Datatype sendtype,
+                      void *recvbuf,
+                      int recvcount,
+                      MPI_Datatype recvtype,
+                      MPI_Comm comm,
+                      MPI_Info info,
+                      MPI_Request *request);
+
+int MPI_Alltoall_init_c(const void *sendbuf,
+                        MPI_Count sendcount,
+                        MPI_Datatype sendtype,
+                        void *recvbuf,
+                        MPI_Count recvcount,
+                        MPI_Datatype recvtype,
+                        MPI_Comm comm,
+                        MPI_Info info,
+                        MPI_Request *request);
 
 int MPI_Alltoallv(const void *sendbuf,
                   const int *sendcounts,
@@ -725,6 +839,40 @@ int MPI_Alltoallv(const void *sendbuf,
                   MPI_Datatype recvtype,
                   MPI_Comm comm);
 
+int MPI_Alltoallv_c(const void *sendbuf,
+                    const MPI_Count *sendcounts,
+                    const MPI_Aint *sdispls,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    const MPI_Count *recvcounts,
+                    const MPI_Aint *rdispls,
+                    MPI_Datatype recvtype,
+                    MPI_Comm comm);
+
+int MPI_Alltoallv_init(const void *sendbuf,
+                       const int *sendcounts,
+                       const int *sdispls,
+                       MPI_Datatype sendtype,
+                       void *recvbuf,
+                       const int *recvcounts,
+                       const int *rdispls,
+                       MPI_Datatype recvtype,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
+
+int MPI_Alltoallv_init_c(const void *sendbuf,
+                         const MPI_Count *sendcounts,
+                         const MPI_Aint *sdispls,
+                         MPI_Datatype sendtype,
+                         void *recvbuf,
+                         const MPI_Count *recvcounts,
+                         const MPI_Aint *rdispls,
+                         MPI_Datatype recvtype,
+                         MPI_Comm comm,
+                         MPI_Info info,
+                         MPI_Request *request);
+
 int MPI_Alltoallw(const void *sendbuf,
                   const int *sendcounts,
                   const int *sdispls,
@@ -735,6 +883,40 @@ int MPI_Alltoallw(const void *sendbuf,
                   const MPI_Datatype *recvtypes,
                   MPI_Comm comm);
 
+int MPI_Alltoallw_c(const void *sendbuf,
+                    const MPI_Count *sendcounts,
+                    const MPI_Aint *sdispls,
+                    const MPI_Datatype *sendtypes,
+                    void *recvbuf,
+                    const MPI_Count *recvcounts,
+                    const MPI_Aint *rdispls,
+                    const MPI_Datatype *recvtypes,
+                    MPI_Comm comm);
+
+int MPI_Alltoallw_init(const void *sendbuf,
+                       const int *sendcounts,
+                       const int *sdispls,
+                       const MPI_Datatype *sendtypes,
+                       void *recvbuf,
+                       const int *recvcounts,
+                       const int *rdispls,
+                       const MPI_Datatype *recvtypes,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
+
+int MPI_Alltoallw_init_c(const void *sendbuf,
+                         const MPI_Count *sendcounts,
+                         const MPI_Aint *sdispls,
+                         const MPI_Datatype *sendtypes,
+                         void *recvbuf,
+                         const MPI_Count *recvcounts,
+                         const MPI_Aint *rdispls,
+                         const MPI_Datatype *recvtypes,
+                         MPI_Comm comm,
+                         MPI_Info info,
+                         MPI_Request *request);
+
 int MPI_Attr_delete(MPI_Comm comm, int keyval);
 
 int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
@@ -743,7 +925,27 @@ int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
 
 int MPI_Barrier(MPI_Comm comm);
 
+int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request);
+
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+
+int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm);
+
+int MPI_Bcast_init(void *buffer,
+                   int count,
+                   MPI_Datatype datatype,
+                   int root,
+                   MPI_Comm comm,
+                   MPI_Info info,
+                   MPI_Request *request);
+
+int MPI_Bcast_init_c(void *buffer,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     int root,
+                     MPI_Comm comm,
+                     MPI_Info info,
+                     MPI_Request *request);
 
 int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
@@ -784,6 +986,27 @@ int MPI_COMM_NULL_COPY_FN(MPI_Comm oldcomm,
 int MPI_COMM_NULL_DELETE_FN(MPI_Comm comm, int comm_keyval, void *attribute_val, void *extra_state);
 
 int MPI_Cancel(MPI_Request *request);
+
+int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int *coords);
+
+int MPI_Cart_create(MPI_Comm comm_old,
+                    int ndims,
+                    const int *dims,
+                    const int *periods,
+                    int reorder,
+                    MPI_Comm *comm_cart);
+
+int MPI_Cart_get(MPI_Comm comm, int maxdims, int *dims, int *periods, int *coords);
+
+int MPI_Cart_map(MPI_Comm comm, int ndims, const int *dims, const int *periods, int *newrank);
+
+int MPI_Cart_rank(MPI_Comm comm, const int *coords, int *rank);
+
+int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest);
+
+int MPI_Cart_sub(MPI_Comm comm, const int *remain_dims, MPI_Comm *newcomm);
+
+int MPI_Cartdim_get(MPI_Comm comm, int *ndims);
 
 int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
 
@@ -880,6 +1103,39 @@ int MPI_DUP_FN(MPI_Comm oldcomm,
                void *attribute_val_out,
                int *flag);
 
+int MPI_Dims_create(int nnodes, int ndims, int *dims);
+
+int MPI_Dist_graph_create(MPI_Comm comm_old,
+                          int n,
+                          const int *sources,
+                          const int *degrees,
+                          const int *destinations,
+                          const int *weights_,
+                          MPI_Info info,
+                          int reorder,
+                          MPI_Comm *comm_dist_graph);
+
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old,
+                                   int indegree,
+                                   const int *sources,
+                                   const int *sourceweights,
+                                   int outdegree,
+                                   const int *destinations,
+                                   const int *destweights,
+                                   MPI_Info info,
+                                   int reorder,
+                                   MPI_Comm *comm_dist_graph);
+
+int MPI_Dist_graph_neighbors(MPI_Comm comm,
+                             int maxindegree,
+                             int *sources,
+                             int *sourceweights,
+                             int maxoutdegree,
+                             int *destinations,
+                             int *destweights);
+
+int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted);
+
 MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
 
 MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
@@ -901,6 +1157,31 @@ int MPI_Exscan(const void *sendbuf,
                MPI_Op op,
                MPI_Comm comm);
 
+int MPI_Exscan_c(const void *sendbuf,
+                 void *recvbuf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 MPI_Op op,
+                 MPI_Comm comm);
+
+int MPI_Exscan_init(const void *sendbuf,
+                    void *recvbuf,
+                    int count,
+                    MPI_Datatype datatype,
+                    MPI_Op op,
+                    MPI_Comm comm,
+                    MPI_Info info,
+                    MPI_Request *request);
+
+int MPI_Exscan_init_c(const void *sendbuf,
+                      void *recvbuf,
+                      MPI_Count count,
+                      MPI_Datatype datatype,
+                      MPI_Op op,
+                      MPI_Comm comm,
+                      MPI_Info info,
+                      MPI_Request *request);
+
 int MPI_Finalize(void);
 
 int MPI_Finalized(int *flag);
@@ -916,6 +1197,37 @@ int MPI_Gather(const void *sendbuf,
                int root,
                MPI_Comm comm);
 
+int MPI_Gather_c(const void *sendbuf,
+                 MPI_Count sendcount,
+                 MPI_Datatype sendtype,
+                 void *recvbuf,
+                 MPI_Count recvcount,
+                 MPI_Datatype recvtype,
+                 int root,
+                 MPI_Comm comm);
+
+int MPI_Gather_init(const void *sendbuf,
+                    int sendcount,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    int recvcount,
+                    MPI_Datatype recvtype,
+                    int root,
+                    MPI_Comm comm,
+                    MPI_Info info,
+                    MPI_Request *request);
+
+int MPI_Gather_init_c(const void *sendbuf,
+                      MPI_Count sendcount,
+                      MPI_Datatype sendtype,
+                      void *recvbuf,
+                      MPI_Count recvcount,
+                      MPI_Datatype recvtype,
+                      int root,
+                      MPI_Comm comm,
+                      MPI_Info info,
+                      MPI_Request *request);
+
 int MPI_Gatherv(const void *sendbuf,
                 int sendcount,
                 MPI_Datatype sendtype,
@@ -925,6 +1237,40 @@ int MPI_Gatherv(const void *sendbuf,
                 MPI_Datatype recvtype,
                 int root,
                 MPI_Comm comm);
+
+int MPI_Gatherv_c(const void *sendbuf,
+                  MPI_Count sendcount,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  const MPI_Count *recvcounts,
+                  const MPI_Aint *displs,
+                  MPI_Datatype recvtype,
+                  int root,
+                  MPI_Comm comm);
+
+int MPI_Gatherv_init(const void *sendbuf,
+                     int sendcount,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     const int *recvcounts,
+                     const int *displs,
+                     MPI_Datatype recvtype,
+                     int root,
+                     MPI_Comm comm,
+                     MPI_Info info,
+                     MPI_Request *request);
+
+int MPI_Gatherv_init_c(const void *sendbuf,
+                       MPI_Count sendcount,
+                       MPI_Datatype sendtype,
+                       void *recvbuf,
+                       const MPI_Count *recvcounts,
+                       const MPI_Aint *displs,
+                       MPI_Datatype recvtype,
+                       int root,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
 
 int MPI_Get_address(const void *location, MPI_Aint *address);
 
@@ -945,6 +1291,23 @@ int MPI_Get_library_version(char *version, int *resultlen);
 int MPI_Get_processor_name(char *name, int *resultlen);
 
 int MPI_Get_version(int *version, int *subversion);
+
+int MPI_Graph_create(MPI_Comm comm_old,
+                     int nnodes,
+                     const int *index,
+                     const int *edges,
+                     int reorder,
+                     MPI_Comm *comm_graph);
+
+int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int *index, int *edges);
+
+int MPI_Graph_map(MPI_Comm comm, int nnodes, const int *index, const int *edges, int *newrank);
+
+int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int *neighbors);
+
+int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+
+int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
 
 MPI_Fint MPI_Group_c2f(MPI_Group group);
 
@@ -991,6 +1354,15 @@ int MPI_Iallgather(const void *sendbuf,
                    MPI_Comm comm,
                    MPI_Request *request);
 
+int MPI_Iallgather_c(const void *sendbuf,
+                     MPI_Count sendcount,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     MPI_Count recvcount,
+                     MPI_Datatype recvtype,
+                     MPI_Comm comm,
+                     MPI_Request *request);
+
 int MPI_Iallgatherv(const void *sendbuf,
                     int sendcount,
                     MPI_Datatype sendtype,
@@ -1001,6 +1373,16 @@ int MPI_Iallgatherv(const void *sendbuf,
                     MPI_Comm comm,
                     MPI_Request *request);
 
+int MPI_Iallgatherv_c(const void *sendbuf,
+                      MPI_Count sendcount,
+                      MPI_Datatype sendtype,
+                      void *recvbuf,
+                      const MPI_Count *recvcounts,
+                      const MPI_Aint *displs,
+                      MPI_Datatype recvtype,
+                      MPI_Comm comm,
+                      MPI_Request *request);
+
 int MPI_Iallreduce(const void *sendbuf,
                    void *recvbuf,
                    int count,
@@ -1008,6 +1390,14 @@ int MPI_Iallreduce(const void *sendbuf,
                    MPI_Op op,
                    MPI_Comm comm,
                    MPI_Request *request);
+
+int MPI_Iallreduce_c(const void *sendbuf,
+                     void *recvbuf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     MPI_Op op,
+                     MPI_Comm comm,
+                     MPI_Request *request);
 
 int MPI_Ialltoall(const void *sendbuf,
                   int sendcount,
@@ -1017,6 +1407,15 @@ int MPI_Ialltoall(const void *sendbuf,
                   MPI_Datatype recvtype,
                   MPI_Comm comm,
                   MPI_Request *request);
+
+int MPI_Ialltoall_c(const void *sendbuf,
+                    MPI_Count sendcount,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    MPI_Count recvcount,
+                    MPI_Datatype recvtype,
+                    MPI_Comm comm,
+                    MPI_Request *request);
 
 int MPI_Ialltoallv(const void *sendbuf,
                    const int *sendcounts,
@@ -1029,6 +1428,17 @@ int MPI_Ialltoallv(const void *sendbuf,
                    MPI_Comm comm,
                    MPI_Request *request);
 
+int MPI_Ialltoallv_c(const void *sendbuf,
+                     const MPI_Count *sendcounts,
+                     const MPI_Aint *sdispls,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     const MPI_Count *recvcounts,
+                     const MPI_Aint *rdispls,
+                     MPI_Datatype recvtype,
+                     MPI_Comm comm,
+                     MPI_Request *request);
+
 int MPI_Ialltoallw(const void *sendbuf,
                    const int *sendcounts,
                    const int *sdispls,
@@ -1040,6 +1450,17 @@ int MPI_Ialltoallw(const void *sendbuf,
                    MPI_Comm comm,
                    MPI_Request *request);
 
+int MPI_Ialltoallw_c(const void *sendbuf,
+                     const MPI_Count *sendcounts,
+                     const MPI_Aint *sdispls,
+                     const MPI_Datatype *sendtypes,
+                     void *recvbuf,
+                     const MPI_Count *recvcounts,
+                     const MPI_Aint *rdispls,
+                     const MPI_Datatype *recvtypes,
+                     MPI_Comm comm,
+                     MPI_Request *request);
+
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request);
 
 int MPI_Ibcast(void *buffer,
@@ -1048,6 +1469,13 @@ int MPI_Ibcast(void *buffer,
                int root,
                MPI_Comm comm,
                MPI_Request *request);
+
+int MPI_Ibcast_c(void *buffer,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 int root,
+                 MPI_Comm comm,
+                 MPI_Request *request);
 
 int MPI_Ibsend(const void *buf,
                int count,
@@ -1065,6 +1493,14 @@ int MPI_Iexscan(const void *sendbuf,
                 MPI_Comm comm,
                 MPI_Request *request);
 
+int MPI_Iexscan_c(const void *sendbuf,
+                  void *recvbuf,
+                  MPI_Count count,
+                  MPI_Datatype datatype,
+                  MPI_Op op,
+                  MPI_Comm comm,
+                  MPI_Request *request);
+
 int MPI_Igather(const void *sendbuf,
                 int sendcount,
                 MPI_Datatype sendtype,
@@ -1074,6 +1510,16 @@ int MPI_Igather(const void *sendbuf,
                 int root,
                 MPI_Comm comm,
                 MPI_Request *request);
+
+int MPI_Igather_c(const void *sendbuf,
+                  MPI_Count sendcount,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  MPI_Count recvcount,
+                  MPI_Datatype recvtype,
+                  int root,
+                  MPI_Comm comm,
+                  MPI_Request *request);
 
 int MPI_Igatherv(const void *sendbuf,
                  int sendcount,
@@ -1085,6 +1531,117 @@ int MPI_Igatherv(const void *sendbuf,
                  int root,
                  MPI_Comm comm,
                  MPI_Request *request);
+
+int MPI_Igatherv_c(const void *sendbuf,
+                   MPI_Count sendcount,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   const MPI_Count *recvcounts,
+                   const MPI_Aint *displs,
+                   MPI_Datatype recvtype,
+                   int root,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
+int MPI_Ineighbor_allgather(const void *sendbuf,
+                            int sendcount,
+                            MPI_Datatype sendtype,
+                            void *recvbuf,
+                            int recvcount,
+                            MPI_Datatype recvtype,
+                            MPI_Comm comm,
+                            MPI_Request *request);
+
+int MPI_Ineighbor_allgather_c(const void *sendbuf,
+                              MPI_Count sendcount,
+                              MPI_Datatype sendtype,
+                              void *recvbuf,
+                              MPI_Count recvcount,
+                              MPI_Datatype recvtype,
+                              MPI_Comm comm,
+                              MPI_Request *request);
+
+int MPI_Ineighbor_allgatherv(const void *sendbuf,
+                             int sendcount,
+                             MPI_Datatype sendtype,
+                             void *recvbuf,
+                             const int *recvcounts,
+                             const int *displs,
+                             MPI_Datatype recvtype,
+                             MPI_Comm comm,
+                             MPI_Request *request);
+
+int MPI_Ineighbor_allgatherv_c(const void *sendbuf,
+                               MPI_Count sendcount,
+                               MPI_Datatype sendtype,
+                               void *recvbuf,
+                               const MPI_Count *recvcounts,
+                               const MPI_Aint *displs,
+                               MPI_Datatype recvtype,
+                               MPI_Comm comm,
+                               MPI_Request *request);
+
+int MPI_Ineighbor_alltoall(const void *sendbuf,
+                           int sendcount,
+                           MPI_Datatype sendtype,
+                           void *recvbuf,
+                           int recvcount,
+                           MPI_Datatype recvtype,
+                           MPI_Comm comm,
+                           MPI_Request *request);
+
+int MPI_Ineighbor_alltoall_c(const void *sendbuf,
+                             MPI_Count sendcount,
+                             MPI_Datatype sendtype,
+                             void *recvbuf,
+                             MPI_Count recvcount,
+                             MPI_Datatype recvtype,
+                             MPI_Comm comm,
+                             MPI_Request *request);
+
+int MPI_Ineighbor_alltoallv(const void *sendbuf,
+                            const int *sendcounts,
+                            const int *sdispls,
+                            MPI_Datatype sendtype,
+                            void *recvbuf,
+                            const int *recvcounts,
+                            const int *rdispls,
+                            MPI_Datatype recvtype,
+                            MPI_Comm comm,
+                            MPI_Request *request);
+
+int MPI_Ineighbor_alltoallv_c(const void *sendbuf,
+                              const MPI_Count *sendcounts,
+                              const MPI_Aint *sdispls,
+                              MPI_Datatype sendtype,
+                              void *recvbuf,
+                              const MPI_Count *recvcounts,
+                              const MPI_Aint *rdispls,
+                              MPI_Datatype recvtype,
+                              MPI_Comm comm,
+                              MPI_Request *request);
+
+int MPI_Ineighbor_alltoallw(const void *sendbuf,
+                            const int *sendcounts,
+                            const MPI_Aint *sdispls,
+                            const MPI_Datatype *sendtypes,
+                            void *recvbuf,
+                            const int *recvcounts,
+                            const MPI_Aint *rdispls,
+                            const MPI_Datatype *recvtypes,
+                            MPI_Comm comm,
+                            MPI_Request *request);
+
+int MPI_Ineighbor_alltoallw_c(const void *sendbuf,
+                              const MPI_Count *sendcounts,
+                              const MPI_Aint *sdispls,
+                              const MPI_Datatype *sendtypes,
+                              void *recvbuf,
+                              const MPI_Count *recvcounts,
+                              const MPI_Aint *rdispls,
+                              const MPI_Datatype *recvtypes,
+                              MPI_Comm comm,
+                              MPI_Request *request);
 
 MPI_Fint MPI_Info_c2f(MPI_Info info);
 
@@ -1151,6 +1708,15 @@ int MPI_Ireduce(const void *sendbuf,
                 MPI_Comm comm,
                 MPI_Request *request);
 
+int MPI_Ireduce_c(const void *sendbuf,
+                  void *recvbuf,
+                  MPI_Count count,
+                  MPI_Datatype datatype,
+                  MPI_Op op,
+                  int root,
+                  MPI_Comm comm,
+                  MPI_Request *request);
+
 int MPI_Ireduce_scatter(const void *sendbuf,
                         void *recvbuf,
                         const int *recvcounts,
@@ -1166,6 +1732,22 @@ int MPI_Ireduce_scatter_block(const void *sendbuf,
                               MPI_Op op,
                               MPI_Comm comm,
                               MPI_Request *request);
+
+int MPI_Ireduce_scatter_block_c(const void *sendbuf,
+                                void *recvbuf,
+                                MPI_Count recvcount,
+                                MPI_Datatype datatype,
+                                MPI_Op op,
+                                MPI_Comm comm,
+                                MPI_Request *request);
+
+int MPI_Ireduce_scatter_c(const void *sendbuf,
+                          void *recvbuf,
+                          const MPI_Count *recvcounts,
+                          MPI_Datatype datatype,
+                          MPI_Op op,
+                          MPI_Comm comm,
+                          MPI_Request *request);
 
 int MPI_Irsend(const void *buf,
                int count,
@@ -1185,6 +1767,14 @@ int MPI_Iscan(const void *sendbuf,
               MPI_Comm comm,
               MPI_Request *request);
 
+int MPI_Iscan_c(const void *sendbuf,
+                void *recvbuf,
+                MPI_Count count,
+                MPI_Datatype datatype,
+                MPI_Op op,
+                MPI_Comm comm,
+                MPI_Request *request);
+
 int MPI_Iscatter(const void *sendbuf,
                  int sendcount,
                  MPI_Datatype sendtype,
@@ -1194,6 +1784,16 @@ int MPI_Iscatter(const void *sendbuf,
                  int root,
                  MPI_Comm comm,
                  MPI_Request *request);
+
+int MPI_Iscatter_c(const void *sendbuf,
+                   MPI_Count sendcount,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   MPI_Count recvcount,
+                   MPI_Datatype recvtype,
+                   int root,
+                   MPI_Comm comm,
+                   MPI_Request *request);
 
 int MPI_Iscatterv(const void *sendbuf,
                   const int *sendcounts,
@@ -1205,6 +1805,17 @@ int MPI_Iscatterv(const void *sendbuf,
                   int root,
                   MPI_Comm comm,
                   MPI_Request *request);
+
+int MPI_Iscatterv_c(const void *sendbuf,
+                    const MPI_Count *sendcounts,
+                    const MPI_Aint *displs,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    MPI_Count recvcount,
+                    MPI_Datatype recvtype,
+                    int root,
+                    MPI_Comm comm,
+                    MPI_Request *request);
 
 int MPI_Isend(const void *buf,
               int count,
@@ -1245,6 +1856,206 @@ int MPI_NULL_COPY_FN(MPI_Comm oldcomm,
                      int *flag);
 
 int MPI_NULL_DELETE_FN(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
+
+int MPI_Neighbor_allgather(const void *sendbuf,
+                           int sendcount,
+                           MPI_Datatype sendtype,
+                           void *recvbuf,
+                           int recvcount,
+                           MPI_Datatype recvtype,
+                           MPI_Comm comm);
+
+int MPI_Neighbor_allgather_c(const void *sendbuf,
+                             MPI_Count sendcount,
+                             MPI_Datatype sendtype,
+                             void *recvbuf,
+                             MPI_Count recvcount,
+                             MPI_Datatype recvtype,
+                             MPI_Comm comm);
+
+int MPI_Neighbor_allgather_init(const void *sendbuf,
+                                int sendcount,
+                                MPI_Datatype sendtype,
+                                void *recvbuf,
+                                int recvcount,
+                                MPI_Datatype recvtype,
+                                MPI_Comm comm,
+                                MPI_Info info,
+                                MPI_Request *request);
+
+int MPI_Neighbor_allgather_init_c(const void *sendbuf,
+                                  MPI_Count sendcount,
+                                  MPI_Datatype sendtype,
+                                  void *recvbuf,
+                                  MPI_Count recvcount,
+                                  MPI_Datatype recvtype,
+                                  MPI_Comm comm,
+                                  MPI_Info info,
+                                  MPI_Request *request);
+
+int MPI_Neighbor_allgatherv(const void *sendbuf,
+                            int sendcount,
+                            MPI_Datatype sendtype,
+                            void *recvbuf,
+                            const int *recvcounts,
+                            const int *displs,
+                            MPI_Datatype recvtype,
+                            MPI_Comm comm);
+
+int MPI_Neighbor_allgatherv_c(const void *sendbuf,
+                              MPI_Count sendcount,
+                              MPI_Datatype sendtype,
+                              void *recvbuf,
+                              const MPI_Count *recvcounts,
+                              const MPI_Aint *displs,
+                              MPI_Datatype recvtype,
+                              MPI_Comm comm);
+
+int MPI_Neighbor_allgatherv_init(const void *sendbuf,
+                                 int sendcount,
+                                 MPI_Datatype sendtype,
+                                 void *recvbuf,
+                                 const int *recvcounts,
+                                 const int *displs,
+                                 MPI_Datatype recvtype,
+                                 MPI_Comm comm,
+                                 MPI_Info info,
+                                 MPI_Request *request);
+
+int MPI_Neighbor_allgatherv_init_c(const void *sendbuf,
+                                   MPI_Count sendcount,
+                                   MPI_Datatype sendtype,
+                                   void *recvbuf,
+                                   const MPI_Count *recvcounts,
+                                   const MPI_Aint *displs,
+                                   MPI_Datatype recvtype,
+                                   MPI_Comm comm,
+                                   MPI_Info info,
+                                   MPI_Request *request);
+
+int MPI_Neighbor_alltoall(const void *sendbuf,
+                          int sendcount,
+                          MPI_Datatype sendtype,
+                          void *recvbuf,
+                          int recvcount,
+                          MPI_Datatype recvtype,
+                          MPI_Comm comm);
+
+int MPI_Neighbor_alltoall_c(const void *sendbuf,
+                            MPI_Count sendcount,
+                            MPI_Datatype sendtype,
+                            void *recvbuf,
+                            MPI_Count recvcount,
+                            MPI_Datatype recvtype,
+                            MPI_Comm comm);
+
+int MPI_Neighbor_alltoall_init(const void *sendbuf,
+                               int sendcount,
+                               MPI_Datatype sendtype,
+                               void *recvbuf,
+                               int recvcount,
+                               MPI_Datatype recvtype,
+                               MPI_Comm comm,
+                               MPI_Info info,
+                               MPI_Request *request);
+
+int MPI_Neighbor_alltoall_init_c(const void *sendbuf,
+                                 MPI_Count sendcount,
+                                 MPI_Datatype sendtype,
+                                 void *recvbuf,
+                                 MPI_Count recvcount,
+                                 MPI_Datatype recvtype,
+                                 MPI_Comm comm,
+                                 MPI_Info info,
+                                 MPI_Request *request);
+
+int MPI_Neighbor_alltoallv(const void *sendbuf,
+                           const int *sendcounts,
+                           const int *sdispls,
+                           MPI_Datatype sendtype,
+                           void *recvbuf,
+                           const int *recvcounts,
+                           const int *rdispls,
+                           MPI_Datatype recvtype,
+                           MPI_Comm comm);
+
+int MPI_Neighbor_alltoallv_c(const void *sendbuf,
+                             const MPI_Count *sendcounts,
+                             const MPI_Aint *sdispls,
+                             MPI_Datatype sendtype,
+                             void *recvbuf,
+                             const MPI_Count *recvcounts,
+                             const MPI_Aint *rdispls,
+                             MPI_Datatype recvtype,
+                             MPI_Comm comm);
+
+int MPI_Neighbor_alltoallv_init(const void *sendbuf,
+                                const int *sendcounts,
+                                const int *sdispls,
+                                MPI_Datatype sendtype,
+                                void *recvbuf,
+                                const int *recvcounts,
+                                const int *rdispls,
+                                MPI_Datatype recvtype,
+                                MPI_Comm comm,
+                                MPI_Info info,
+                                MPI_Request *request);
+
+int MPI_Neighbor_alltoallv_init_c(const void *sendbuf,
+                                  const MPI_Count *sendcounts,
+                                  const MPI_Aint *sdispls,
+                                  MPI_Datatype sendtype,
+                                  void *recvbuf,
+                                  const MPI_Count *recvcounts,
+                                  const MPI_Aint *rdispls,
+                                  MPI_Datatype recvtype,
+                                  MPI_Comm comm,
+                                  MPI_Info info,
+                                  MPI_Request *request);
+
+int MPI_Neighbor_alltoallw(const void *sendbuf,
+                           const int *sendcounts,
+                           const MPI_Aint *sdispls,
+                           const MPI_Datatype *sendtypes,
+                           void *recvbuf,
+                           const int *recvcounts,
+                           const MPI_Aint *rdispls,
+                           const MPI_Datatype *recvtypes,
+                           MPI_Comm comm);
+
+int MPI_Neighbor_alltoallw_c(const void *sendbuf,
+                             const MPI_Count *sendcounts,
+                             const MPI_Aint *sdispls,
+                             const MPI_Datatype *sendtypes,
+                             void *recvbuf,
+                             const MPI_Count *recvcounts,
+                             const MPI_Aint *rdispls,
+                             const MPI_Datatype *recvtypes,
+                             MPI_Comm comm);
+
+int MPI_Neighbor_alltoallw_init(const void *sendbuf,
+                                const int *sendcounts,
+                                const MPI_Aint *sdispls,
+                                const MPI_Datatype *sendtypes,
+                                void *recvbuf,
+                                const int *recvcounts,
+                                const MPI_Aint *rdispls,
+                                const MPI_Datatype *recvtypes,
+                                MPI_Comm comm,
+                                MPI_Info info,
+                                MPI_Request *request);
+
+int MPI_Neighbor_alltoallw_init_c(const void *sendbuf,
+                                  const MPI_Count *sendcounts,
+                                  const MPI_Aint *sdispls,
+                                  const MPI_Datatype *sendtypes,
+                                  void *recvbuf,
+                                  const MPI_Count *recvcounts,
+                                  const MPI_Aint *rdispls,
+                                  const MPI_Datatype *recvtypes,
+                                  MPI_Comm comm,
+                                  MPI_Info info,
+                                  MPI_Request *request);
 
 MPI_Fint MPI_Op_c2f(MPI_Op op);
 
@@ -1314,6 +2125,34 @@ int MPI_Reduce(const void *sendbuf,
                int root,
                MPI_Comm comm);
 
+int MPI_Reduce_c(const void *sendbuf,
+                 void *recvbuf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 MPI_Op op,
+                 int root,
+                 MPI_Comm comm);
+
+int MPI_Reduce_init(const void *sendbuf,
+                    void *recvbuf,
+                    int count,
+                    MPI_Datatype datatype,
+                    MPI_Op op,
+                    int root,
+                    MPI_Comm comm,
+                    MPI_Info info,
+                    MPI_Request *request);
+
+int MPI_Reduce_init_c(const void *sendbuf,
+                      void *recvbuf,
+                      MPI_Count count,
+                      MPI_Datatype datatype,
+                      MPI_Op op,
+                      int root,
+                      MPI_Comm comm,
+                      MPI_Info info,
+                      MPI_Request *request);
+
 int MPI_Reduce_scatter(const void *sendbuf,
                        void *recvbuf,
                        const int *recvcounts,
@@ -1327,6 +2166,56 @@ int MPI_Reduce_scatter_block(const void *sendbuf,
                              MPI_Datatype datatype,
                              MPI_Op op,
                              MPI_Comm comm);
+
+int MPI_Reduce_scatter_block_c(const void *sendbuf,
+                               void *recvbuf,
+                               MPI_Count recvcount,
+                               MPI_Datatype datatype,
+                               MPI_Op op,
+                               MPI_Comm comm);
+
+int MPI_Reduce_scatter_block_init(const void *sendbuf,
+                                  void *recvbuf,
+                                  int recvcount,
+                                  MPI_Datatype datatype,
+                                  MPI_Op op,
+                                  MPI_Comm comm,
+                                  MPI_Info info,
+                                  MPI_Request *request);
+
+int MPI_Reduce_scatter_block_init_c(const void *sendbuf,
+                                    void *recvbuf,
+                                    MPI_Count recvcount,
+                                    MPI_Datatype datatype,
+                                    MPI_Op op,
+                                    MPI_Comm comm,
+                                    MPI_Info info,
+                                    MPI_Request *request);
+
+int MPI_Reduce_scatter_c(const void *sendbuf,
+                         void *recvbuf,
+                         const MPI_Count *recvcounts,
+                         MPI_Datatype datatype,
+                         MPI_Op op,
+                         MPI_Comm comm);
+
+int MPI_Reduce_scatter_init(const void *sendbuf,
+                            void *recvbuf,
+                            const int *recvcounts,
+                            MPI_Datatype datatype,
+                            MPI_Op op,
+                            MPI_Comm comm,
+                            MPI_Info info,
+                            MPI_Request *request);
+
+int MPI_Reduce_scatter_init_c(const void *sendbuf,
+                              void *recvbuf,
+                              const MPI_Count *recvcounts,
+                              MPI_Datatype datatype,
+                              MPI_Op op,
+                              MPI_Comm comm,
+                              MPI_Info info,
+                              MPI_Request *request);
 
 int MPI_Remove_error_class(int errorclass);
 
@@ -1380,6 +2269,31 @@ int MPI_Scan(const void *sendbuf,
              MPI_Op op,
              MPI_Comm comm);
 
+int MPI_Scan_c(const void *sendbuf,
+               void *recvbuf,
+               MPI_Count count,
+               MPI_Datatype datatype,
+               MPI_Op op,
+               MPI_Comm comm);
+
+int MPI_Scan_init(const void *sendbuf,
+                  void *recvbuf,
+                  int count,
+                  MPI_Datatype datatype,
+                  MPI_Op op,
+                  MPI_Comm comm,
+                  MPI_Info info,
+                  MPI_Request *request);
+
+int MPI_Scan_init_c(const void *sendbuf,
+                    void *recvbuf,
+                    MPI_Count count,
+                    MPI_Datatype datatype,
+                    MPI_Op op,
+                    MPI_Comm comm,
+                    MPI_Info info,
+                    MPI_Request *request);
+
 int MPI_Scatter(const void *sendbuf,
                 int sendcount,
                 MPI_Datatype sendtype,
@@ -1388,6 +2302,37 @@ int MPI_Scatter(const void *sendbuf,
                 MPI_Datatype recvtype,
                 int root,
                 MPI_Comm comm);
+
+int MPI_Scatter_c(const void *sendbuf,
+                  MPI_Count sendcount,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  MPI_Count recvcount,
+                  MPI_Datatype recvtype,
+                  int root,
+                  MPI_Comm comm);
+
+int MPI_Scatter_init(const void *sendbuf,
+                     int sendcount,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     int recvcount,
+                     MPI_Datatype recvtype,
+                     int root,
+                     MPI_Comm comm,
+                     MPI_Info info,
+                     MPI_Request *request);
+
+int MPI_Scatter_init_c(const void *sendbuf,
+                       MPI_Count sendcount,
+                       MPI_Datatype sendtype,
+                       void *recvbuf,
+                       MPI_Count recvcount,
+                       MPI_Datatype recvtype,
+                       int root,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
 
 int MPI_Scatterv(const void *sendbuf,
                  const int *sendcounts,
@@ -1398,6 +2343,40 @@ int MPI_Scatterv(const void *sendbuf,
                  MPI_Datatype recvtype,
                  int root,
                  MPI_Comm comm);
+
+int MPI_Scatterv_c(const void *sendbuf,
+                   const MPI_Count *sendcounts,
+                   const MPI_Aint *displs,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   MPI_Count recvcount,
+                   MPI_Datatype recvtype,
+                   int root,
+                   MPI_Comm comm);
+
+int MPI_Scatterv_init(const void *sendbuf,
+                      const int *sendcounts,
+                      const int *displs,
+                      MPI_Datatype sendtype,
+                      void *recvbuf,
+                      int recvcount,
+                      MPI_Datatype recvtype,
+                      int root,
+                      MPI_Comm comm,
+                      MPI_Info info,
+                      MPI_Request *request);
+
+int MPI_Scatterv_init_c(const void *sendbuf,
+                        const MPI_Count *sendcounts,
+                        const MPI_Aint *displs,
+                        MPI_Datatype sendtype,
+                        void *recvbuf,
+                        MPI_Count recvcount,
+                        MPI_Datatype recvtype,
+                        int root,
+                        MPI_Comm comm,
+                        MPI_Info info,
+                        MPI_Request *request);
 
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
@@ -1831,6 +2810,34 @@ int PMPI_Allgather(const void *sendbuf,
                    MPI_Datatype recvtype,
                    MPI_Comm comm);
 
+int PMPI_Allgather_c(const void *sendbuf,
+                     MPI_Count sendcount,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     MPI_Count recvcount,
+                     MPI_Datatype recvtype,
+                     MPI_Comm comm);
+
+int PMPI_Allgather_init(const void *sendbuf,
+                        int sendcount,
+                        MPI_Datatype sendtype,
+                        void *recvbuf,
+                        int recvcount,
+                        MPI_Datatype recvtype,
+                        MPI_Comm comm,
+                        MPI_Info info,
+                        MPI_Request *request);
+
+int PMPI_Allgather_init_c(const void *sendbuf,
+                          MPI_Count sendcount,
+                          MPI_Datatype sendtype,
+                          void *recvbuf,
+                          MPI_Count recvcount,
+                          MPI_Datatype recvtype,
+                          MPI_Comm comm,
+                          MPI_Info info,
+                          MPI_Request *request);
+
 int PMPI_Allgatherv(const void *sendbuf,
                     int sendcount,
                     MPI_Datatype sendtype,
@@ -1839,6 +2846,37 @@ int PMPI_Allgatherv(const void *sendbuf,
                     const int *displs,
                     MPI_Datatype recvtype,
                     MPI_Comm comm);
+
+int PMPI_Allgatherv_c(const void *sendbuf,
+                      MPI_Count sendcount,
+                      MPI_Datatype sendtype,
+                      void *recvbuf,
+                      const MPI_Count *recvcounts,
+                      const MPI_Aint *displs,
+                      MPI_Datatype recvtype,
+                      MPI_Comm comm);
+
+int PMPI_Allgatherv_init(const void *sendbuf,
+                         int sendcount,
+                         MPI_Datatype sendtype,
+                         void *recvbuf,
+                         const int *recvcounts,
+                         const int *displs,
+                         MPI_Datatype recvtype,
+                         MPI_Comm comm,
+                         MPI_Info info,
+                         MPI_Request *request);
+
+int PMPI_Allgatherv_init_c(const void *sendbuf,
+                           MPI_Count sendcount,
+                           MPI_Datatype sendtype,
+                           void *recvbuf,
+                           const MPI_Count *recvcounts,
+                           const MPI_Aint *displs,
+                           MPI_Datatype recvtype,
+                           MPI_Comm comm,
+                           MPI_Info info,
+                           MPI_Request *request);
 
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 
@@ -1849,6 +2887,31 @@ int PMPI_Allreduce(const void *sendbuf,
                    MPI_Op op,
                    MPI_Comm comm);
 
+int PMPI_Allreduce_c(const void *sendbuf,
+                     void *recvbuf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     MPI_Op op,
+                     MPI_Comm comm);
+
+int PMPI_Allreduce_init(const void *sendbuf,
+                        void *recvbuf,
+                        int count,
+                        MPI_Datatype datatype,
+                        MPI_Op op,
+                        MPI_Comm comm,
+                        MPI_Info info,
+                        MPI_Request *request);
+
+int PMPI_Allreduce_init_c(const void *sendbuf,
+                          void *recvbuf,
+                          MPI_Count count,
+                          MPI_Datatype datatype,
+                          MPI_Op op,
+                          MPI_Comm comm,
+                          MPI_Info info,
+                          MPI_Request *request);
+
 int PMPI_Alltoall(const void *sendbuf,
                   int sendcount,
                   MPI_Datatype sendtype,
@@ -1856,6 +2919,34 @@ int PMPI_Alltoall(const void *sendbuf,
                   int recvcount,
                   MPI_Datatype recvtype,
                   MPI_Comm comm);
+
+int PMPI_Alltoall_c(const void *sendbuf,
+                    MPI_Count sendcount,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    MPI_Count recvcount,
+                    MPI_Datatype recvtype,
+                    MPI_Comm comm);
+
+int PMPI_Alltoall_init(const void *sendbuf,
+                       int sendcount,
+                       MPI_Datatype sendtype,
+                       void *recvbuf,
+                       int recvcount,
+                       MPI_Datatype recvtype,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
+
+int PMPI_Alltoall_init_c(const void *sendbuf,
+                         MPI_Count sendcount,
+                         MPI_Datatype sendtype,
+                         void *recvbuf,
+                         MPI_Count recvcount,
+                         MPI_Datatype recvtype,
+                         MPI_Comm comm,
+                         MPI_Info info,
+                         MPI_Request *request);
 
 int PMPI_Alltoallv(const void *sendbuf,
                    const int *sendcounts,
@@ -1867,6 +2958,40 @@ int PMPI_Alltoallv(const void *sendbuf,
                    MPI_Datatype recvtype,
                    MPI_Comm comm);
 
+int PMPI_Alltoallv_c(const void *sendbuf,
+                     const MPI_Count *sendcounts,
+                     const MPI_Aint *sdispls,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     const MPI_Count *recvcounts,
+                     const MPI_Aint *rdispls,
+                     MPI_Datatype recvtype,
+                     MPI_Comm comm);
+
+int PMPI_Alltoallv_init(const void *sendbuf,
+                        const int *sendcounts,
+                        const int *sdispls,
+                        MPI_Datatype sendtype,
+                        void *recvbuf,
+                        const int *recvcounts,
+                        const int *rdispls,
+                        MPI_Datatype recvtype,
+                        MPI_Comm comm,
+                        MPI_Info info,
+                        MPI_Request *request);
+
+int PMPI_Alltoallv_init_c(const void *sendbuf,
+                          const MPI_Count *sendcounts,
+                          const MPI_Aint *sdispls,
+                          MPI_Datatype sendtype,
+                          void *recvbuf,
+                          const MPI_Count *recvcounts,
+                          const MPI_Aint *rdispls,
+                          MPI_Datatype recvtype,
+                          MPI_Comm comm,
+                          MPI_Info info,
+                          MPI_Request *request);
+
 int PMPI_Alltoallw(const void *sendbuf,
                    const int *sendcounts,
                    const int *sdispls,
@@ -1877,6 +3002,40 @@ int PMPI_Alltoallw(const void *sendbuf,
                    const MPI_Datatype *recvtypes,
                    MPI_Comm comm);
 
+int PMPI_Alltoallw_c(const void *sendbuf,
+                     const MPI_Count *sendcounts,
+                     const MPI_Aint *sdispls,
+                     const MPI_Datatype *sendtypes,
+                     void *recvbuf,
+                     const MPI_Count *recvcounts,
+                     const MPI_Aint *rdispls,
+                     const MPI_Datatype *recvtypes,
+                     MPI_Comm comm);
+
+int PMPI_Alltoallw_init(const void *sendbuf,
+                        const int *sendcounts,
+                        const int *sdispls,
+                        const MPI_Datatype *sendtypes,
+                        void *recvbuf,
+                        const int *recvcounts,
+                        const int *rdispls,
+                        const MPI_Datatype *recvtypes,
+                        MPI_Comm comm,
+                        MPI_Info info,
+                        MPI_Request *request);
+
+int PMPI_Alltoallw_init_c(const void *sendbuf,
+                          const MPI_Count *sendcounts,
+                          const MPI_Aint *sdispls,
+                          const MPI_Datatype *sendtypes,
+                          void *recvbuf,
+                          const MPI_Count *recvcounts,
+                          const MPI_Aint *rdispls,
+                          const MPI_Datatype *recvtypes,
+                          MPI_Comm comm,
+                          MPI_Info info,
+                          MPI_Request *request);
+
 int PMPI_Attr_delete(MPI_Comm comm, int keyval);
 
 int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
@@ -1885,7 +3044,27 @@ int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
 
 int PMPI_Barrier(MPI_Comm comm);
 
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request);
+
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+
+int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm);
+
+int PMPI_Bcast_init(void *buffer,
+                    int count,
+                    MPI_Datatype datatype,
+                    int root,
+                    MPI_Comm comm,
+                    MPI_Info info,
+                    MPI_Request *request);
+
+int PMPI_Bcast_init_c(void *buffer,
+                      MPI_Count count,
+                      MPI_Datatype datatype,
+                      int root,
+                      MPI_Comm comm,
+                      MPI_Info info,
+                      MPI_Request *request);
 
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
@@ -1910,6 +3089,27 @@ int PMPI_Buffer_flush(void);
 int PMPI_Buffer_iflush(MPI_Request *request);
 
 int PMPI_Cancel(MPI_Request *request);
+
+int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int *coords);
+
+int PMPI_Cart_create(MPI_Comm comm_old,
+                     int ndims,
+                     const int *dims,
+                     const int *periods,
+                     int reorder,
+                     MPI_Comm *comm_cart);
+
+int PMPI_Cart_get(MPI_Comm comm, int maxdims, int *dims, int *periods, int *coords);
+
+int PMPI_Cart_map(MPI_Comm comm, int ndims, const int *dims, const int *periods, int *newrank);
+
+int PMPI_Cart_rank(MPI_Comm comm, const int *coords, int *rank);
+
+int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest);
+
+int PMPI_Cart_sub(MPI_Comm comm, const int *remain_dims, MPI_Comm *newcomm);
+
+int PMPI_Cartdim_get(MPI_Comm comm, int *ndims);
 
 int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
 
@@ -1999,6 +3199,39 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag);
 
 int PMPI_Comm_toint(MPI_Comm comm);
 
+int PMPI_Dims_create(int nnodes, int ndims, int *dims);
+
+int PMPI_Dist_graph_create(MPI_Comm comm_old,
+                           int n,
+                           const int *sources,
+                           const int *degrees,
+                           const int *destinations,
+                           const int *weights_,
+                           MPI_Info info,
+                           int reorder,
+                           MPI_Comm *comm_dist_graph);
+
+int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old,
+                                    int indegree,
+                                    const int *sources,
+                                    const int *sourceweights,
+                                    int outdegree,
+                                    const int *destinations,
+                                    const int *destweights,
+                                    MPI_Info info,
+                                    int reorder,
+                                    MPI_Comm *comm_dist_graph);
+
+int PMPI_Dist_graph_neighbors(MPI_Comm comm,
+                              int maxindegree,
+                              int *sources,
+                              int *sourceweights,
+                              int maxoutdegree,
+                              int *destinations,
+                              int *destweights);
+
+int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted);
+
 MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler errhandler);
 
 MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint errhandler);
@@ -2020,6 +3253,31 @@ int PMPI_Exscan(const void *sendbuf,
                 MPI_Op op,
                 MPI_Comm comm);
 
+int PMPI_Exscan_c(const void *sendbuf,
+                  void *recvbuf,
+                  MPI_Count count,
+                  MPI_Datatype datatype,
+                  MPI_Op op,
+                  MPI_Comm comm);
+
+int PMPI_Exscan_init(const void *sendbuf,
+                     void *recvbuf,
+                     int count,
+                     MPI_Datatype datatype,
+                     MPI_Op op,
+                     MPI_Comm comm,
+                     MPI_Info info,
+                     MPI_Request *request);
+
+int PMPI_Exscan_init_c(const void *sendbuf,
+                       void *recvbuf,
+                       MPI_Count count,
+                       MPI_Datatype datatype,
+                       MPI_Op op,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
+
 int PMPI_Finalize(void);
 
 int PMPI_Finalized(int *flag);
@@ -2035,6 +3293,37 @@ int PMPI_Gather(const void *sendbuf,
                 int root,
                 MPI_Comm comm);
 
+int PMPI_Gather_c(const void *sendbuf,
+                  MPI_Count sendcount,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  MPI_Count recvcount,
+                  MPI_Datatype recvtype,
+                  int root,
+                  MPI_Comm comm);
+
+int PMPI_Gather_init(const void *sendbuf,
+                     int sendcount,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     int recvcount,
+                     MPI_Datatype recvtype,
+                     int root,
+                     MPI_Comm comm,
+                     MPI_Info info,
+                     MPI_Request *request);
+
+int PMPI_Gather_init_c(const void *sendbuf,
+                       MPI_Count sendcount,
+                       MPI_Datatype sendtype,
+                       void *recvbuf,
+                       MPI_Count recvcount,
+                       MPI_Datatype recvtype,
+                       int root,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
+
 int PMPI_Gatherv(const void *sendbuf,
                  int sendcount,
                  MPI_Datatype sendtype,
@@ -2044,6 +3333,40 @@ int PMPI_Gatherv(const void *sendbuf,
                  MPI_Datatype recvtype,
                  int root,
                  MPI_Comm comm);
+
+int PMPI_Gatherv_c(const void *sendbuf,
+                   MPI_Count sendcount,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   const MPI_Count *recvcounts,
+                   const MPI_Aint *displs,
+                   MPI_Datatype recvtype,
+                   int root,
+                   MPI_Comm comm);
+
+int PMPI_Gatherv_init(const void *sendbuf,
+                      int sendcount,
+                      MPI_Datatype sendtype,
+                      void *recvbuf,
+                      const int *recvcounts,
+                      const int *displs,
+                      MPI_Datatype recvtype,
+                      int root,
+                      MPI_Comm comm,
+                      MPI_Info info,
+                      MPI_Request *request);
+
+int PMPI_Gatherv_init_c(const void *sendbuf,
+                        MPI_Count sendcount,
+                        MPI_Datatype sendtype,
+                        void *recvbuf,
+                        const MPI_Count *recvcounts,
+                        const MPI_Aint *displs,
+                        MPI_Datatype recvtype,
+                        int root,
+                        MPI_Comm comm,
+                        MPI_Info info,
+                        MPI_Request *request);
 
 int PMPI_Get_address(const void *location, MPI_Aint *address);
 
@@ -2064,6 +3387,23 @@ int PMPI_Get_library_version(char *version, int *resultlen);
 int PMPI_Get_processor_name(char *name, int *resultlen);
 
 int PMPI_Get_version(int *version, int *subversion);
+
+int PMPI_Graph_create(MPI_Comm comm_old,
+                      int nnodes,
+                      const int *index,
+                      const int *edges,
+                      int reorder,
+                      MPI_Comm *comm_graph);
+
+int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int *index, int *edges);
+
+int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int *index, const int *edges, int *newrank);
+
+int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int *neighbors);
+
+int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+
+int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
 
 MPI_Fint PMPI_Group_c2f(MPI_Group group);
 
@@ -2110,6 +3450,15 @@ int PMPI_Iallgather(const void *sendbuf,
                     MPI_Comm comm,
                     MPI_Request *request);
 
+int PMPI_Iallgather_c(const void *sendbuf,
+                      MPI_Count sendcount,
+                      MPI_Datatype sendtype,
+                      void *recvbuf,
+                      MPI_Count recvcount,
+                      MPI_Datatype recvtype,
+                      MPI_Comm comm,
+                      MPI_Request *request);
+
 int PMPI_Iallgatherv(const void *sendbuf,
                      int sendcount,
                      MPI_Datatype sendtype,
@@ -2120,6 +3469,16 @@ int PMPI_Iallgatherv(const void *sendbuf,
                      MPI_Comm comm,
                      MPI_Request *request);
 
+int PMPI_Iallgatherv_c(const void *sendbuf,
+                       MPI_Count sendcount,
+                       MPI_Datatype sendtype,
+                       void *recvbuf,
+                       const MPI_Count *recvcounts,
+                       const MPI_Aint *displs,
+                       MPI_Datatype recvtype,
+                       MPI_Comm comm,
+                       MPI_Request *request);
+
 int PMPI_Iallreduce(const void *sendbuf,
                     void *recvbuf,
                     int count,
@@ -2127,6 +3486,14 @@ int PMPI_Iallreduce(const void *sendbuf,
                     MPI_Op op,
                     MPI_Comm comm,
                     MPI_Request *request);
+
+int PMPI_Iallreduce_c(const void *sendbuf,
+                      void *recvbuf,
+                      MPI_Count count,
+                      MPI_Datatype datatype,
+                      MPI_Op op,
+                      MPI_Comm comm,
+                      MPI_Request *request);
 
 int PMPI_Ialltoall(const void *sendbuf,
                    int sendcount,
@@ -2136,6 +3503,15 @@ int PMPI_Ialltoall(const void *sendbuf,
                    MPI_Datatype recvtype,
                    MPI_Comm comm,
                    MPI_Request *request);
+
+int PMPI_Ialltoall_c(const void *sendbuf,
+                     MPI_Count sendcount,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     MPI_Count recvcount,
+                     MPI_Datatype recvtype,
+                     MPI_Comm comm,
+                     MPI_Request *request);
 
 int PMPI_Ialltoallv(const void *sendbuf,
                     const int *sendcounts,
@@ -2148,6 +3524,17 @@ int PMPI_Ialltoallv(const void *sendbuf,
                     MPI_Comm comm,
                     MPI_Request *request);
 
+int PMPI_Ialltoallv_c(const void *sendbuf,
+                      const MPI_Count *sendcounts,
+                      const MPI_Aint *sdispls,
+                      MPI_Datatype sendtype,
+                      void *recvbuf,
+                      const MPI_Count *recvcounts,
+                      const MPI_Aint *rdispls,
+                      MPI_Datatype recvtype,
+                      MPI_Comm comm,
+                      MPI_Request *request);
+
 int PMPI_Ialltoallw(const void *sendbuf,
                     const int *sendcounts,
                     const int *sdispls,
@@ -2159,6 +3546,17 @@ int PMPI_Ialltoallw(const void *sendbuf,
                     MPI_Comm comm,
                     MPI_Request *request);
 
+int PMPI_Ialltoallw_c(const void *sendbuf,
+                      const MPI_Count *sendcounts,
+                      const MPI_Aint *sdispls,
+                      const MPI_Datatype *sendtypes,
+                      void *recvbuf,
+                      const MPI_Count *recvcounts,
+                      const MPI_Aint *rdispls,
+                      const MPI_Datatype *recvtypes,
+                      MPI_Comm comm,
+                      MPI_Request *request);
+
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request);
 
 int PMPI_Ibcast(void *buffer,
@@ -2167,6 +3565,13 @@ int PMPI_Ibcast(void *buffer,
                 int root,
                 MPI_Comm comm,
                 MPI_Request *request);
+
+int PMPI_Ibcast_c(void *buffer,
+                  MPI_Count count,
+                  MPI_Datatype datatype,
+                  int root,
+                  MPI_Comm comm,
+                  MPI_Request *request);
 
 int PMPI_Ibsend(const void *buf,
                 int count,
@@ -2184,6 +3589,14 @@ int PMPI_Iexscan(const void *sendbuf,
                  MPI_Comm comm,
                  MPI_Request *request);
 
+int PMPI_Iexscan_c(const void *sendbuf,
+                   void *recvbuf,
+                   MPI_Count count,
+                   MPI_Datatype datatype,
+                   MPI_Op op,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
 int PMPI_Igather(const void *sendbuf,
                  int sendcount,
                  MPI_Datatype sendtype,
@@ -2193,6 +3606,16 @@ int PMPI_Igather(const void *sendbuf,
                  int root,
                  MPI_Comm comm,
                  MPI_Request *request);
+
+int PMPI_Igather_c(const void *sendbuf,
+                   MPI_Count sendcount,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   MPI_Count recvcount,
+                   MPI_Datatype recvtype,
+                   int root,
+                   MPI_Comm comm,
+                   MPI_Request *request);
 
 int PMPI_Igatherv(const void *sendbuf,
                   int sendcount,
@@ -2204,6 +3627,117 @@ int PMPI_Igatherv(const void *sendbuf,
                   int root,
                   MPI_Comm comm,
                   MPI_Request *request);
+
+int PMPI_Igatherv_c(const void *sendbuf,
+                    MPI_Count sendcount,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    const MPI_Count *recvcounts,
+                    const MPI_Aint *displs,
+                    MPI_Datatype recvtype,
+                    int root,
+                    MPI_Comm comm,
+                    MPI_Request *request);
+
+int PMPI_Ineighbor_allgather(const void *sendbuf,
+                             int sendcount,
+                             MPI_Datatype sendtype,
+                             void *recvbuf,
+                             int recvcount,
+                             MPI_Datatype recvtype,
+                             MPI_Comm comm,
+                             MPI_Request *request);
+
+int PMPI_Ineighbor_allgather_c(const void *sendbuf,
+                               MPI_Count sendcount,
+                               MPI_Datatype sendtype,
+                               void *recvbuf,
+                               MPI_Count recvcount,
+                               MPI_Datatype recvtype,
+                               MPI_Comm comm,
+                               MPI_Request *request);
+
+int PMPI_Ineighbor_allgatherv(const void *sendbuf,
+                              int sendcount,
+                              MPI_Datatype sendtype,
+                              void *recvbuf,
+                              const int *recvcounts,
+                              const int *displs,
+                              MPI_Datatype recvtype,
+                              MPI_Comm comm,
+                              MPI_Request *request);
+
+int PMPI_Ineighbor_allgatherv_c(const void *sendbuf,
+                                MPI_Count sendcount,
+                                MPI_Datatype sendtype,
+                                void *recvbuf,
+                                const MPI_Count *recvcounts,
+                                const MPI_Aint *displs,
+                                MPI_Datatype recvtype,
+                                MPI_Comm comm,
+                                MPI_Request *request);
+
+int PMPI_Ineighbor_alltoall(const void *sendbuf,
+                            int sendcount,
+                            MPI_Datatype sendtype,
+                            void *recvbuf,
+                            int recvcount,
+                            MPI_Datatype recvtype,
+                            MPI_Comm comm,
+                            MPI_Request *request);
+
+int PMPI_Ineighbor_alltoall_c(const void *sendbuf,
+                              MPI_Count sendcount,
+                              MPI_Datatype sendtype,
+                              void *recvbuf,
+                              MPI_Count recvcount,
+                              MPI_Datatype recvtype,
+                              MPI_Comm comm,
+                              MPI_Request *request);
+
+int PMPI_Ineighbor_alltoallv(const void *sendbuf,
+                             const int *sendcounts,
+                             const int *sdispls,
+                             MPI_Datatype sendtype,
+                             void *recvbuf,
+                             const int *recvcounts,
+                             const int *rdispls,
+                             MPI_Datatype recvtype,
+                             MPI_Comm comm,
+                             MPI_Request *request);
+
+int PMPI_Ineighbor_alltoallv_c(const void *sendbuf,
+                               const MPI_Count *sendcounts,
+                               const MPI_Aint *sdispls,
+                               MPI_Datatype sendtype,
+                               void *recvbuf,
+                               const MPI_Count *recvcounts,
+                               const MPI_Aint *rdispls,
+                               MPI_Datatype recvtype,
+                               MPI_Comm comm,
+                               MPI_Request *request);
+
+int PMPI_Ineighbor_alltoallw(const void *sendbuf,
+                             const int *sendcounts,
+                             const MPI_Aint *sdispls,
+                             const MPI_Datatype *sendtypes,
+                             void *recvbuf,
+                             const int *recvcounts,
+                             const MPI_Aint *rdispls,
+                             const MPI_Datatype *recvtypes,
+                             MPI_Comm comm,
+                             MPI_Request *request);
+
+int PMPI_Ineighbor_alltoallw_c(const void *sendbuf,
+                               const MPI_Count *sendcounts,
+                               const MPI_Aint *sdispls,
+                               const MPI_Datatype *sendtypes,
+                               void *recvbuf,
+                               const MPI_Count *recvcounts,
+                               const MPI_Aint *rdispls,
+                               const MPI_Datatype *recvtypes,
+                               MPI_Comm comm,
+                               MPI_Request *request);
 
 MPI_Fint PMPI_Info_c2f(MPI_Info info);
 
@@ -2270,6 +3804,15 @@ int PMPI_Ireduce(const void *sendbuf,
                  MPI_Comm comm,
                  MPI_Request *request);
 
+int PMPI_Ireduce_c(const void *sendbuf,
+                   void *recvbuf,
+                   MPI_Count count,
+                   MPI_Datatype datatype,
+                   MPI_Op op,
+                   int root,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
 int PMPI_Ireduce_scatter(const void *sendbuf,
                          void *recvbuf,
                          const int *recvcounts,
@@ -2285,6 +3828,22 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf,
                                MPI_Op op,
                                MPI_Comm comm,
                                MPI_Request *request);
+
+int PMPI_Ireduce_scatter_block_c(const void *sendbuf,
+                                 void *recvbuf,
+                                 MPI_Count recvcount,
+                                 MPI_Datatype datatype,
+                                 MPI_Op op,
+                                 MPI_Comm comm,
+                                 MPI_Request *request);
+
+int PMPI_Ireduce_scatter_c(const void *sendbuf,
+                           void *recvbuf,
+                           const MPI_Count *recvcounts,
+                           MPI_Datatype datatype,
+                           MPI_Op op,
+                           MPI_Comm comm,
+                           MPI_Request *request);
 
 int PMPI_Irsend(const void *buf,
                 int count,
@@ -2304,6 +3863,14 @@ int PMPI_Iscan(const void *sendbuf,
                MPI_Comm comm,
                MPI_Request *request);
 
+int PMPI_Iscan_c(const void *sendbuf,
+                 void *recvbuf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 MPI_Op op,
+                 MPI_Comm comm,
+                 MPI_Request *request);
+
 int PMPI_Iscatter(const void *sendbuf,
                   int sendcount,
                   MPI_Datatype sendtype,
@@ -2313,6 +3880,16 @@ int PMPI_Iscatter(const void *sendbuf,
                   int root,
                   MPI_Comm comm,
                   MPI_Request *request);
+
+int PMPI_Iscatter_c(const void *sendbuf,
+                    MPI_Count sendcount,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    MPI_Count recvcount,
+                    MPI_Datatype recvtype,
+                    int root,
+                    MPI_Comm comm,
+                    MPI_Request *request);
 
 int PMPI_Iscatterv(const void *sendbuf,
                    const int *sendcounts,
@@ -2324,6 +3901,17 @@ int PMPI_Iscatterv(const void *sendbuf,
                    int root,
                    MPI_Comm comm,
                    MPI_Request *request);
+
+int PMPI_Iscatterv_c(const void *sendbuf,
+                     const MPI_Count *sendcounts,
+                     const MPI_Aint *displs,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     MPI_Count recvcount,
+                     MPI_Datatype recvtype,
+                     int root,
+                     MPI_Comm comm,
+                     MPI_Request *request);
 
 int PMPI_Isend(const void *buf,
                int count,
@@ -2355,6 +3943,206 @@ int PMPI_Keyval_create(MPI_Copy_function * copy_fn,
                        void *extra_state);
 
 int PMPI_Keyval_free(int *keyval);
+
+int PMPI_Neighbor_allgather(const void *sendbuf,
+                            int sendcount,
+                            MPI_Datatype sendtype,
+                            void *recvbuf,
+                            int recvcount,
+                            MPI_Datatype recvtype,
+                            MPI_Comm comm);
+
+int PMPI_Neighbor_allgather_c(const void *sendbuf,
+                              MPI_Count sendcount,
+                              MPI_Datatype sendtype,
+                              void *recvbuf,
+                              MPI_Count recvcount,
+                              MPI_Datatype recvtype,
+                              MPI_Comm comm);
+
+int PMPI_Neighbor_allgather_init(const void *sendbuf,
+                                 int sendcount,
+                                 MPI_Datatype sendtype,
+                                 void *recvbuf,
+                                 int recvcount,
+                                 MPI_Datatype recvtype,
+                                 MPI_Comm comm,
+                                 MPI_Info info,
+                                 MPI_Request *request);
+
+int PMPI_Neighbor_allgather_init_c(const void *sendbuf,
+                                   MPI_Count sendcount,
+                                   MPI_Datatype sendtype,
+                                   void *recvbuf,
+                                   MPI_Count recvcount,
+                                   MPI_Datatype recvtype,
+                                   MPI_Comm comm,
+                                   MPI_Info info,
+                                   MPI_Request *request);
+
+int PMPI_Neighbor_allgatherv(const void *sendbuf,
+                             int sendcount,
+                             MPI_Datatype sendtype,
+                             void *recvbuf,
+                             const int *recvcounts,
+                             const int *displs,
+                             MPI_Datatype recvtype,
+                             MPI_Comm comm);
+
+int PMPI_Neighbor_allgatherv_c(const void *sendbuf,
+                               MPI_Count sendcount,
+                               MPI_Datatype sendtype,
+                               void *recvbuf,
+                               const MPI_Count *recvcounts,
+                               const MPI_Aint *displs,
+                               MPI_Datatype recvtype,
+                               MPI_Comm comm);
+
+int PMPI_Neighbor_allgatherv_init(const void *sendbuf,
+                                  int sendcount,
+                                  MPI_Datatype sendtype,
+                                  void *recvbuf,
+                                  const int *recvcounts,
+                                  const int *displs,
+                                  MPI_Datatype recvtype,
+                                  MPI_Comm comm,
+                                  MPI_Info info,
+                                  MPI_Request *request);
+
+int PMPI_Neighbor_allgatherv_init_c(const void *sendbuf,
+                                    MPI_Count sendcount,
+                                    MPI_Datatype sendtype,
+                                    void *recvbuf,
+                                    const MPI_Count *recvcounts,
+                                    const MPI_Aint *displs,
+                                    MPI_Datatype recvtype,
+                                    MPI_Comm comm,
+                                    MPI_Info info,
+                                    MPI_Request *request);
+
+int PMPI_Neighbor_alltoall(const void *sendbuf,
+                           int sendcount,
+                           MPI_Datatype sendtype,
+                           void *recvbuf,
+                           int recvcount,
+                           MPI_Datatype recvtype,
+                           MPI_Comm comm);
+
+int PMPI_Neighbor_alltoall_c(const void *sendbuf,
+                             MPI_Count sendcount,
+                             MPI_Datatype sendtype,
+                             void *recvbuf,
+                             MPI_Count recvcount,
+                             MPI_Datatype recvtype,
+                             MPI_Comm comm);
+
+int PMPI_Neighbor_alltoall_init(const void *sendbuf,
+                                int sendcount,
+                                MPI_Datatype sendtype,
+                                void *recvbuf,
+                                int recvcount,
+                                MPI_Datatype recvtype,
+                                MPI_Comm comm,
+                                MPI_Info info,
+                                MPI_Request *request);
+
+int PMPI_Neighbor_alltoall_init_c(const void *sendbuf,
+                                  MPI_Count sendcount,
+                                  MPI_Datatype sendtype,
+                                  void *recvbuf,
+                                  MPI_Count recvcount,
+                                  MPI_Datatype recvtype,
+                                  MPI_Comm comm,
+                                  MPI_Info info,
+                                  MPI_Request *request);
+
+int PMPI_Neighbor_alltoallv(const void *sendbuf,
+                            const int *sendcounts,
+                            const int *sdispls,
+                            MPI_Datatype sendtype,
+                            void *recvbuf,
+                            const int *recvcounts,
+                            const int *rdispls,
+                            MPI_Datatype recvtype,
+                            MPI_Comm comm);
+
+int PMPI_Neighbor_alltoallv_c(const void *sendbuf,
+                              const MPI_Count *sendcounts,
+                              const MPI_Aint *sdispls,
+                              MPI_Datatype sendtype,
+                              void *recvbuf,
+                              const MPI_Count *recvcounts,
+                              const MPI_Aint *rdispls,
+                              MPI_Datatype recvtype,
+                              MPI_Comm comm);
+
+int PMPI_Neighbor_alltoallv_init(const void *sendbuf,
+                                 const int *sendcounts,
+                                 const int *sdispls,
+                                 MPI_Datatype sendtype,
+                                 void *recvbuf,
+                                 const int *recvcounts,
+                                 const int *rdispls,
+                                 MPI_Datatype recvtype,
+                                 MPI_Comm comm,
+                                 MPI_Info info,
+                                 MPI_Request *request);
+
+int PMPI_Neighbor_alltoallv_init_c(const void *sendbuf,
+                                   const MPI_Count *sendcounts,
+                                   const MPI_Aint *sdispls,
+                                   MPI_Datatype sendtype,
+                                   void *recvbuf,
+                                   const MPI_Count *recvcounts,
+                                   const MPI_Aint *rdispls,
+                                   MPI_Datatype recvtype,
+                                   MPI_Comm comm,
+                                   MPI_Info info,
+                                   MPI_Request *request);
+
+int PMPI_Neighbor_alltoallw(const void *sendbuf,
+                            const int *sendcounts,
+                            const MPI_Aint *sdispls,
+                            const MPI_Datatype *sendtypes,
+                            void *recvbuf,
+                            const int *recvcounts,
+                            const MPI_Aint *rdispls,
+                            const MPI_Datatype *recvtypes,
+                            MPI_Comm comm);
+
+int PMPI_Neighbor_alltoallw_c(const void *sendbuf,
+                              const MPI_Count *sendcounts,
+                              const MPI_Aint *sdispls,
+                              const MPI_Datatype *sendtypes,
+                              void *recvbuf,
+                              const MPI_Count *recvcounts,
+                              const MPI_Aint *rdispls,
+                              const MPI_Datatype *recvtypes,
+                              MPI_Comm comm);
+
+int PMPI_Neighbor_alltoallw_init(const void *sendbuf,
+                                 const int *sendcounts,
+                                 const MPI_Aint *sdispls,
+                                 const MPI_Datatype *sendtypes,
+                                 void *recvbuf,
+                                 const int *recvcounts,
+                                 const MPI_Aint *rdispls,
+                                 const MPI_Datatype *recvtypes,
+                                 MPI_Comm comm,
+                                 MPI_Info info,
+                                 MPI_Request *request);
+
+int PMPI_Neighbor_alltoallw_init_c(const void *sendbuf,
+                                   const MPI_Count *sendcounts,
+                                   const MPI_Aint *sdispls,
+                                   const MPI_Datatype *sendtypes,
+                                   void *recvbuf,
+                                   const MPI_Count *recvcounts,
+                                   const MPI_Aint *rdispls,
+                                   const MPI_Datatype *recvtypes,
+                                   MPI_Comm comm,
+                                   MPI_Info info,
+                                   MPI_Request *request);
 
 MPI_Fint PMPI_Op_c2f(MPI_Op op);
 
@@ -2424,6 +4212,34 @@ int PMPI_Reduce(const void *sendbuf,
                 int root,
                 MPI_Comm comm);
 
+int PMPI_Reduce_c(const void *sendbuf,
+                  void *recvbuf,
+                  MPI_Count count,
+                  MPI_Datatype datatype,
+                  MPI_Op op,
+                  int root,
+                  MPI_Comm comm);
+
+int PMPI_Reduce_init(const void *sendbuf,
+                     void *recvbuf,
+                     int count,
+                     MPI_Datatype datatype,
+                     MPI_Op op,
+                     int root,
+                     MPI_Comm comm,
+                     MPI_Info info,
+                     MPI_Request *request);
+
+int PMPI_Reduce_init_c(const void *sendbuf,
+                       void *recvbuf,
+                       MPI_Count count,
+                       MPI_Datatype datatype,
+                       MPI_Op op,
+                       int root,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
+
 int PMPI_Reduce_scatter(const void *sendbuf,
                         void *recvbuf,
                         const int *recvcounts,
@@ -2437,6 +4253,56 @@ int PMPI_Reduce_scatter_block(const void *sendbuf,
                               MPI_Datatype datatype,
                               MPI_Op op,
                               MPI_Comm comm);
+
+int PMPI_Reduce_scatter_block_c(const void *sendbuf,
+                                void *recvbuf,
+                                MPI_Count recvcount,
+                                MPI_Datatype datatype,
+                                MPI_Op op,
+                                MPI_Comm comm);
+
+int PMPI_Reduce_scatter_block_init(const void *sendbuf,
+                                   void *recvbuf,
+                                   int recvcount,
+                                   MPI_Datatype datatype,
+                                   MPI_Op op,
+                                   MPI_Comm comm,
+                                   MPI_Info info,
+                                   MPI_Request *request);
+
+int PMPI_Reduce_scatter_block_init_c(const void *sendbuf,
+                                     void *recvbuf,
+                                     MPI_Count recvcount,
+                                     MPI_Datatype datatype,
+                                     MPI_Op op,
+                                     MPI_Comm comm,
+                                     MPI_Info info,
+                                     MPI_Request *request);
+
+int PMPI_Reduce_scatter_c(const void *sendbuf,
+                          void *recvbuf,
+                          const MPI_Count *recvcounts,
+                          MPI_Datatype datatype,
+                          MPI_Op op,
+                          MPI_Comm comm);
+
+int PMPI_Reduce_scatter_init(const void *sendbuf,
+                             void *recvbuf,
+                             const int *recvcounts,
+                             MPI_Datatype datatype,
+                             MPI_Op op,
+                             MPI_Comm comm,
+                             MPI_Info info,
+                             MPI_Request *request);
+
+int PMPI_Reduce_scatter_init_c(const void *sendbuf,
+                               void *recvbuf,
+                               const MPI_Count *recvcounts,
+                               MPI_Datatype datatype,
+                               MPI_Op op,
+                               MPI_Comm comm,
+                               MPI_Info info,
+                               MPI_Request *request);
 
 int PMPI_Remove_error_class(int errorclass);
 
@@ -2490,6 +4356,31 @@ int PMPI_Scan(const void *sendbuf,
               MPI_Op op,
               MPI_Comm comm);
 
+int PMPI_Scan_c(const void *sendbuf,
+                void *recvbuf,
+                MPI_Count count,
+                MPI_Datatype datatype,
+                MPI_Op op,
+                MPI_Comm comm);
+
+int PMPI_Scan_init(const void *sendbuf,
+                   void *recvbuf,
+                   int count,
+                   MPI_Datatype datatype,
+                   MPI_Op op,
+                   MPI_Comm comm,
+                   MPI_Info info,
+                   MPI_Request *request);
+
+int PMPI_Scan_init_c(const void *sendbuf,
+                     void *recvbuf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     MPI_Op op,
+                     MPI_Comm comm,
+                     MPI_Info info,
+                     MPI_Request *request);
+
 int PMPI_Scatter(const void *sendbuf,
                  int sendcount,
                  MPI_Datatype sendtype,
@@ -2498,6 +4389,37 @@ int PMPI_Scatter(const void *sendbuf,
                  MPI_Datatype recvtype,
                  int root,
                  MPI_Comm comm);
+
+int PMPI_Scatter_c(const void *sendbuf,
+                   MPI_Count sendcount,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   MPI_Count recvcount,
+                   MPI_Datatype recvtype,
+                   int root,
+                   MPI_Comm comm);
+
+int PMPI_Scatter_init(const void *sendbuf,
+                      int sendcount,
+                      MPI_Datatype sendtype,
+                      void *recvbuf,
+                      int recvcount,
+                      MPI_Datatype recvtype,
+                      int root,
+                      MPI_Comm comm,
+                      MPI_Info info,
+                      MPI_Request *request);
+
+int PMPI_Scatter_init_c(const void *sendbuf,
+                        MPI_Count sendcount,
+                        MPI_Datatype sendtype,
+                        void *recvbuf,
+                        MPI_Count recvcount,
+                        MPI_Datatype recvtype,
+                        int root,
+                        MPI_Comm comm,
+                        MPI_Info info,
+                        MPI_Request *request);
 
 int PMPI_Scatterv(const void *sendbuf,
                   const int *sendcounts,
@@ -2508,6 +4430,40 @@ int PMPI_Scatterv(const void *sendbuf,
                   MPI_Datatype recvtype,
                   int root,
                   MPI_Comm comm);
+
+int PMPI_Scatterv_c(const void *sendbuf,
+                    const MPI_Count *sendcounts,
+                    const MPI_Aint *displs,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    MPI_Count recvcount,
+                    MPI_Datatype recvtype,
+                    int root,
+                    MPI_Comm comm);
+
+int PMPI_Scatterv_init(const void *sendbuf,
+                       const int *sendcounts,
+                       const int *displs,
+                       MPI_Datatype sendtype,
+                       void *recvbuf,
+                       int recvcount,
+                       MPI_Datatype recvtype,
+                       int root,
+                       MPI_Comm comm,
+                       MPI_Info info,
+                       MPI_Request *request);
+
+int PMPI_Scatterv_init_c(const void *sendbuf,
+                         const MPI_Count *sendcounts,
+                         const MPI_Aint *displs,
+                         MPI_Datatype sendtype,
+                         void *recvbuf,
+                         MPI_Count recvcount,
+                         MPI_Datatype recvtype,
+                         int root,
+                         MPI_Comm comm,
+                         MPI_Info info,
+                         MPI_Request *request);
 
 int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 

@@ -19,6 +19,11 @@ pub fn rt() -> &'static Runtime {
 pub enum Scope {
     Comm(c_int),
     Win(c_int),
+    /// Calls on a session: its error handler (MPI 4.1 §9.3).
+    Session(c_int),
+    /// Calls on a file, and `MPI_File_open`/`MPI_File_delete` (`MPI_FILE_NULL`): the file's
+    /// handler, or `MPI_FILE_NULL`'s when the file is not valid (MPI 4.1 §14.7).
+    File(c_int),
     /// Calls tied to no communicator or window (datatypes, keyvals, groups, ...): errors are
     /// raised on `MPI_COMM_SELF` (MPI 4.1 §9.3).
     NoObject,
@@ -162,6 +167,8 @@ pub fn finish(
 #[cold]
 pub fn report(name: &str, scope: Scope, err: Error) -> c_int {
     let code = err.code();
+    // MPI_T's error event (world/tool/events.rs), before a fatal handler can stop the process.
+    crate::world::tool::events::error_raised(code, err.class());
     let (action, object) = handler_for(scope);
     match action {
         Action::Return => code,
@@ -173,21 +180,18 @@ pub fn report(name: &str, scope: Scope, err: Error) -> c_int {
     }
 }
 
-/// The initial error handler (MPI 4.1 §9.3): `MPI_ERRORS_ARE_FATAL`, or the predefined handler
-/// `mpiexec -initial-errhandler` names, passed in `MPICACHE_INITIAL_ERRHANDLER`. It handles
-/// errors before `MPI_Init` and is what `MPI_COMM_WORLD` and `MPI_COMM_SELF` start with.
-pub fn initial_errhandler() -> Handle {
-    match std::env::var("MPICACHE_INITIAL_ERRHANDLER").as_deref() {
-        Ok("mpi_errors_return") | Ok("MPI_ERRORS_RETURN") => Handle(MPI_ERRORS_RETURN),
-        Ok("mpi_errors_abort") | Ok("MPI_ERRORS_ABORT") => Handle(MPI_ERRORS_ABORT),
-        _ => Handle(MPI_ERRORS_ARE_FATAL),
-    }
-}
+pub use crate::world::errhandler::initial_errhandler;
 
 /// The handler in charge of `scope` now, and the handle it is called with.
 fn handler_for(scope: Scope) -> (Action, Handle) {
     let st = Runtime::global().lock();
-    match st.phase {
+    // Open sessions keep the objects and their handlers, whatever the World Model's phase.
+    let phase = if st.sessions.is_empty() {
+        st.phase
+    } else {
+        Phase::Initialized
+    };
+    match phase {
         Phase::NotInitialized => {
             let action = match initial_errhandler().0 {
                 MPI_ERRORS_RETURN => Action::Return,
@@ -212,6 +216,10 @@ fn handler_for(scope: Scope) -> (Action, Handle) {
         Scope::Win(h) => st
             .errhandler_action(ObjectKind::Win, Handle(h))
             .map(|a| (a, Handle(h))),
+        Scope::Session(h) => st
+            .session_errhandler_action(Handle(h))
+            .map(|a| (a, Handle(h))),
+        Scope::File(h) => return (st.file_errhandler_action(Handle(h)), Handle(h)),
         Scope::NoObject => None,
     };
     // An invalid communicator or window cannot have a handler: MPI_COMM_SELF's takes over.

@@ -103,6 +103,59 @@ pub const MPI_T_ERR_PVAR_NO_WRITE: i32 = 1016;
 pub const MPI_T_ERR_PVAR_NO_STARTSTOP: i32 = 1017;
 pub const MPI_T_ERR_PVAR_NO_ATOMIC: i32 = 1018;
 
+// ---- tool information interface enumerations and null handles (MPI 5.0 ABI) ----------------
+pub const MPI_T_VERBOSITY_USER_BASIC: i32 = 0x09;
+pub const MPI_T_VERBOSITY_USER_DETAIL: i32 = 0x0a;
+pub const MPI_T_VERBOSITY_USER_ALL: i32 = 0x0c;
+pub const MPI_T_VERBOSITY_TUNER_BASIC: i32 = 0x11;
+pub const MPI_T_VERBOSITY_TUNER_DETAIL: i32 = 0x12;
+pub const MPI_T_VERBOSITY_TUNER_ALL: i32 = 0x14;
+pub const MPI_T_VERBOSITY_MPIDEV_BASIC: i32 = 0x21;
+pub const MPI_T_VERBOSITY_MPIDEV_DETAIL: i32 = 0x22;
+pub const MPI_T_VERBOSITY_MPIDEV_ALL: i32 = 0x24;
+pub const MPI_T_BIND_NO_OBJECT: i32 = 1;
+pub const MPI_T_BIND_MPI_COMM: i32 = 2;
+pub const MPI_T_BIND_MPI_DATATYPE: i32 = 3;
+pub const MPI_T_BIND_MPI_ERRHANDLER: i32 = 4;
+pub const MPI_T_BIND_MPI_FILE: i32 = 5;
+pub const MPI_T_BIND_MPI_GROUP: i32 = 6;
+pub const MPI_T_BIND_MPI_OP: i32 = 7;
+pub const MPI_T_BIND_MPI_REQUEST: i32 = 8;
+pub const MPI_T_BIND_MPI_WIN: i32 = 9;
+pub const MPI_T_BIND_MPI_MESSAGE: i32 = 10;
+pub const MPI_T_BIND_MPI_INFO: i32 = 11;
+pub const MPI_T_BIND_MPI_SESSION: i32 = 12;
+pub const MPI_T_SCOPE_CONSTANT: i32 = 1;
+pub const MPI_T_SCOPE_READONLY: i32 = 2;
+pub const MPI_T_SCOPE_LOCAL: i32 = 3;
+pub const MPI_T_SCOPE_GROUP: i32 = 4;
+pub const MPI_T_SCOPE_GROUP_EQ: i32 = 5;
+pub const MPI_T_SCOPE_ALL: i32 = 6;
+pub const MPI_T_SCOPE_ALL_EQ: i32 = 7;
+pub const MPI_T_PVAR_CLASS_STATE: i32 = 1;
+pub const MPI_T_PVAR_CLASS_LEVEL: i32 = 2;
+pub const MPI_T_PVAR_CLASS_SIZE: i32 = 3;
+pub const MPI_T_PVAR_CLASS_PERCENTAGE: i32 = 4;
+pub const MPI_T_PVAR_CLASS_HIGHWATERMARK: i32 = 5;
+pub const MPI_T_PVAR_CLASS_LOWWATERMARK: i32 = 6;
+pub const MPI_T_PVAR_CLASS_COUNTER: i32 = 7;
+pub const MPI_T_PVAR_CLASS_AGGREGATE: i32 = 8;
+pub const MPI_T_PVAR_CLASS_TIMER: i32 = 9;
+pub const MPI_T_PVAR_CLASS_GENERIC: i32 = 10;
+pub const MPI_T_CB_REQUIRE_NONE: i32 = 0x00;
+pub const MPI_T_CB_REQUIRE_MPI_RESTRICTED: i32 = 0x03;
+pub const MPI_T_CB_REQUIRE_THREAD_SAFE: i32 = 0x0F;
+pub const MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE: i32 = 0x3F;
+pub const MPI_T_SOURCE_ORDERED: i32 = 1;
+pub const MPI_T_SOURCE_UNORDERED: i32 = 2;
+/// The tool interface's handles are `int` here too; their null values are the ABI's 0, and
+/// `MPI_T_PVAR_ALL_HANDLES` its 1.
+pub const MPI_T_ENUM_NULL: i32 = 0;
+pub const MPI_T_CVAR_HANDLE_NULL: i32 = 0;
+pub const MPI_T_PVAR_SESSION_NULL: i32 = 0;
+pub const MPI_T_PVAR_HANDLE_NULL: i32 = 0;
+pub const MPI_T_PVAR_ALL_HANDLES: i32 = 1;
+
 // ---- sentinels -------------------------------------------------------------------------------
 pub const MPI_ANY_SOURCE: i32 = -1;
 pub const MPI_ANY_TAG: i32 = -2;

@@ -154,7 +154,7 @@ pub enum Limited {
 
 impl Limited {
     /// Every limited thing, in the order of their error codes.
-    pub const ALL: [Limited; 10] = [
+    pub const ALL: [Limited; 11] = [
         Limited::Handles(HandleKind::Comm),
         Limited::Handles(HandleKind::Group),
         Limited::Handles(HandleKind::Datatype),
@@ -165,6 +165,8 @@ impl Limited {
         Limited::Handles(HandleKind::Op),
         Limited::Keyvals,
         Limited::ErrorCodes,
+        // Added after the others, so their codes stay.
+        Limited::Handles(HandleKind::File),
     ];
 
     /// The error code a call that hits this limit returns: of class `MPI_ERR_NO_MEM`, with its

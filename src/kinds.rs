@@ -41,6 +41,8 @@ pub enum HandleKind {
     Request,
     Info,
     Op,
+    Session,
+    File,
 }
 
 impl HandleKind {
@@ -55,6 +57,8 @@ impl HandleKind {
             HandleKind::Request => MPI_ERR_REQUEST,
             HandleKind::Info => MPI_ERR_INFO,
             HandleKind::Op => MPI_ERR_OP,
+            HandleKind::Session => MPI_ERR_SESSION,
+            HandleKind::File => MPI_ERR_FILE,
         }
     }
 }
@@ -70,6 +74,8 @@ impl fmt::Display for HandleKind {
             HandleKind::Request => "request",
             HandleKind::Info => "info",
             HandleKind::Op => "operation",
+            HandleKind::Session => "session",
+            HandleKind::File => "file",
         })
     }
 }

@@ -328,8 +328,8 @@ fn getters_answer_as_the_rust_path() {
             i32::MIN,
             dead ^ (1 << 18),     // another generation of a dead keyval's slot
             ckeys[0] ^ (1 << 18), // another generation of a live keyval's slot
-            ckeys[0] & !(0xf << 28) | (2 << 28), // a communicator keyval's slot as a datatype's
-            freed_held[0] & !(0xf << 28) | (3 << 28), // a freed one's slot as a window's
+            ckeys[0] & !(3 << 26) | (2 << 26), // a communicator keyval's slot as a datatype's
+            freed_held[0] & !(3 << 26) | (3 << 26), // a freed one's slot as a window's
         ]);
         let comms = [
             comm,

@@ -154,38 +154,7 @@ const SKIP: &[Skip] = &[
 
 /// Runs that fail today for a reason in the layer or not yet explained: they run, a failure is
 /// a note, and a pass fails the suite so the entry is removed (it is fixed).
-const KNOWN: &[Skip] = &[
-    Skip {
-        name: "mp/mp_engine_keyval",
-        procs: 1,
-        engines: &["mpich", "abi"],
-        why: "a keyval made by PMPI_Comm_create_keyval (the engine's: MPICH's are 0xa4400000-like, bit 31 set, bit 30 clear, kind bits 29..28 non-zero) passes the layer's is_own (src/caching/keyval/number.rs) and MPI_Comm_set_attr on it fails: ROMIO's pattern",
-    },
-    Skip {
-        name: "fortran/f08_keyval_free",
-        procs: 1,
-        engines: &["mpich"],
-        why: "over MPICH (not Open MPI) the f08 MPI_Comm_get_attr of a freed keyval on a communicator without it changes attribute_val (1099511627777, the other communicator's value) with flag false; MPICH alone does the same: not yet explained",
-    },
-    Skip {
-        name: "c/attr_deprecated",
-        procs: 1,
-        engines: &["openmpi"],
-        why: "MPI_Keyval_free(MPI_KEYVAL_INVALID) answers Open MPI's MPI_ERR_OTHER (16), not MPI_ERR_KEYVAL: the layer hands the invalid keyval to the engine",
-    },
-    Skip {
-        name: "fortran/type_win_matrix",
-        procs: 1,
-        engines: &["openmpi"],
-        why: "Fortran MPI_WIN_SET_ATTR(MPI_WIN_BASE) and a communicator keyval used on a window do not give MPI_ERR_KEYVAL over Open MPI (the layer hands them to the engine)",
-    },
-    Skip {
-        name: "fortran/f08_matrix",
-        procs: 1,
-        engines: &["openmpi"],
-        why: "MPI_Error_class aborts with MPI_ERR_ARG on an error code the layer returned over Open MPI",
-    },
-];
+const KNOWN: &[Skip] = &[];
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -15,7 +15,7 @@ use std::ffi::{c_int, c_void};
 /// `MPI_BUFFER_AUTOMATIC`, as include/mpi_fragment.h defines it (`((void *)2)`, MPI 5.0 ABI).
 const AUTOMATIC: usize = 2;
 
-fn attach(owner: BufferOwner, buffer: *mut c_void, size: i64) -> Result<()> {
+pub(crate) fn attach(owner: BufferOwner, buffer: *mut c_void, size: i64) -> Result<()> {
     if buffer as usize == AUTOMATIC {
         return rt().buffer_attach(owner, AUTOMATIC, i64::MAX);
     }
@@ -29,7 +29,7 @@ fn attach(owner: BufferOwner, buffer: *mut c_void, size: i64) -> Result<()> {
 ///
 /// # Safety
 /// `buffer_addr` is a `void **` (MPI 4.1 §3.6.1); both writable (checked).
-unsafe fn detach<T: TryFrom<i64>>(
+pub(crate) unsafe fn detach<T: TryFrom<i64>>(
     owner: BufferOwner,
     buffer_addr: *mut c_void,
     size: *mut T,

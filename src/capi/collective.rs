@@ -173,20 +173,26 @@ pub unsafe extern "C" fn MPI_Allreduce(
 ///
 /// # Safety
 /// Both buffers must hold their typemaps, as the MPI caller promises.
-pub(crate) unsafe fn transfer(
+///
+/// Generic in the count type: one body serves `int` and `MPI_Count` (the `_c` forms).
+pub(crate) unsafe fn transfer<C: Into<i64>>(
     comm: MPI_Comm,
     root: Option<c_int>,
-    send: (*const c_void, c_int, MPI_Datatype),
-    recv: (*mut c_void, c_int, MPI_Datatype),
+    send: (*const c_void, C, MPI_Datatype),
+    recv: (*mut c_void, C, MPI_Datatype),
 ) -> Result<()> {
-    let args = |count: c_int, datatype: MPI_Datatype| CollArgs {
+    let args = |count: i64, datatype: MPI_Datatype| CollArgs {
         comm: Handle(comm),
-        count: count.into(),
+        count,
         datatype: Handle(datatype),
         op: None,
         root,
     };
     let (sendbuf, recvbuf) = (send.0, recv.0);
+    let (send, recv) = (
+        (send.0, send.1.into(), send.2),
+        (recv.0, recv.1.into(), recv.2),
+    );
     if is_in_place(recvbuf) {
         // Only the root of a scatter may pass MPI_IN_PLACE as recvbuf: its part stays in place.
         rt().collective_blocks(args(send.1, send.2))?;

@@ -7,6 +7,7 @@ use crate::boundary::Out;
 use crate::capi::boundary::Scope;
 use crate::capi::collective::{reduce_local, transfer};
 use crate::capi::types::*;
+use crate::capi::width::Num;
 use crate::world::reduce::CollArgs;
 use crate::world::{Error, Handle, Result};
 use crate::{entry, try_out};
@@ -16,7 +17,7 @@ use std::ffi::{c_int, c_void};
 ///
 /// # Safety
 /// `p` must point to one entry per process of `comm` (checked non-NULL here).
-unsafe fn own<T: Copy>(p: *const T, name: &'static str) -> Result<T> {
+pub(crate) unsafe fn own<T: Copy>(p: *const T, name: &'static str) -> Result<T> {
     if p.is_null() {
         return Err(Error::NullArgument { name });
     }
@@ -25,28 +26,42 @@ unsafe fn own<T: Copy>(p: *const T, name: &'static str) -> Result<T> {
 }
 
 /// `buf` moved by `disp` elements of `datatype` (MPI 4.1 §6.5: displacements in extents).
-fn at(buf: *const c_void, disp: c_int, datatype: MPI_Datatype) -> Result<*const c_void> {
+fn at(buf: *const c_void, disp: i64, datatype: MPI_Datatype) -> Result<*const c_void> {
     if crate::capi::collective::is_in_place(buf) {
         return Ok(buf);
     }
     let (_, extent) = rt().type_get_extent(Handle(datatype))?;
     Ok(buf
         .cast::<u8>()
-        .wrapping_offset((disp as i64 * extent) as isize)
+        .wrapping_offset((disp * extent) as isize)
         .cast())
 }
 
 /// Stores a complete request for a nonblocking collective that already ran (over one process
 /// it completes at once). Its entry point checks `request` before the work, so a NULL one
 /// changes nothing.
-fn done(request: Out<MPI_Request>) -> Result<()> {
+pub(crate) fn done(request: Out<MPI_Request>) -> Result<()> {
     request.set(rt().completed_request()?.0);
     Ok(())
 }
 
-fn args(
+/// [`done`] for entry points that hold the raw `request` pointer.
+///
+/// # Safety
+/// `request` NULL (an error) or writable.
+pub(crate) unsafe fn done_raw(request: *mut MPI_Request) -> Result<()> {
+    if request.is_null() {
+        return Err(Error::NullArgument { name: "request" });
+    }
+    let h = rt().completed_request()?;
+    // SAFETY: non-NULL and writable (this function's contract).
+    unsafe { *request = h.0 };
+    Ok(())
+}
+
+pub(crate) fn args(
     comm: MPI_Comm,
-    count: c_int,
+    count: impl Into<i64>,
     datatype: MPI_Datatype,
     op: Option<MPI_Op>,
     root: Option<c_int>,
@@ -60,10 +75,10 @@ fn args(
     }
 }
 
-/// Gatherv's work (also Allgatherv with no root).
-unsafe fn gatherv(
-    s: (*const c_void, c_int, MPI_Datatype),
-    r: (*mut c_void, *const c_int, *const c_int, MPI_Datatype),
+/// Gatherv's work (also Allgatherv with no root); counts and displacements of either width.
+pub(crate) unsafe fn gatherv<C: Num + Into<i64>, D: Num>(
+    s: (*const c_void, C, MPI_Datatype),
+    r: (*mut c_void, *const C, *const D, MPI_Datatype),
     root: Option<c_int>,
     comm: MPI_Comm,
 ) -> Result<()> {
@@ -74,16 +89,16 @@ unsafe fn gatherv(
     // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
     // (its `# Safety`) passes on the MPI routine's.
     let disp = unsafe { own(r.2, "displs") }?;
-    let rbuf = at(r.0, disp, r.3)? as *mut c_void;
+    let rbuf = at(r.0, disp.wide(), r.3)? as *mut c_void;
     // SAFETY: the buffers and arrays are as the MPI routine describes, this function's contract
     // (its `# Safety`), which is what `transfer` asks.
     unsafe { transfer(comm, root, s, (rbuf, count, r.3)) }
 }
 
 /// Scatterv's work.
-unsafe fn scatterv(
-    s: (*const c_void, *const c_int, *const c_int, MPI_Datatype),
-    r: (*mut c_void, c_int, MPI_Datatype),
+pub(crate) unsafe fn scatterv<C: Num + Into<i64>, D: Num>(
+    s: (*const c_void, *const C, *const D, MPI_Datatype),
+    r: (*mut c_void, C, MPI_Datatype),
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
@@ -94,16 +109,16 @@ unsafe fn scatterv(
     // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
     // (its `# Safety`) passes on the MPI routine's.
     let disp = unsafe { own(s.2, "displs") }?;
-    let sbuf = at(s.0, disp, s.3)?;
+    let sbuf = at(s.0, disp.wide(), s.3)?;
     // SAFETY: the buffers and arrays are as the MPI routine describes, this function's contract
     // (its `# Safety`), which is what `transfer` asks.
     unsafe { transfer(comm, Some(root), (sbuf, count, s.3), r) }
 }
 
 /// Alltoallv's work.
-unsafe fn alltoallv(
-    s: (*const c_void, *const c_int, *const c_int, MPI_Datatype),
-    r: (*mut c_void, *const c_int, *const c_int, MPI_Datatype),
+pub(crate) unsafe fn alltoallv<C: Num + Into<i64>, D: Num>(
+    s: (*const c_void, *const C, *const D, MPI_Datatype),
+    r: (*mut c_void, *const C, *const D, MPI_Datatype),
     comm: MPI_Comm,
 ) -> Result<()> {
     rt().comm_size(Handle(comm))?;
@@ -113,7 +128,7 @@ unsafe fn alltoallv(
     // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
     // (its `# Safety`) passes on the MPI routine's.
     let rdisp = unsafe { own(r.2, "rdispls") }?;
-    let rbuf = at(r.0, rdisp, r.3)? as *mut c_void;
+    let rbuf = at(r.0, rdisp.wide(), r.3)? as *mut c_void;
     if crate::capi::collective::is_in_place(s.0) {
         // SAFETY: the buffers and arrays are as the MPI routine describes, this function's contract
         // (its `# Safety`), which is what `transfer` asks.
@@ -125,21 +140,17 @@ unsafe fn alltoallv(
     // SAFETY: `own` needs an array with an entry per process (one here): this function's contract
     // (its `# Safety`) passes on the MPI routine's.
     let sdisp = unsafe { own(s.2, "sdispls") }?;
-    let sbuf = at(s.0, sdisp, s.3)?;
+    let sbuf = at(s.0, sdisp.wide(), s.3)?;
     // SAFETY: the buffers and arrays are as the MPI routine describes, this function's contract
     // (its `# Safety`), which is what `transfer` asks.
     unsafe { transfer(comm, None, (sbuf, scount, s.3), (rbuf, rcount, r.3)) }
 }
 
 /// Alltoallw's work: displacements in bytes, one datatype per process.
-unsafe fn alltoallw(
-    s: (
-        *const c_void,
-        *const c_int,
-        *const c_int,
-        *const MPI_Datatype,
-    ),
-    r: (*mut c_void, *const c_int, *const c_int, *const MPI_Datatype),
+#[allow(clippy::type_complexity)]
+pub(crate) unsafe fn alltoallw<C: Num + Into<i64>, D: Num>(
+    s: (*const c_void, *const C, *const D, *const MPI_Datatype),
+    r: (*mut c_void, *const C, *const D, *const MPI_Datatype),
     comm: MPI_Comm,
 ) -> Result<()> {
     rt().comm_size(Handle(comm))?;
@@ -154,7 +165,7 @@ unsafe fn alltoallw(
     let rtype = unsafe { own(r.3, "recvtypes") }?;
     let rbuf =
         r.0.cast::<u8>()
-            .wrapping_offset(rdisp as isize)
+            .wrapping_offset(rdisp.wide() as isize)
             .cast::<c_void>();
     if crate::capi::collective::is_in_place(s.0) {
         // SAFETY: the buffers and arrays are as the MPI routine describes, this function's contract
@@ -172,7 +183,7 @@ unsafe fn alltoallw(
     let stype = unsafe { own(s.3, "sendtypes") }?;
     let sbuf =
         s.0.cast::<u8>()
-            .wrapping_offset(sdisp as isize)
+            .wrapping_offset(sdisp.wide() as isize)
             .cast::<c_void>();
     // SAFETY: the buffers and arrays are as the MPI routine describes, this function's contract
     // (its `# Safety`), which is what `transfer` asks.
@@ -180,10 +191,10 @@ unsafe fn alltoallw(
 }
 
 /// Reduce_scatter's work: this process's block is `recvcounts[0]` elements.
-unsafe fn reduce_scatter(
+pub(crate) unsafe fn reduce_scatter(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
-    count: c_int,
+    count: impl Into<i64>,
     datatype: MPI_Datatype,
     op: MPI_Op,
     comm: MPI_Comm,

@@ -153,3 +153,19 @@ pub extern "C" fn MPI_Win_toint(win: MPI_Win) -> c_int {
 pub extern "C" fn MPI_Win_fromint(win: c_int) -> MPI_Win {
     f2c(HandleKind::Win, win)
 }
+#[no_mangle]
+pub extern "C" fn MPI_Session_c2f(session: MPI_Session) -> MPI_Fint {
+    session
+}
+#[no_mangle]
+pub extern "C" fn MPI_Session_f2c(session: MPI_Fint) -> MPI_Session {
+    f2c(HandleKind::Session, session)
+}
+#[no_mangle]
+pub extern "C" fn MPI_Session_toint(session: MPI_Session) -> c_int {
+    session
+}
+#[no_mangle]
+pub extern "C" fn MPI_Session_fromint(session: c_int) -> MPI_Session {
+    f2c(HandleKind::Session, session)
+}

@@ -972,6 +972,11 @@ unsafe fn start(req: Handle) -> Result<()> {
             )
         }
         .map(drop),
+        // Over one process a collective completes when it starts.
+        PersistentOp::Collective { run, .. } => {
+            run()?;
+            rt().persistent_done(req)
+        }
     }
 }
 

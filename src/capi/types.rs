@@ -11,6 +11,8 @@ pub type MPI_Info = c_int;
 pub type MPI_Errhandler = c_int;
 pub type MPI_Request = c_int;
 pub type MPI_Op = c_int;
+pub type MPI_Session = c_int;
+pub type MPI_File = c_int;
 pub type MPI_Aint = isize;
 pub type MPI_Fint = c_int;
 pub type MPI_Count = i64;
@@ -60,3 +62,66 @@ pub type MPI_Delete_function = MPI_Comm_delete_attr_function;
 pub type MPI_Comm_errhandler_function =
     unsafe extern "C" fn(obj: *mut c_int, code: *mut c_int, ...);
 pub type MPI_Win_errhandler_function = MPI_Comm_errhandler_function;
+pub type MPI_Session_errhandler_function = MPI_Comm_errhandler_function;
+
+// The tool information interface's handles (MPI 4.1 §15.3), `int` like every handle here.
+pub type MPI_T_enum = c_int;
+pub type MPI_T_cvar_handle = c_int;
+pub type MPI_T_pvar_handle = c_int;
+pub type MPI_T_pvar_session = c_int;
+pub type MPI_T_event_registration = c_int;
+pub type MPI_T_event_instance = c_int;
+pub type MPI_T_cb_safety = c_int;
+pub type MPI_T_source_order = c_int;
+
+/// `MPI_T_event_cb_function`.
+pub type MPI_T_event_cb_function = unsafe extern "C" fn(
+    event_instance: MPI_T_event_instance,
+    event_registration: MPI_T_event_registration,
+    cb_safety: MPI_T_cb_safety,
+    user_data: *mut c_void,
+);
+/// `MPI_T_event_free_cb_function`.
+pub type MPI_T_event_free_cb_function = unsafe extern "C" fn(
+    event_registration: MPI_T_event_registration,
+    cb_safety: MPI_T_cb_safety,
+    user_data: *mut c_void,
+);
+/// `MPI_T_event_dropped_cb_function`.
+pub type MPI_T_event_dropped_cb_function = unsafe extern "C" fn(
+    count: MPI_Count,
+    event_registration: MPI_T_event_registration,
+    source_index: c_int,
+    cb_safety: MPI_T_cb_safety,
+    user_data: *mut c_void,
+);
+
+/// `MPI_File_errhandler_function` (variadic in C).
+pub type MPI_File_errhandler_function = MPI_Comm_errhandler_function;
+
+/// `MPI_Datarep_conversion_function` (MPI 4.1 §14.5.3).
+pub type MPI_Datarep_conversion_function = unsafe extern "C" fn(
+    userbuf: *mut c_void,
+    datatype: MPI_Datatype,
+    count: c_int,
+    filebuf: *mut c_void,
+    position: MPI_Offset,
+    extra_state: *mut c_void,
+) -> c_int;
+
+/// `MPI_Datarep_conversion_function_c`.
+pub type MPI_Datarep_conversion_function_c = unsafe extern "C" fn(
+    userbuf: *mut c_void,
+    datatype: MPI_Datatype,
+    count: MPI_Count,
+    filebuf: *mut c_void,
+    position: MPI_Offset,
+    extra_state: *mut c_void,
+) -> c_int;
+
+/// `MPI_Datarep_extent_function`.
+pub type MPI_Datarep_extent_function = unsafe extern "C" fn(
+    datatype: MPI_Datatype,
+    extent: *mut MPI_Aint,
+    extra_state: *mut c_void,
+) -> c_int;

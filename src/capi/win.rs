@@ -121,11 +121,11 @@ pub unsafe extern "C" fn MPI_Win_get_group(win: MPI_Win, group: *mut MPI_Group) 
     })
 }
 
-/// With one process every epoch is local: the fence only checks its window.
+/// With one process every epoch is local: the fence checks its assert and the epoch rules
+/// (MPI 4.1 §12.5.1) and opens or closes the fence epoch (`world::rma`).
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Win_fence(assert: c_int, win: MPI_Win) -> c_int {
-    let _ = assert;
     entry!("MPI_Win_fence", Scope::Win(win), {
-        rt().win_check(Handle(win))
+        rt().win_fence(Handle(win), assert)
     })
 }

@@ -1,6 +1,6 @@
 //! The C caching routines over the engine (MPI 4.1 §7.7): keyvals and attributes on
 //! communicators, datatypes and windows, and the deprecated MPI-1 forms. The layer's own
-//! keyvals (bit 31 set) are answered by the caching engine; any other keyval (the engine's
+//! keyvals (tagged: caching/keyval/number.rs) are answered by the caching engine; any other keyval (the engine's
 //! predefined ones, `MPI_KEYVAL_INVALID`, keyvals the engine's own code made through `PMPI_`)
 //! goes to the engine, which answers and raises its errors as it would alone.
 #![allow(non_snake_case)]

@@ -1,7 +1,7 @@
 //! [`EngineWorld`]: the caching engine's second world, the objects of the engine MPI, known
 //! only by their handles' keys (src/layer/engine.rs).
 //!
-//! The layer owns only its own keyvals (bit 31 set: caching/keyval/number.rs); predefined
+//! The layer owns only its own keyvals (tagged: caching/keyval/number.rs); predefined
 //! keyvals and keyvals made inside the engine never reach the caching engine (the entry points
 //! hand them to the engine's `PMPI_` routines), so this world has no predefined keyval.
 

@@ -30,7 +30,8 @@ impl Runtime {
             ObjRef::comm(comm.0),
             |st| {
                 let c = st.comms.get(comm)?;
-                let nc = Comm::new(c.members.clone(), "", c.errhandler);
+                let mut nc = Comm::new(c.members.clone(), "", c.errhandler);
+                nc.topo = c.topo.clone();
                 let errh = c.errhandler;
                 let h = st.comms.insert(nc)?;
                 st.errhandler_add_ref(errh);
@@ -60,7 +61,11 @@ impl Runtime {
     }
 
     /// A new communicator without attributes (split, create), inheriting the error handler.
-    fn comm_derive(st: &mut State, parent: Handle, members: impl Into<Members>) -> Result<Handle> {
+    pub(crate) fn comm_derive(
+        st: &mut State,
+        parent: Handle,
+        members: impl Into<Members>,
+    ) -> Result<Handle> {
         let errh = st.comms.get(parent)?.errhandler;
         let h = st.comms.insert(Comm::new(members, "", errh))?;
         st.errhandler_add_ref(errh);

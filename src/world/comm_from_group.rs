@@ -16,7 +16,9 @@ impl Runtime {
         let mut st = self.active()?;
         let members = st.groups.get(group)?.members.clone();
         let e = st.errhandlers.get(errhandler)?;
-        if e.for_kind.is_some_and(|k| k != ObjectKind::Comm) {
+        if e.for_kind
+            .is_some_and(|k| k != ObjectKind::Comm.handle_kind())
+        {
             return Err(Error::invalid(
                 MPI_ERR_ARG,
                 format!("error handler {:#x} is not a communicator's", errhandler.0),

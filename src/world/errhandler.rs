@@ -11,6 +11,22 @@ use crate::world::state::State;
 use crate::world::ObjectKind;
 use std::sync::Arc;
 
+/// The initial error handler (MPI 4.1 §9.3): `MPI_ERRORS_ARE_FATAL`, or the predefined handler
+/// a tool chose with the control variable `mpicache_initial_errhandler`, or the one
+/// `mpiexec -initial-errhandler` names, passed in `MPICACHE_INITIAL_ERRHANDLER`. It handles
+/// errors before `MPI_Init` and is what `MPI_COMM_WORLD` and `MPI_COMM_SELF` start with.
+pub fn initial_errhandler() -> Handle {
+    match crate::world::tool::vars::INITIAL_ERRHANDLER.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => {}
+        chosen => return Handle(chosen),
+    }
+    match std::env::var("MPICACHE_INITIAL_ERRHANDLER").as_deref() {
+        Ok("mpi_errors_return") | Ok("MPI_ERRORS_RETURN") => Handle(MPI_ERRORS_RETURN),
+        Ok("mpi_errors_abort") | Ok("MPI_ERRORS_ABORT") => Handle(MPI_ERRORS_ABORT),
+        _ => Handle(MPI_ERRORS_ARE_FATAL),
+    }
+}
+
 impl State {
     pub fn errhandler_add_ref(&mut self, h: Handle) {
         if !self.errhandlers.is_predefined(h) {
@@ -41,6 +57,12 @@ impl State {
         };
         Some(self.errhandlers.get(errh).ok()?.action.clone())
     }
+
+    /// The action of a session's handler.
+    pub fn session_errhandler_action(&self, h: Handle) -> Option<Action> {
+        let errh = self.sessions.get(h).ok()?.errhandler;
+        Some(self.errhandlers.get(errh).ok()?.action.clone())
+    }
 }
 
 impl Runtime {
@@ -50,6 +72,15 @@ impl Runtime {
         kind: ObjectKind,
         f: Arc<dyn UserErrhandler>,
     ) -> Result<Handle> {
+        self.create_errhandler_for(kind.handle_kind(), f)
+    }
+
+    /// A user handler for objects of `kind` (communicators, windows, sessions).
+    pub fn create_errhandler_for(
+        &self,
+        kind: crate::kinds::HandleKind,
+        f: Arc<dyn UserErrhandler>,
+    ) -> Result<Handle> {
         self.active()?.errhandlers.insert(Errhandler {
             action: Action::User(f),
             for_kind: Some(kind),
@@ -57,12 +88,17 @@ impl Runtime {
         })
     }
 
+    /// `MPI_File_create_errhandler`.
+    pub fn create_file_errhandler(&self, f: Arc<dyn UserErrhandler>) -> Result<Handle> {
+        self.create_errhandler_for(crate::kinds::HandleKind::File, f)
+    }
+
     /// `MPI_Comm_set_errhandler`, `MPI_Win_set_errhandler`.
     pub fn set_errhandler(&self, kind: ObjectKind, obj: Handle, errh: Handle) -> Result<()> {
         let mut st = self.active()?;
         let e = st.errhandlers.get(errh)?;
         if let Some(k) = e.for_kind {
-            if k != kind {
+            if k != kind.handle_kind() {
                 return Err(Error::invalid(
                     MPI_ERR_ARG,
                     format!(

@@ -70,7 +70,7 @@ const REUSE_DELAY: usize = 64;
 
 /// How this world encodes each kind in its handles.
 impl HandleKind {
-    const ALL: [HandleKind; 8] = [
+    const ALL: [HandleKind; 10] = [
         HandleKind::Comm,
         HandleKind::Group,
         HandleKind::Datatype,
@@ -79,6 +79,8 @@ impl HandleKind {
         HandleKind::Request,
         HandleKind::Info,
         HandleKind::Op,
+        HandleKind::Session,
+        HandleKind::File,
     ];
 
     const fn code(self) -> u32 {
@@ -97,6 +99,8 @@ impl HandleKind {
             HandleKind::Request => (MPI_REQUEST_NULL, 1),
             HandleKind::Info => (MPI_INFO_NULL, 2),
             HandleKind::Op => (MPI_OP_NULL, 0x20),
+            HandleKind::Session => (MPI_SESSION_NULL, 1),
+            HandleKind::File => (MPI_FILE_NULL, 1),
         }
     }
 

@@ -24,9 +24,18 @@ fn check_key(key: &str) -> Result<()> {
 }
 
 impl Runtime {
+    /// The world for the info routines, which MPI 4.1 §11.2.1 allows at any time (before
+    /// `MPI_Init` and after `MPI_Finalize`, as sessions are made with an info): infos made
+    /// while the library's objects do not exist live until they are next released.
+    fn info_state(
+        &self,
+    ) -> std::sync::MutexGuard<'_, crate::caching::Locked<crate::world::state::State>> {
+        self.lock()
+    }
+
     /// `MPI_Info_create`.
     pub fn info_create(&self) -> Result<Handle> {
-        self.active()?.infos.insert(Info::default())
+        self.info_state().infos.insert(Info::default())
     }
 
     /// `MPI_Info_set`: a key set again keeps its place and takes the new value.
@@ -42,7 +51,7 @@ impl Runtime {
                 ),
             ));
         }
-        let mut st = self.active()?;
+        let mut st = self.info_state();
         let i = st.infos.get_mut(info)?;
         // Every allocation first: a refused one leaves the info as it was.
         let value = alloc::try_string(value)?;
@@ -59,7 +68,7 @@ impl Runtime {
     /// `MPI_Info_get`, `MPI_Info_get_string`, `MPI_Info_get_valuelen`: the value, if set.
     pub fn info_get(&self, info: Handle, key: &str) -> Result<Option<String>> {
         check_key(key)?;
-        let st = self.active()?;
+        let st = self.info_state();
         let i = st.infos.get(info)?;
         Ok(i.find(key).map(|n| i.entries[n].1.clone()))
     }
@@ -67,7 +76,7 @@ impl Runtime {
     /// `MPI_Info_delete`: deleting a key that is not there is `MPI_ERR_INFO_NOKEY`.
     pub fn info_delete(&self, info: Handle, key: &str) -> Result<()> {
         check_key(key)?;
-        let mut st = self.active()?;
+        let mut st = self.info_state();
         let i = st.infos.get_mut(info)?;
         match i.find(key) {
             Some(n) => {
@@ -83,24 +92,24 @@ impl Runtime {
 
     /// `MPI_Info_dup`.
     pub fn info_dup(&self, info: Handle) -> Result<Handle> {
-        let mut st = self.active()?;
+        let mut st = self.info_state();
         let copy = st.infos.get(info)?.clone();
         st.infos.insert(copy)
     }
 
     /// `MPI_Info_free`; `MPI_INFO_ENV` is predefined and cannot be freed.
     pub fn info_free(&self, info: Handle) -> Result<()> {
-        self.active()?.infos.remove(info).map(drop)
+        self.info_state().infos.remove(info).map(drop)
     }
 
     /// `MPI_Info_get_nkeys`.
     pub fn info_nkeys(&self, info: Handle) -> Result<i32> {
-        Ok(self.active()?.infos.get(info)?.entries.len() as i32)
+        Ok(self.info_state().infos.get(info)?.entries.len() as i32)
     }
 
     /// `MPI_Info_get_nthkey`: keys are numbered from 0 in order of setting.
     pub fn info_nthkey(&self, info: Handle, n: i32) -> Result<String> {
-        let st = self.active()?;
+        let st = self.info_state();
         let i = st.infos.get(info)?;
         usize::try_from(n)
             .ok()

@@ -25,6 +25,32 @@ use crate::world::request::Request;
 use crate::world::runtime::Runtime;
 use crate::world::state::State;
 use crate::world::status::Status;
+impl State {
+    /// A buffer's owner is a live communicator or session (MPI 4.1 §3.6.1), or the process.
+    pub fn check_buffer_owner(&self, owner: BufferOwner) -> Result<()> {
+        match owner {
+            Some(h)
+                if crate::world::handle::kind_of(h) == Some(crate::kinds::HandleKind::Session) =>
+            {
+                self.sessions.get(h).map(drop)
+            }
+            Some(c) => self.comms.get(c).map(drop),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether communication on `comm` is pending: a message not received, or a receive posted
+    /// and not matched (what `MPI_Comm_disconnect` waits for).
+    pub fn p2p_pending_on(&self, comm: Handle) -> bool {
+        self.p2p.unexpected.iter().any(|m| m.comm == comm)
+            || self.p2p.posted.iter().any(|p| p.target.comm == comm)
+    }
+
+    /// Whether `owner` has a buffer attached.
+    pub fn p2p_has_buffer(&self, owner: BufferOwner) -> bool {
+        self.p2p.buffers.iter().any(|(o, _)| *o == owner)
+    }
+}
 
 fn matches(m: &Message, comm: Handle, source: i32, tag: i32) -> bool {
     m.comm == comm
@@ -306,9 +332,7 @@ impl Runtime {
     /// `MPI_Buffer_attach`, `MPI_Comm_attach_buffer` (MPI 4.1 §3.6.1): one buffer per owner.
     pub fn buffer_attach(&self, owner: BufferOwner, addr: usize, size: i64) -> Result<()> {
         let mut st = self.active()?;
-        if let Some(c) = owner {
-            st.comms.get(c)?;
-        }
+        st.check_buffer_owner(owner)?;
         if size < 0 {
             return Err(Error::invalid(
                 MPI_ERR_ARG,
@@ -337,9 +361,7 @@ impl Runtime {
     /// the deadlock error.
     pub fn buffer_flush(&self, owner: BufferOwner) -> Result<()> {
         let mut st = self.active()?;
-        if let Some(c) = owner {
-            st.comms.get(c)?;
-        }
+        st.check_buffer_owner(owner)?;
         if st.p2p.buffer(owner).is_some_and(|b| b.used > 0) {
             return Err(deadlock(
                 "flushing a buffer whose messages are not yet received",

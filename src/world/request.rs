@@ -146,12 +146,16 @@ impl Runtime {
     /// `MPI_Send_init` & co., `MPI_Recv_init`: an inactive persistent request.
     pub fn persistent_init(&self, op: PersistentOp) -> Result<Handle> {
         let mut st = self.active()?;
-        let (comm, dt) = match &op {
+        match &op {
             PersistentOp::Send { comm, datatype, .. }
-            | PersistentOp::Recv { comm, datatype, .. } => (*comm, *datatype),
-        };
-        st.comms.get(comm)?;
-        st.types.get(dt)?;
+            | PersistentOp::Recv { comm, datatype, .. } => {
+                st.comms.get(*comm)?;
+                st.types.get(*datatype)?;
+            }
+            PersistentOp::Collective { comm, .. } => {
+                st.comms.get(*comm)?;
+            }
+        }
         st.requests.insert(Request::Persistent { op, active: None })
     }
 
@@ -173,6 +177,11 @@ impl Runtime {
 }
 
 impl Runtime {
+    /// A started persistent collective that ran: complete until waited for.
+    pub fn persistent_done(&self, req: Handle) -> Result<()> {
+        self.active()?.set_active_state(req, Request::Complete)
+    }
+
     /// A request for an operation that completed when it started (a nonblocking collective
     /// over one process): waiting returns the empty status.
     pub fn completed_request(&self) -> Result<Handle> {

@@ -7,7 +7,7 @@
 
 use crate::caching::convert::AttrWord;
 use crate::caching::store::{Tables, GLOBAL_TABLES};
-use crate::caching::Cache;
+use crate::caching::{Cache, Locked};
 use crate::consts::*;
 use crate::error::{Error, Result};
 use crate::kinds::HandleKind;
@@ -91,10 +91,20 @@ impl Runtime {
             _ => MPI_THREAD_MULTIPLE,
         };
         st.thread_level = provided;
+        if !st.up {
+            self.bring_up(&mut st, initial)?;
+        }
+        INIT_THREAD.with(|t| t.set(true));
+        st.phase = Phase::Initialized;
+        Ok(provided)
+    }
+
+    /// Builds the predefined objects and opens the store: for `MPI_Init` or for the first
+    /// session, whichever comes first (MPI 4.1 §11.3: sessions work without the World Model).
+    pub(crate) fn bring_up(&self, st: &mut Locked<State>, initial: Handle) -> Result<()> {
         // The process's runtime keeps its store on the tables the hand-written getters read.
         let tables = std::ptr::eq(self, &GLOBAL).then_some(&GLOBAL_TABLES);
-        self.open(&mut st, tables);
-        INIT_THREAD.with(|t| t.set(true));
+        self.open(st, tables);
         errhandler::install_predefined(&mut st.errhandlers)?;
         let world = Comm::new(vec![0], "MPI_COMM_WORLD", initial);
         let selfc = Comm::new(vec![0], "MPI_COMM_SELF", initial);
@@ -129,9 +139,9 @@ impl Runtime {
                 (k, Arc::new(cell))
             })
             .collect();
-        st.phase = Phase::Initialized;
+        st.up = true;
         self.set_active(true);
-        Ok(provided)
+        Ok(())
     }
 
     /// `MPI_Finalize`. `MPI_COMM_SELF` is freed first, its attributes deleted in reverse order of
@@ -149,21 +159,49 @@ impl Runtime {
                 Phase::Finalizing | Phase::Finalized => return Err(Error::Finalized),
             }
         }
-        let deleted = self.delete_every_attribute();
+        // Sessions still open keep their objects: only the World Model's own go now.
+        let sessions_open = !self.lock().sessions.is_empty();
+        let deleted = if sessions_open {
+            self.delete_world_model_attributes()
+        } else {
+            self.delete_every_attribute()
+        };
         let mut st = self.lock();
         let returns = st
             .comms
             .get(Handle(MPI_COMM_SELF))
             .map(|c| c.errhandler == Handle(MPI_ERRORS_RETURN))
             .unwrap_or(false);
-        self.close(&mut st);
-        st.world = State::new();
         st.phase = Phase::Finalized;
         st.returns_after_finalize = returns;
-        drop(st);
+        if !sessions_open {
+            self.tear_down(&mut st);
+        }
+        deleted
+    }
+
+    /// The attributes of `MPI_COMM_SELF` (first) and `MPI_COMM_WORLD`, deleted as `MPI_Finalize`
+    /// deletes them, for a finalize while sessions are still open.
+    fn delete_world_model_attributes(&self) -> Result<()> {
+        let mut first = None;
+        for c in [MPI_COMM_SELF, MPI_COMM_WORLD] {
+            if let Err(e) = self.delete_all_attrs_forced(crate::caching::ObjRef::comm(c)) {
+                first.get_or_insert(e);
+            }
+        }
+        first.map_or(Ok(()), Err)
+    }
+
+    /// Releases everything the library allocated, once neither the World Model nor any session
+    /// uses it; the phase and what errors do after finalize are kept.
+    pub(crate) fn tear_down(&self, st: &mut Locked<State>) {
+        let (phase, returns) = (st.phase, st.returns_after_finalize);
+        self.close(st);
+        st.world = State::new();
+        st.phase = phase;
+        st.returns_after_finalize = returns;
         // The tables of every object are gone: their memory goes back to the kernel.
         crate::primitives::alloc::give_back_free_memory();
-        deleted
     }
 
     /// Test support: forgets every object, keyval and attribute without running any callback
@@ -189,6 +227,8 @@ impl Runtime {
             HandleKind::Info if h.0 == MPI_INFO_NULL => Ok(()),
             HandleKind::Info => st.infos.get(h).map(drop),
             HandleKind::Op => predefined::check_op(h),
+            HandleKind::Session => st.sessions.get(h).map(drop),
+            HandleKind::File => st.files.get(h).map(drop),
         }
     }
 }

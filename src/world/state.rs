@@ -37,6 +37,15 @@ pub struct State {
     pub errhandlers: Slab<Errhandler>,
     pub requests: Slab<Request>,
     pub infos: Slab<Info>,
+    pub sessions: Slab<crate::world::session::Session>,
+    /// Whether the predefined objects exist (built by `MPI_Init` or the first session).
+    pub up: bool,
+    /// Open files and what MPI-IO keeps for them (world/file).
+    pub files: Slab<crate::world::file::File>,
+    /// The handler `MPI_FILE_NULL` carries: new files start with it (MPI 4.1 §14.7).
+    pub file_null_errhandler: Handle,
+    /// Data representations registered by `MPI_Register_datarep`.
+    pub datareps: Vec<String>,
     /// Messages and posted receives of point-to-point communication with this process.
     pub p2p: crate::world::objects::p2p::Queues,
     pub errors: ErrorRegistry,
@@ -60,6 +69,11 @@ impl State {
             errhandlers: Slab::new(HandleKind::Errhandler),
             requests: Slab::new(HandleKind::Request),
             infos: Slab::new(HandleKind::Info),
+            sessions: Slab::new(HandleKind::Session),
+            up: false,
+            files: Slab::new(HandleKind::File),
+            file_null_errhandler: Handle(MPI_ERRORS_RETURN),
+            datareps: Vec::new(),
             p2p: crate::world::objects::p2p::Queues::new(),
             errors: ErrorRegistry::new(),
             comm_predefined: Vec::new(),
@@ -84,6 +98,8 @@ impl World for State {
     fn check_active(&self) -> Result<()> {
         match self.phase {
             Phase::Initialized | Phase::Finalizing => Ok(()),
+            // Open sessions keep the library usable before MPI_Init and after MPI_Finalize.
+            _ if !self.sessions.is_empty() => Ok(()),
             Phase::NotInitialized => Err(Error::NotInitialized),
             Phase::Finalized => Err(Error::Finalized),
         }

@@ -63,20 +63,27 @@ impl Runtime {
 
     /// `MPI_Win_allocate`: a window over new memory the window owns; returns it and its base.
     pub fn win_allocate(&self, size: i64, disp_unit: i32, comm: Handle) -> Result<(Handle, usize)> {
+        self.win_allocate_as(size, disp_unit, comm, MPI_WIN_FLAVOR_ALLOCATE)
+    }
+
+    /// `MPI_Win_allocate` or, with `MPI_WIN_FLAVOR_SHARED`, `MPI_Win_allocate_shared` (one
+    /// process: its memory is trivially shared with itself).
+    pub fn win_allocate_as(
+        &self,
+        size: i64,
+        disp_unit: i32,
+        comm: Handle,
+        flavor: i32,
+    ) -> Result<(Handle, usize)> {
         check_create(&*self.active()?, comm, size, disp_unit)?;
         // Allocate (and zero) without the lock.
         let memory = zeroed_memory(size)?;
         let base = memory.as_ptr() as usize;
         let mut st = self.active()?;
         let members = check_create(&st, comm, size, disp_unit)?;
-        let h = st.wins.insert(Window::new(
-            members,
-            base,
-            size,
-            disp_unit,
-            MPI_WIN_FLAVOR_ALLOCATE,
-            memory,
-        ))?;
+        let h = st
+            .wins
+            .insert(Window::new(members, base, size, disp_unit, flavor, memory))?;
         Ok((h, base))
     }
 

@@ -136,12 +136,24 @@ c_programs! {
         client_routines,
         client_routines_41,
         coll_vector_pack,
+        coll_persistent,
         collectives,
+        neighbor,
+        topo_cart,
+        topo_graph,
         groups,
         info,
+        io_basic,
+        io_errors,
+        io_shared,
+        io_view,
         keyval_reuse,
         p2p_self,
-        pmpi;
+        pmpi,
+        rma_self,
+        session,
+        dynamic,
+        mpit;
     die:
         fatal_keyval,
 }

@@ -56,7 +56,7 @@ const REUSE_DELAY: usize = 256;
 /// beyond that the oldest go to the registry's shared list.
 const RING: usize = 2 * REUSE_DELAY;
 
-/// The state word: bits 0..11 generation, bit 12 live (the user holds the number), bit 13
+/// The state word: bits 0..9 generation, bit 10 live (the user holds the number), bit 11
 /// attributes use the keyval.
 const STATE_GEN: u64 = GEN_MASK as u64;
 const LIVE: u64 = STATE_GEN + 1;

@@ -1,31 +1,40 @@
 //! Keyval numbers: what a number says of its keyval.
 //!
 //! ```text
-//!  bits 29..28 kind (1 comm, 2 datatype, 3 window) | 27..16 generation | 15..0 slot
+//!  bits 31..28 tag | 27..26 kind (1 comm, 2 datatype, 3 window) | 25..16 generation | 15..0 slot
 //! ```
 //!
 //! so a number fits a Fortran INTEGER, never collides with the predefined keyvals (small
 //! numbers), and a wrong-kind use is seen in the number itself (MPI 4.1 §7.7.2).
 //!
-//! The layer over another MPI (feature `layer`) sets bit 31 too ([`TAG`]): its numbers are
-//! negative and not -1, so they never meet the engine's own keyvals (MPICH's carry kind 9 in
-//! bits 29..26 with bit 31 clear, Open MPI's are small and `MPI_KEYVAL_INVALID` is -1, the MPI
-//! 5.0 ABI's are small), and a keyval the layer does not own is told apart by bit 31 alone.
+//! The layer over another MPI (feature `layer`) tags its numbers `0b1000` in bits 31..28
+//! ([`TAG`]), chosen against every engine's keyvals (their handle layouts, measured in
+//! tests/mp/mp_engine_keyval.c):
+//! - MPICH (and MPICH 5's MPI 5.0 ABI, whose user keyvals are MPICH's handles) puts its object
+//!   kind 9 (keyval) in bits 29..26 of every keyval handle, predefined, user (bits 31..30 `10`
+//!   direct, `11` indirect: 0xa4400000, 0xe4...) or invalid (0x24000000): bits 29..26 `1001`.
+//!   The layer's bits 29..26 are `00` and its kind, never `1001`.
+//! - Open MPI's keyvals are small non-negative integers and `MPI_KEYVAL_INVALID` is -1; the
+//!   ABI's predefined keyvals and `MPI_KEYVAL_INVALID` (0) are small too. The layer's numbers are
+//!   0x84000000..=0x8fffffff: negative, never -1.
+//!
+//! [`is_own`] recognises the layer's numbers by the whole tag and a non-zero kind, so a keyval
+//! the layer does not own goes to the engine.
 
 use crate::kinds::ObjectKind;
 
-pub(super) const KIND_SHIFT: u32 = 28;
+pub(super) const KIND_SHIFT: u32 = 26;
 pub(super) const GEN_SHIFT: u32 = 16;
-pub(super) const GEN_MASK: u32 = 0xfff;
+pub(super) const GEN_MASK: u32 = 0x3ff;
 /// The bits every number of this build carries above its kind: none for the single-process
-/// world, bit 31 for the layer (see the module's comment).
+/// world, `0b1000` in bits 31..28 for the layer (see the module's comment).
 pub const TAG: u32 = if cfg!(feature = "layer") {
     0x8000_0000
 } else {
     0
 };
-/// The bits [`TAG`] may occupy.
-const TAG_MASK: u32 = 0xc000_0000;
+/// The bits [`TAG`] occupies: every bit above the kind.
+const TAG_MASK: u32 = !((1 << (KIND_SHIFT + 2)) - 1);
 
 /// Whether `number` is of this build's own keyvals (it may still be unknown or stale).
 #[inline(always)]

@@ -57,6 +57,44 @@ fn numbers_fit_a_fortran_integer_and_carry_their_kind() {
     );
 }
 
+// MPI 4.1 §7.7.2 ("a keyval ... unique"), issue 17: over an engine the layer's keyvals and the
+// engine's share one number space (ROMIO makes keyvals through PMPI_ and uses them through the
+// plain names), so `is_own` claims every number this build hands out and none of an engine's:
+// MPICH's keyval handles (kind 9 in bits 29..26 under every handle kind in bits 31..30, as
+// measured: 0xa4400000 comm, 0xa4c00002 datatype, 0xa6000003 window, 0x24000000 invalid,
+// 0x64400001 MPI_TAG_UB; the MPI 5.0 ABI's user keyvals are the same), Open MPI's small
+// integers and -1, the ABI's small predefined ones and 0.
+#[test]
+fn own_numbers_never_meet_an_engines() {
+    let r = table();
+    let mut own = Vec::new();
+    for _ in 0..3 {
+        for kind in [ObjectKind::Comm, ObjectKind::Datatype, ObjectKind::Win] {
+            let n = create(r, kind);
+            assert!(is_own(n), "{n:#x} is this build's own");
+            assert_eq!(decode_kind(n), Some(kind));
+            own.push((n, kind));
+        }
+    }
+    for (n, kind) in own {
+        free(r, n, kind).unwrap();
+    }
+    for handle_kind in 0..4u32 {
+        for low in [
+            0u32, 1, 2, 3, 0x3f_ffff, 0x40_0000, 0xc0_0002, 0x200_0003, 0x3ff_ffff,
+        ] {
+            let mpich = (handle_kind << 30 | 9 << 26 | low) as i32;
+            assert!(
+                !is_own(mpich),
+                "MPICH's keyval {mpich:#x} is not this build's"
+            );
+        }
+    }
+    for engine in (-1..=1024).chain([i32::MAX, i32::MIN]) {
+        assert!(!is_own(engine), "{engine:#x} is not this build's");
+    }
+}
+
 // MPI 4.1 §7.7.2: "the actual free does not transpire until after all references ... to
 // the key have been freed": a freed keyval that attributes use still names them (get,
 // delete, overwrite) but cannot be freed again nor take new attributes from a set; its

@@ -11,6 +11,7 @@
 //! Caching: `type_dup` copies the attributes through the copy callbacks, `type_free` deletes them
 //! (a failing delete callback leaves the type valid), and constructed types start with none.
 
+mod basic;
 mod contents;
 pub(crate) mod layout;
 pub mod predefined;

@@ -2,6 +2,7 @@
 
 use crate::consts::*;
 use crate::world::handle::Handle;
+use crate::world::objects::topo::Topology;
 use std::sync::Arc;
 
 /// World ranks of a communicator's members, in rank order. In this world of one process they
@@ -44,6 +45,8 @@ pub struct Comm {
     pub members: Members,
     pub name: String,
     pub errhandler: Handle,
+    /// The virtual topology (MPI 4.1 §8), shared by dups (§8.4: dup copies it).
+    pub topo: Option<Arc<Topology>>,
 }
 
 impl Comm {
@@ -52,6 +55,7 @@ impl Comm {
             members: members.into(),
             name: name.to_owned(),
             errhandler,
+            topo: None,
         }
     }
 }

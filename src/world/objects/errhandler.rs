@@ -3,7 +3,6 @@
 
 use crate::consts::*;
 use crate::error::{Error, Limited, Result};
-use crate::kinds::ObjectKind;
 use crate::world::handle::{Handle, Slab};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -41,7 +40,7 @@ impl std::fmt::Debug for Action {
 pub struct Errhandler {
     pub action: Action,
     /// The kind of object a user handler was created for; `None` for predefined handlers.
-    pub for_kind: Option<ObjectKind>,
+    pub for_kind: Option<crate::kinds::HandleKind>,
     /// User handle plus attachments; the handler goes when this reaches zero.
     pub(crate) refs: u32,
 }

@@ -10,5 +10,7 @@ pub mod errhandler;
 pub mod info;
 pub mod p2p;
 pub mod request;
+pub mod rma;
 pub mod status;
+pub mod topo;
 pub mod window;

@@ -24,7 +24,7 @@ pub enum Request {
 }
 
 /// What starting a persistent request does.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub enum PersistentOp {
     Send {
         mode: SendMode,
@@ -43,4 +43,22 @@ pub enum PersistentOp {
         tag: i32,
         comm: Handle,
     },
+    /// A persistent collective (MPI 4.1 §6.13, §8.7): the face's closure runs the operation,
+    /// which over one process completes when it starts.
+    Collective { comm: Handle, run: CollectiveRun },
+}
+
+/// The work of a persistent collective, as the face planned it at init.
+pub type CollectiveRun = std::sync::Arc<dyn Fn() -> crate::error::Result<()> + Send + Sync>;
+
+impl std::fmt::Debug for PersistentOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PersistentOp::Send { dest, tag, .. } => write!(f, "Send(dest {dest}, tag {tag})"),
+            PersistentOp::Recv { source, tag, .. } => {
+                write!(f, "Recv(source {source}, tag {tag})")
+            }
+            PersistentOp::Collective { comm, .. } => write!(f, "Collective(comm {:#x})", comm.0),
+        }
+    }
 }

@@ -30,6 +30,8 @@ pub struct Window {
     pub(crate) memory: Vec<u128>,
     /// Memory attached to a dynamic window (`MPI_Win_attach`): (base, size).
     pub attached: Vec<(usize, i64)>,
+    /// Synchronisation epochs and info hints of one-sided communication (`world::rma`).
+    pub rma: crate::world::objects::rma::RmaState,
 }
 
 impl std::fmt::Debug for Window {
@@ -85,6 +87,7 @@ impl Window {
             flavor,
             memory,
             attached: Vec::new(),
+            rma: Default::default(),
         }
     }
 }
