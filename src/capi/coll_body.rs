@@ -46,6 +46,8 @@ pub(crate) unsafe fn gather<C: Count>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         transfer(
             comm,
@@ -67,6 +69,8 @@ pub(crate) unsafe fn scatter<C: Count>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         gather(
             sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
@@ -83,6 +87,8 @@ pub(crate) unsafe fn allgather<C: Count>(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         transfer(
             comm,
@@ -102,6 +108,8 @@ pub(crate) unsafe fn alltoall<C: Count>(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         allgather(
             sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
@@ -121,6 +129,8 @@ pub(crate) unsafe fn gatherv<C: Count, D: Num>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         gatherv_work(
             (sendbuf, sendcount, sendtype),
@@ -142,6 +152,8 @@ pub(crate) unsafe fn allgatherv<C: Count, D: Num>(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         gatherv_work(
             (sendbuf, sendcount, sendtype),
@@ -164,6 +176,8 @@ pub(crate) unsafe fn scatterv<C: Count, D: Num>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         scatterv_work(
             (sendbuf, sendcounts, displs, sendtype),
@@ -186,6 +200,8 @@ pub(crate) unsafe fn alltoallv<C: Count, D: Num>(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         alltoallv_work(
             (sendbuf, sendcounts, sdispls, sendtype),
@@ -207,6 +223,8 @@ pub(crate) unsafe fn alltoallw<C: Count, D: Num>(
     recvtypes: *const MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         alltoallw_work(
             (sendbuf, sendcounts, sdispls, sendtypes),
@@ -226,6 +244,8 @@ pub(crate) unsafe fn reduce<C: Count>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         reduce_local(
             sendbuf,
@@ -243,6 +263,8 @@ pub(crate) unsafe fn allreduce<C: Count>(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         reduce_local(
             sendbuf,
@@ -261,6 +283,8 @@ pub(crate) unsafe fn scan<C: Count>(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe { allreduce(sendbuf, recvbuf, count, datatype, op, comm) }
 }
 
@@ -287,7 +311,11 @@ pub(crate) unsafe fn reduce_scatter<C: Count>(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     let count = unsafe { own(recvcounts, "recvcounts") }?;
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe { reduce_scatter_work(sendbuf, recvbuf, count, datatype, op, comm) }
 }
 
@@ -299,5 +327,7 @@ pub(crate) unsafe fn reduce_scatter_block<C: Count>(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe { reduce_scatter_work(sendbuf, recvbuf, recvcount, datatype, op, comm) }
 }

@@ -19,6 +19,8 @@ pub unsafe extern "C" fn MPI_Allgather_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Allgather_c", Scope::Comm(comm), {
+        // SAFETY: `allgather` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::allgather(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
@@ -39,6 +41,8 @@ pub unsafe extern "C" fn MPI_Allgatherv_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Allgatherv_c", Scope::Comm(comm), {
+        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::allgatherv(
                 sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
@@ -57,6 +61,8 @@ pub unsafe extern "C" fn MPI_Allreduce_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Allreduce_c", Scope::Comm(comm), {
+        // SAFETY: `allreduce` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::allreduce(sendbuf, recvbuf, count, datatype, op, comm) }
     })
 }
@@ -72,6 +78,8 @@ pub unsafe extern "C" fn MPI_Alltoall_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Alltoall_c", Scope::Comm(comm), {
+        // SAFETY: `alltoall` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::alltoall(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
@@ -93,6 +101,8 @@ pub unsafe extern "C" fn MPI_Alltoallv_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Alltoallv_c", Scope::Comm(comm), {
+        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::alltoallv(
                 sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
@@ -115,6 +125,8 @@ pub unsafe extern "C" fn MPI_Alltoallw_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Alltoallw_c", Scope::Comm(comm), {
+        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::alltoallw(
                 sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
@@ -133,6 +145,8 @@ pub unsafe extern "C" fn MPI_Bcast_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Bcast_c", Scope::Comm(comm), {
+        // SAFETY: `bcast` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::bcast(buffer, count, datatype, root, comm) }
     })
 }
@@ -147,6 +161,8 @@ pub unsafe extern "C" fn MPI_Exscan_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Exscan_c", Scope::Comm(comm), {
+        // SAFETY: `exscan` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::exscan(sendbuf, recvbuf, count, datatype, op, comm) }
     })
 }
@@ -163,6 +179,8 @@ pub unsafe extern "C" fn MPI_Gather_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Gather_c", Scope::Comm(comm), {
+        // SAFETY: `gather` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::gather(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
@@ -184,6 +202,8 @@ pub unsafe extern "C" fn MPI_Gatherv_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Gatherv_c", Scope::Comm(comm), {
+        // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::gatherv(
                 sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
@@ -204,11 +224,15 @@ pub unsafe extern "C" fn MPI_Iallgather_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iallgather_c", Scope::Comm(comm), {
+        // SAFETY: `allgather` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::allgather(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
             )
         }?;
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -226,11 +250,15 @@ pub unsafe extern "C" fn MPI_Iallgatherv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iallgatherv_c", Scope::Comm(comm), {
+        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::allgatherv(
                 sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
             )
         }?;
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -246,7 +274,11 @@ pub unsafe extern "C" fn MPI_Iallreduce_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iallreduce_c", Scope::Comm(comm), {
+        // SAFETY: `allreduce` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::allreduce(sendbuf, recvbuf, count, datatype, op, comm) }?;
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -263,11 +295,15 @@ pub unsafe extern "C" fn MPI_Ialltoall_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ialltoall_c", Scope::Comm(comm), {
+        // SAFETY: `alltoall` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::alltoall(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
             )
         }?;
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -286,12 +322,16 @@ pub unsafe extern "C" fn MPI_Ialltoallv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ialltoallv_c", Scope::Comm(comm), {
+        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::alltoallv(
                 sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                 comm,
             )
         }?;
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -310,12 +350,16 @@ pub unsafe extern "C" fn MPI_Ialltoallw_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ialltoallw_c", Scope::Comm(comm), {
+        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::alltoallw(
                 sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
                 comm,
             )
         }?;
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -330,7 +374,11 @@ pub unsafe extern "C" fn MPI_Ibcast_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ibcast_c", Scope::Comm(comm), {
+        // SAFETY: `bcast` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::bcast(buffer, count, datatype, root, comm) }?;
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -346,7 +394,11 @@ pub unsafe extern "C" fn MPI_Iexscan_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iexscan_c", Scope::Comm(comm), {
+        // SAFETY: `exscan` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::exscan(sendbuf, recvbuf, count, datatype, op, comm) }?;
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -364,11 +416,15 @@ pub unsafe extern "C" fn MPI_Igather_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Igather_c", Scope::Comm(comm), {
+        // SAFETY: `gather` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::gather(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
             )
         }?;
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -387,11 +443,15 @@ pub unsafe extern "C" fn MPI_Igatherv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Igatherv_c", Scope::Comm(comm), {
+        // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::gatherv(
                 sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
             )
         }?;
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -408,7 +468,11 @@ pub unsafe extern "C" fn MPI_Ireduce_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ireduce_c", Scope::Comm(comm), {
+        // SAFETY: `reduce` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::reduce(sendbuf, recvbuf, count, datatype, op, root, comm) }?;
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -424,7 +488,11 @@ pub unsafe extern "C" fn MPI_Ireduce_scatter_block_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ireduce_scatter_block_c", Scope::Comm(comm), {
+        // SAFETY: `reduce_scatter_block` gets this call's own pointer arguments, valid as its `#
+        // Safety` asks (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm) }?;
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -440,7 +508,11 @@ pub unsafe extern "C" fn MPI_Ireduce_scatter_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ireduce_scatter_c", Scope::Comm(comm), {
+        // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm) }?;
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -456,7 +528,11 @@ pub unsafe extern "C" fn MPI_Iscan_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iscan_c", Scope::Comm(comm), {
+        // SAFETY: `scan` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::scan(sendbuf, recvbuf, count, datatype, op, comm) }?;
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -474,11 +550,15 @@ pub unsafe extern "C" fn MPI_Iscatter_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iscatter_c", Scope::Comm(comm), {
+        // SAFETY: `scatter` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::scatter(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
             )
         }?;
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -497,11 +577,15 @@ pub unsafe extern "C" fn MPI_Iscatterv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iscatterv_c", Scope::Comm(comm), {
+        // SAFETY: `scatterv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::scatterv(
                 sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
             )
         }?;
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -517,6 +601,8 @@ pub unsafe extern "C" fn MPI_Reduce_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Reduce_c", Scope::Comm(comm), {
+        // SAFETY: `reduce` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::reduce(sendbuf, recvbuf, count, datatype, op, root, comm) }
     })
 }
@@ -531,6 +617,8 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_block_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Reduce_scatter_block_c", Scope::Comm(comm), {
+        // SAFETY: `reduce_scatter_block` gets this call's own pointer arguments, valid as its `#
+        // Safety` asks (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm) }
     })
 }
@@ -545,6 +633,8 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Reduce_scatter_c", Scope::Comm(comm), {
+        // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm) }
     })
 }
@@ -559,6 +649,8 @@ pub unsafe extern "C" fn MPI_Scan_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Scan_c", Scope::Comm(comm), {
+        // SAFETY: `scan` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::scan(sendbuf, recvbuf, count, datatype, op, comm) }
     })
 }
@@ -575,6 +667,8 @@ pub unsafe extern "C" fn MPI_Scatter_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Scatter_c", Scope::Comm(comm), {
+        // SAFETY: `scatter` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::scatter(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
@@ -596,6 +690,8 @@ pub unsafe extern "C" fn MPI_Scatterv_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Scatterv_c", Scope::Comm(comm), {
+        // SAFETY: `scatterv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::scatterv(
                 sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,

@@ -32,6 +32,7 @@ pub(crate) unsafe fn persistent(
         comm: Handle(comm),
         run: Arc::new(run),
     })?;
+    // SAFETY: `request` is valid here by this function's contract (its `# Safety`).
     unsafe { *request = h.0 };
     Ok(())
 }
@@ -55,12 +56,16 @@ pub unsafe extern "C" fn MPI_Allgather_init(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
+            // SAFETY: `allgather` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::allgather(
                     sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                 )
             }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -84,12 +89,16 @@ pub unsafe extern "C" fn MPI_Allgather_init_c(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
+            // SAFETY: `allgather` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::allgather(
                     sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                 )
             }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -118,12 +127,16 @@ pub unsafe extern "C" fn MPI_Allgatherv_init(
             let recvbuf = recvbuf as *mut c_void;
             let recvcounts = recvcounts as *const c_int;
             let displs = displs as *const c_int;
+            // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::allgatherv(
                     sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                 )
             }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -152,12 +165,16 @@ pub unsafe extern "C" fn MPI_Allgatherv_init_c(
             let recvbuf = recvbuf as *mut c_void;
             let recvcounts = recvcounts as *const MPI_Count;
             let displs = displs as *const MPI_Aint;
+            // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::allgatherv(
                     sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                 )
             }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -180,8 +197,12 @@ pub unsafe extern "C" fn MPI_Allreduce_init(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
+            // SAFETY: `allreduce` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::allreduce(sendbuf, recvbuf, count, datatype, op, comm) }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -204,8 +225,12 @@ pub unsafe extern "C" fn MPI_Allreduce_init_c(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
+            // SAFETY: `allreduce` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::allreduce(sendbuf, recvbuf, count, datatype, op, comm) }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -229,12 +254,16 @@ pub unsafe extern "C" fn MPI_Alltoall_init(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
+            // SAFETY: `alltoall` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::alltoall(
                     sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                 )
             }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -258,12 +287,16 @@ pub unsafe extern "C" fn MPI_Alltoall_init_c(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
+            // SAFETY: `alltoall` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::alltoall(
                     sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                 )
             }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -297,6 +330,8 @@ pub unsafe extern "C" fn MPI_Alltoallv_init(
             let recvbuf = recvbuf as *mut c_void;
             let recvcounts = recvcounts as *const c_int;
             let rdispls = rdispls as *const c_int;
+            // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::alltoallv(
                     sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
@@ -304,6 +339,8 @@ pub unsafe extern "C" fn MPI_Alltoallv_init(
                 )
             }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -337,6 +374,8 @@ pub unsafe extern "C" fn MPI_Alltoallv_init_c(
             let recvbuf = recvbuf as *mut c_void;
             let recvcounts = recvcounts as *const MPI_Count;
             let rdispls = rdispls as *const MPI_Aint;
+            // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::alltoallv(
                     sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
@@ -344,6 +383,8 @@ pub unsafe extern "C" fn MPI_Alltoallv_init_c(
                 )
             }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -381,6 +422,8 @@ pub unsafe extern "C" fn MPI_Alltoallw_init(
             let recvcounts = recvcounts as *const c_int;
             let rdispls = rdispls as *const c_int;
             let recvtypes = recvtypes as *const MPI_Datatype;
+            // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::alltoallw(
                     sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
@@ -388,6 +431,8 @@ pub unsafe extern "C" fn MPI_Alltoallw_init(
                 )
             }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -425,6 +470,8 @@ pub unsafe extern "C" fn MPI_Alltoallw_init_c(
             let recvcounts = recvcounts as *const MPI_Count;
             let rdispls = rdispls as *const MPI_Aint;
             let recvtypes = recvtypes as *const MPI_Datatype;
+            // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::alltoallw(
                     sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
@@ -432,6 +479,8 @@ pub unsafe extern "C" fn MPI_Alltoallw_init_c(
                 )
             }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -444,6 +493,8 @@ pub unsafe extern "C" fn MPI_Barrier_init(
 ) -> c_int {
     entry!("MPI_Barrier_init", Scope::Comm(comm), {
         let run = move || body::barrier(comm);
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -463,8 +514,12 @@ pub unsafe extern "C" fn MPI_Bcast_init(
         // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
         let run = move || {
             let buffer = buffer as *mut c_void;
+            // SAFETY: `bcast` gets this call's own pointer arguments, valid as its `# Safety` asks
+            // (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::bcast(buffer, count, datatype, root, comm) }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -484,8 +539,12 @@ pub unsafe extern "C" fn MPI_Bcast_init_c(
         // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
         let run = move || {
             let buffer = buffer as *mut c_void;
+            // SAFETY: `bcast` gets this call's own pointer arguments, valid as its `# Safety` asks
+            // (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::bcast(buffer, count, datatype, root, comm) }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -508,8 +567,12 @@ pub unsafe extern "C" fn MPI_Exscan_init(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
+            // SAFETY: `exscan` gets this call's own pointer arguments, valid as its `# Safety` asks
+            // (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::exscan(sendbuf, recvbuf, count, datatype, op, comm) }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -532,8 +595,12 @@ pub unsafe extern "C" fn MPI_Exscan_init_c(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
+            // SAFETY: `exscan` gets this call's own pointer arguments, valid as its `# Safety` asks
+            // (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::exscan(sendbuf, recvbuf, count, datatype, op, comm) }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -558,12 +625,16 @@ pub unsafe extern "C" fn MPI_Gather_init(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
+            // SAFETY: `gather` gets this call's own pointer arguments, valid as its `# Safety` asks
+            // (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::gather(
                     sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                 )
             }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -588,12 +659,16 @@ pub unsafe extern "C" fn MPI_Gather_init_c(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
+            // SAFETY: `gather` gets this call's own pointer arguments, valid as its `# Safety` asks
+            // (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::gather(
                     sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                 )
             }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -623,12 +698,16 @@ pub unsafe extern "C" fn MPI_Gatherv_init(
             let recvbuf = recvbuf as *mut c_void;
             let recvcounts = recvcounts as *const c_int;
             let displs = displs as *const c_int;
+            // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::gatherv(
                     sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
                 )
             }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -658,12 +737,16 @@ pub unsafe extern "C" fn MPI_Gatherv_init_c(
             let recvbuf = recvbuf as *mut c_void;
             let recvcounts = recvcounts as *const MPI_Count;
             let displs = displs as *const MPI_Aint;
+            // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::gatherv(
                     sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
                 )
             }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -687,8 +770,12 @@ pub unsafe extern "C" fn MPI_Reduce_init(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
+            // SAFETY: `reduce` gets this call's own pointer arguments, valid as its `# Safety` asks
+            // (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::reduce(sendbuf, recvbuf, count, datatype, op, root, comm) }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -712,8 +799,12 @@ pub unsafe extern "C" fn MPI_Reduce_init_c(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
+            // SAFETY: `reduce` gets this call's own pointer arguments, valid as its `# Safety` asks
+            // (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::reduce(sendbuf, recvbuf, count, datatype, op, root, comm) }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -736,8 +827,12 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_block_init(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
+            // SAFETY: `reduce_scatter_block` gets this call's own pointer arguments, valid as its
+            // `# Safety` asks (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm) }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -760,8 +855,12 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_block_init_c(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
+            // SAFETY: `reduce_scatter_block` gets this call's own pointer arguments, valid as its
+            // `# Safety` asks (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm) }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -786,8 +885,12 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_init(
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
             let recvcounts = recvcounts as *const c_int;
+            // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm) }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -812,8 +915,12 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_init_c(
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
             let recvcounts = recvcounts as *const MPI_Count;
+            // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm) }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -836,8 +943,12 @@ pub unsafe extern "C" fn MPI_Scan_init(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
+            // SAFETY: `scan` gets this call's own pointer arguments, valid as its `# Safety` asks
+            // (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::scan(sendbuf, recvbuf, count, datatype, op, comm) }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -860,8 +971,12 @@ pub unsafe extern "C" fn MPI_Scan_init_c(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
+            // SAFETY: `scan` gets this call's own pointer arguments, valid as its `# Safety` asks
+            // (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::scan(sendbuf, recvbuf, count, datatype, op, comm) }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -886,12 +1001,16 @@ pub unsafe extern "C" fn MPI_Scatter_init(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
+            // SAFETY: `scatter` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::scatter(
                     sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                 )
             }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -916,12 +1035,16 @@ pub unsafe extern "C" fn MPI_Scatter_init_c(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
+            // SAFETY: `scatter` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::scatter(
                     sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                 )
             }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -951,12 +1074,16 @@ pub unsafe extern "C" fn MPI_Scatterv_init(
             let sendcounts = sendcounts as *const c_int;
             let displs = displs as *const c_int;
             let recvbuf = recvbuf as *mut c_void;
+            // SAFETY: `scatterv` needs the buffers and per-process arrays to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::scatterv(
                     sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
                 )
             }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -986,12 +1113,16 @@ pub unsafe extern "C" fn MPI_Scatterv_init_c(
             let sendcounts = sendcounts as *const MPI_Count;
             let displs = displs as *const MPI_Aint;
             let recvbuf = recvbuf as *mut c_void;
+            // SAFETY: `scatterv` needs the buffers and per-process arrays to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::scatterv(
                     sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
                 )
             }
         };
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }

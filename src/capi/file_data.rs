@@ -80,6 +80,8 @@ pub unsafe extern "C" fn MPI_File_read_at(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_at", Scope::File(fh), {
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -106,6 +108,8 @@ pub unsafe extern "C" fn MPI_File_read_at_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_at_c", Scope::File(fh), {
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -132,6 +136,8 @@ pub unsafe extern "C" fn MPI_File_read_at_all(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_at_all", Scope::File(fh), {
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -158,6 +164,8 @@ pub unsafe extern "C" fn MPI_File_read_at_all_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_at_all_c", Scope::File(fh), {
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -184,6 +192,8 @@ pub unsafe extern "C" fn MPI_File_write_at(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_at", Scope::File(fh), {
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -210,6 +220,8 @@ pub unsafe extern "C" fn MPI_File_write_at_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_at_c", Scope::File(fh), {
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -236,6 +248,8 @@ pub unsafe extern "C" fn MPI_File_write_at_all(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_at_all", Scope::File(fh), {
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -262,6 +276,8 @@ pub unsafe extern "C" fn MPI_File_write_at_all_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_at_all_c", Scope::File(fh), {
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -287,6 +303,8 @@ pub unsafe extern "C" fn MPI_File_read(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read", Scope::File(fh), {
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -312,6 +330,8 @@ pub unsafe extern "C" fn MPI_File_read_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_c", Scope::File(fh), {
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -337,6 +357,8 @@ pub unsafe extern "C" fn MPI_File_read_all(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_all", Scope::File(fh), {
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -362,6 +384,8 @@ pub unsafe extern "C" fn MPI_File_read_all_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_all_c", Scope::File(fh), {
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -387,6 +411,8 @@ pub unsafe extern "C" fn MPI_File_write(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write", Scope::File(fh), {
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -412,6 +438,8 @@ pub unsafe extern "C" fn MPI_File_write_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_c", Scope::File(fh), {
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -437,6 +465,8 @@ pub unsafe extern "C" fn MPI_File_write_all(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_all", Scope::File(fh), {
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -462,6 +492,8 @@ pub unsafe extern "C" fn MPI_File_write_all_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_all_c", Scope::File(fh), {
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -487,6 +519,8 @@ pub unsafe extern "C" fn MPI_File_read_shared(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_shared", Scope::File(fh), {
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -512,6 +546,8 @@ pub unsafe extern "C" fn MPI_File_read_shared_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_shared_c", Scope::File(fh), {
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -537,6 +573,8 @@ pub unsafe extern "C" fn MPI_File_write_shared(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_shared", Scope::File(fh), {
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -562,6 +600,8 @@ pub unsafe extern "C" fn MPI_File_write_shared_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_shared_c", Scope::File(fh), {
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -587,6 +627,8 @@ pub unsafe extern "C" fn MPI_File_read_ordered(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_ordered", Scope::File(fh), {
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -612,6 +654,8 @@ pub unsafe extern "C" fn MPI_File_read_ordered_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_ordered_c", Scope::File(fh), {
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -637,6 +681,8 @@ pub unsafe extern "C" fn MPI_File_write_ordered(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_ordered", Scope::File(fh), {
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -662,6 +708,8 @@ pub unsafe extern "C" fn MPI_File_write_ordered_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_ordered_c", Scope::File(fh), {
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -689,6 +737,8 @@ pub unsafe extern "C" fn MPI_File_iread_at(
 ) -> c_int {
     entry!("MPI_File_iread_at", Scope::File(fh), {
         let request = request_out(request)?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -715,6 +765,8 @@ pub unsafe extern "C" fn MPI_File_iread_at_c(
 ) -> c_int {
     entry!("MPI_File_iread_at_c", Scope::File(fh), {
         let request = request_out(request)?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -741,6 +793,8 @@ pub unsafe extern "C" fn MPI_File_iread_at_all(
 ) -> c_int {
     entry!("MPI_File_iread_at_all", Scope::File(fh), {
         let request = request_out(request)?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -767,6 +821,8 @@ pub unsafe extern "C" fn MPI_File_iread_at_all_c(
 ) -> c_int {
     entry!("MPI_File_iread_at_all_c", Scope::File(fh), {
         let request = request_out(request)?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -793,6 +849,8 @@ pub unsafe extern "C" fn MPI_File_iwrite_at(
 ) -> c_int {
     entry!("MPI_File_iwrite_at", Scope::File(fh), {
         let request = request_out(request)?;
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -819,6 +877,8 @@ pub unsafe extern "C" fn MPI_File_iwrite_at_c(
 ) -> c_int {
     entry!("MPI_File_iwrite_at_c", Scope::File(fh), {
         let request = request_out(request)?;
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -845,6 +905,8 @@ pub unsafe extern "C" fn MPI_File_iwrite_at_all(
 ) -> c_int {
     entry!("MPI_File_iwrite_at_all", Scope::File(fh), {
         let request = request_out(request)?;
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -871,6 +933,8 @@ pub unsafe extern "C" fn MPI_File_iwrite_at_all_c(
 ) -> c_int {
     entry!("MPI_File_iwrite_at_all_c", Scope::File(fh), {
         let request = request_out(request)?;
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -896,6 +960,8 @@ pub unsafe extern "C" fn MPI_File_iread(
 ) -> c_int {
     entry!("MPI_File_iread", Scope::File(fh), {
         let request = request_out(request)?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -921,6 +987,8 @@ pub unsafe extern "C" fn MPI_File_iread_c(
 ) -> c_int {
     entry!("MPI_File_iread_c", Scope::File(fh), {
         let request = request_out(request)?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -946,6 +1014,8 @@ pub unsafe extern "C" fn MPI_File_iread_all(
 ) -> c_int {
     entry!("MPI_File_iread_all", Scope::File(fh), {
         let request = request_out(request)?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -971,6 +1041,8 @@ pub unsafe extern "C" fn MPI_File_iread_all_c(
 ) -> c_int {
     entry!("MPI_File_iread_all_c", Scope::File(fh), {
         let request = request_out(request)?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -996,6 +1068,8 @@ pub unsafe extern "C" fn MPI_File_iwrite(
 ) -> c_int {
     entry!("MPI_File_iwrite", Scope::File(fh), {
         let request = request_out(request)?;
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -1021,6 +1095,8 @@ pub unsafe extern "C" fn MPI_File_iwrite_c(
 ) -> c_int {
     entry!("MPI_File_iwrite_c", Scope::File(fh), {
         let request = request_out(request)?;
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -1046,6 +1122,8 @@ pub unsafe extern "C" fn MPI_File_iwrite_all(
 ) -> c_int {
     entry!("MPI_File_iwrite_all", Scope::File(fh), {
         let request = request_out(request)?;
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -1071,6 +1149,8 @@ pub unsafe extern "C" fn MPI_File_iwrite_all_c(
 ) -> c_int {
     entry!("MPI_File_iwrite_all_c", Scope::File(fh), {
         let request = request_out(request)?;
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -1096,6 +1176,8 @@ pub unsafe extern "C" fn MPI_File_iread_shared(
 ) -> c_int {
     entry!("MPI_File_iread_shared", Scope::File(fh), {
         let request = request_out(request)?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -1121,6 +1203,8 @@ pub unsafe extern "C" fn MPI_File_iread_shared_c(
 ) -> c_int {
     entry!("MPI_File_iread_shared_c", Scope::File(fh), {
         let request = request_out(request)?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -1146,6 +1230,8 @@ pub unsafe extern "C" fn MPI_File_iwrite_shared(
 ) -> c_int {
     entry!("MPI_File_iwrite_shared", Scope::File(fh), {
         let request = request_out(request)?;
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -1171,6 +1257,8 @@ pub unsafe extern "C" fn MPI_File_iwrite_shared_c(
 ) -> c_int {
     entry!("MPI_File_iwrite_shared_c", Scope::File(fh), {
         let request = request_out(request)?;
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -1196,6 +1284,8 @@ pub unsafe extern "C" fn MPI_File_read_at_all_begin(
 ) -> c_int {
     entry!("MPI_File_read_at_all_begin", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -1220,6 +1310,8 @@ pub unsafe extern "C" fn MPI_File_read_at_all_begin_c(
 ) -> c_int {
     entry!("MPI_File_read_at_all_begin_c", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -1242,6 +1334,8 @@ pub unsafe extern "C" fn MPI_File_read_at_all_end(
 ) -> c_int {
     let _ = buf;
     entry!("MPI_File_read_at_all_end", Scope::File(fh), {
+        // SAFETY: `end` gets this call's own pointer arguments, valid as its `# Safety` asks (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe {
             end(
                 fh,
@@ -1263,6 +1357,8 @@ pub unsafe extern "C" fn MPI_File_write_at_all_begin(
 ) -> c_int {
     entry!("MPI_File_write_at_all_begin", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -1287,6 +1383,8 @@ pub unsafe extern "C" fn MPI_File_write_at_all_begin_c(
 ) -> c_int {
     entry!("MPI_File_write_at_all_begin_c", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -1309,6 +1407,8 @@ pub unsafe extern "C" fn MPI_File_write_at_all_end(
 ) -> c_int {
     let _ = buf;
     entry!("MPI_File_write_at_all_end", Scope::File(fh), {
+        // SAFETY: `end` gets this call's own pointer arguments, valid as its `# Safety` asks (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe {
             end(
                 fh,
@@ -1329,6 +1429,8 @@ pub unsafe extern "C" fn MPI_File_read_all_begin(
 ) -> c_int {
     entry!("MPI_File_read_all_begin", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -1352,6 +1454,8 @@ pub unsafe extern "C" fn MPI_File_read_all_begin_c(
 ) -> c_int {
     entry!("MPI_File_read_all_begin_c", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -1374,6 +1478,8 @@ pub unsafe extern "C" fn MPI_File_read_all_end(
 ) -> c_int {
     let _ = buf;
     entry!("MPI_File_read_all_end", Scope::File(fh), {
+        // SAFETY: `end` gets this call's own pointer arguments, valid as its `# Safety` asks (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe {
             end(
                 fh,
@@ -1394,6 +1500,8 @@ pub unsafe extern "C" fn MPI_File_write_all_begin(
 ) -> c_int {
     entry!("MPI_File_write_all_begin", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -1417,6 +1525,8 @@ pub unsafe extern "C" fn MPI_File_write_all_begin_c(
 ) -> c_int {
     entry!("MPI_File_write_all_begin_c", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -1439,6 +1549,8 @@ pub unsafe extern "C" fn MPI_File_write_all_end(
 ) -> c_int {
     let _ = buf;
     entry!("MPI_File_write_all_end", Scope::File(fh), {
+        // SAFETY: `end` gets this call's own pointer arguments, valid as its `# Safety` asks (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe {
             end(
                 fh,
@@ -1459,6 +1571,8 @@ pub unsafe extern "C" fn MPI_File_read_ordered_begin(
 ) -> c_int {
     entry!("MPI_File_read_ordered_begin", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -1482,6 +1596,8 @@ pub unsafe extern "C" fn MPI_File_read_ordered_begin_c(
 ) -> c_int {
     entry!("MPI_File_read_ordered_begin_c", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
+        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             read(
                 fh,
@@ -1504,6 +1620,8 @@ pub unsafe extern "C" fn MPI_File_read_ordered_end(
 ) -> c_int {
     let _ = buf;
     entry!("MPI_File_read_ordered_end", Scope::File(fh), {
+        // SAFETY: `end` gets this call's own pointer arguments, valid as its `# Safety` asks (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe {
             end(
                 fh,
@@ -1524,6 +1642,8 @@ pub unsafe extern "C" fn MPI_File_write_ordered_begin(
 ) -> c_int {
     entry!("MPI_File_write_ordered_begin", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -1547,6 +1667,8 @@ pub unsafe extern "C" fn MPI_File_write_ordered_begin_c(
 ) -> c_int {
     entry!("MPI_File_write_ordered_begin_c", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
+        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
+        // this routine, capi/mod.rs).
         let st = unsafe {
             write(
                 fh,
@@ -1569,6 +1691,8 @@ pub unsafe extern "C" fn MPI_File_write_ordered_end(
 ) -> c_int {
     let _ = buf;
     entry!("MPI_File_write_ordered_end", Scope::File(fh), {
+        // SAFETY: `end` gets this call's own pointer arguments, valid as its `# Safety` asks (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe {
             end(
                 fh,

@@ -39,7 +39,11 @@ unsafe fn allgatherv<C: Num, D: Num>(
     (recvbuf, recvcounts, displs, recvtype): (*mut c_void, *const C, *const D, MPI_Datatype),
 ) -> Result<Plan> {
     let (ind, _) = degrees(comm)?;
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let counts = unsafe { arr(recvcounts, ind, "recvcounts") }?;
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let displs = unsafe { arr(displs, ind, "displs") }?;
     let sc = sendcount.wide();
     Plan::new(
@@ -89,9 +93,17 @@ unsafe fn alltoallv<C: Num, D: Num>(
     (recvbuf, recvcounts, rdispls, recvtype): (*mut c_void, *const C, *const D, MPI_Datatype),
 ) -> Result<Plan> {
     let (ind, outd) = degrees(comm)?;
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let sc = unsafe { arr(sendcounts, outd, "sendcounts") }?;
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let sd = unsafe { arr(sdispls, outd, "sdispls") }?;
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let rc = unsafe { arr(recvcounts, ind, "recvcounts") }?;
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let rd = unsafe { arr(rdispls, ind, "rdispls") }?;
     Plan::new(
         comm,
@@ -137,11 +149,23 @@ unsafe fn alltoallw<C: Num>(
     ),
 ) -> Result<Plan> {
     let (ind, outd) = degrees(comm)?;
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let sc = unsafe { arr(sendcounts, outd, "sendcounts") }?;
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let sd = unsafe { arr(sdispls, outd, "sdispls") }?;
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let st = unsafe { arr(sendtypes, outd, "sendtypes") }?;
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let rc = unsafe { arr(recvcounts, ind, "recvcounts") }?;
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let rd = unsafe { arr(rdispls, ind, "rdispls") }?;
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let rt = unsafe { arr(recvtypes, ind, "recvtypes") }?;
     Plan::new(
         comm,
@@ -170,6 +194,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgather(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.run() }
     })
 }
@@ -190,6 +216,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgather_c(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.run() }
     })
 }
@@ -211,6 +239,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgather(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.now(request) }
     })
 }
@@ -232,6 +262,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgather_c(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.now(request) }
     })
 }
@@ -254,6 +286,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgather_init(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -276,6 +310,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgather_init_c(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -292,6 +328,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Neighbor_allgatherv", Scope::Comm(comm), {
+        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -299,6 +337,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv(
                 (recvbuf, recvcounts, displs, recvtype),
             )
         }?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.run() }
     })
 }
@@ -315,6 +355,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Neighbor_allgatherv_c", Scope::Comm(comm), {
+        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -322,6 +364,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_c(
                 (recvbuf, recvcounts, displs, recvtype),
             )
         }?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.run() }
     })
 }
@@ -339,6 +383,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgatherv(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ineighbor_allgatherv", Scope::Comm(comm), {
+        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -346,6 +392,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgatherv(
                 (recvbuf, recvcounts, displs, recvtype),
             )
         }?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.now(request) }
     })
 }
@@ -363,6 +411,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgatherv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ineighbor_allgatherv_c", Scope::Comm(comm), {
+        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -370,6 +420,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgatherv_c(
                 (recvbuf, recvcounts, displs, recvtype),
             )
         }?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.now(request) }
     })
 }
@@ -388,6 +440,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Neighbor_allgatherv_init", Scope::Comm(comm), {
+        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -395,6 +449,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_init(
                 (recvbuf, recvcounts, displs, recvtype),
             )
         }?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -413,6 +469,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Neighbor_allgatherv_init_c", Scope::Comm(comm), {
+        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -420,6 +478,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_init_c(
                 (recvbuf, recvcounts, displs, recvtype),
             )
         }?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -440,6 +500,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoall(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.run() }
     })
 }
@@ -460,6 +522,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoall_c(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.run() }
     })
 }
@@ -481,6 +545,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoall(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.now(request) }
     })
 }
@@ -502,6 +568,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoall_c(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.now(request) }
     })
 }
@@ -524,6 +592,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoall_init(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -546,6 +616,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoall_init_c(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -563,6 +635,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallv", Scope::Comm(comm), {
+        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallv(
                 comm,
@@ -570,6 +644,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv(
                 (recvbuf, recvcounts, rdispls, recvtype),
             )
         }?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.run() }
     })
 }
@@ -587,6 +663,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallv_c", Scope::Comm(comm), {
+        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallv(
                 comm,
@@ -594,6 +672,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv_c(
                 (recvbuf, recvcounts, rdispls, recvtype),
             )
         }?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.run() }
     })
 }
@@ -612,6 +692,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallv(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ineighbor_alltoallv", Scope::Comm(comm), {
+        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallv(
                 comm,
@@ -619,6 +701,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallv(
                 (recvbuf, recvcounts, rdispls, recvtype),
             )
         }?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.now(request) }
     })
 }
@@ -637,6 +721,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ineighbor_alltoallv_c", Scope::Comm(comm), {
+        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallv(
                 comm,
@@ -644,6 +730,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallv_c(
                 (recvbuf, recvcounts, rdispls, recvtype),
             )
         }?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.now(request) }
     })
 }
@@ -663,6 +751,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallv_init", Scope::Comm(comm), {
+        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallv(
                 comm,
@@ -670,6 +760,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv_init(
                 (recvbuf, recvcounts, rdispls, recvtype),
             )
         }?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -689,6 +781,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallv_init_c", Scope::Comm(comm), {
+        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallv(
                 comm,
@@ -696,6 +790,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv_init_c(
                 (recvbuf, recvcounts, rdispls, recvtype),
             )
         }?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -713,6 +809,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallw", Scope::Comm(comm), {
+        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallw(
                 comm,
@@ -720,6 +818,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw(
                 (recvbuf, recvcounts, rdispls, recvtypes),
             )
         }?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.run() }
     })
 }
@@ -737,6 +837,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallw_c", Scope::Comm(comm), {
+        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallw(
                 comm,
@@ -744,6 +846,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw_c(
                 (recvbuf, recvcounts, rdispls, recvtypes),
             )
         }?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.run() }
     })
 }
@@ -762,6 +866,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallw(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ineighbor_alltoallw", Scope::Comm(comm), {
+        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallw(
                 comm,
@@ -769,6 +875,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallw(
                 (recvbuf, recvcounts, rdispls, recvtypes),
             )
         }?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.now(request) }
     })
 }
@@ -787,6 +895,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallw_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ineighbor_alltoallw_c", Scope::Comm(comm), {
+        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallw(
                 comm,
@@ -794,6 +904,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallw_c(
                 (recvbuf, recvcounts, rdispls, recvtypes),
             )
         }?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.now(request) }
     })
 }
@@ -813,6 +925,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallw_init", Scope::Comm(comm), {
+        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallw(
                 comm,
@@ -820,6 +934,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw_init(
                 (recvbuf, recvcounts, rdispls, recvtypes),
             )
         }?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -839,6 +955,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallw_init_c", Scope::Comm(comm), {
+        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallw(
                 comm,
@@ -846,6 +964,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw_init_c(
                 (recvbuf, recvcounts, rdispls, recvtypes),
             )
         }?;
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.persistent(info, request) }
     })
 }

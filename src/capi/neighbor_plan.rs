@@ -171,6 +171,8 @@ impl Plan {
                 }
                 s if s == self.rank => {
                     let b = self.sends[self.partner(i)?];
+                    // SAFETY: `b` is a send buffer of the plan, valid as the plan's contract
+                    // (`Plan::run`'s `# Safety`) says, and the receive buffer likewise.
                     unsafe {
                         transfer(
                             self.comm,
@@ -200,6 +202,7 @@ impl Plan {
         // SAFETY: MPI's contract for persistent operations: the buffers stay valid while the
         // request is active, which is when MPI_Start runs this.
         let run = move || unsafe { self.run() };
+        // SAFETY: `request` is valid here by this function's contract (its `# Safety`).
         unsafe { crate::capi::coll_persistent::persistent(comm, info, request, run) }
     }
 
@@ -211,8 +214,10 @@ impl Plan {
         if request.is_null() {
             return Err(Error::NullArgument { name: "request" });
         }
+        // SAFETY: as this function's own contract (its `# Safety`: as `Plan::run`).
         unsafe { self.run() }?;
         let h = rt().completed_request()?;
+        // SAFETY: `request` is valid here by this function's contract (its `# Safety`).
         unsafe { *request = h.0 };
         Ok(())
     }
