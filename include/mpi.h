@@ -17,9 +17,9 @@ typedef int MPI_Info;
 typedef int MPI_Errhandler;
 typedef int MPI_Request;
 typedef int MPI_Op;
+typedef int MPI_Session;
 /* Kinds this library has no objects of: only their null handles exist (MPI_FILE_NULL, ...). */
 typedef int MPI_File;
-typedef int MPI_Session;
 typedef int MPI_Message;
 typedef int MPI_Fint;
 typedef intptr_t MPI_Aint;
@@ -46,6 +46,38 @@ typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code, ...);
 typedef void MPI_Win_errhandler_function(MPI_Win *win, int *error_code, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
 typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+typedef void MPI_Session_errhandler_function(MPI_Session *session, int *error_code, ...);
+typedef MPI_Session_errhandler_function MPI_Session_errhandler_fn;
+
+/* The tool information interface (MPI 4.1 §15.3): handles are int here too. */
+typedef int MPI_T_enum;
+typedef int MPI_T_cvar_handle;
+typedef int MPI_T_pvar_handle;
+typedef int MPI_T_pvar_session;
+typedef int MPI_T_event_registration;
+typedef int MPI_T_event_instance;
+typedef int MPI_T_cb_safety;
+typedef int MPI_T_source_order;
+typedef void MPI_T_event_cb_function(MPI_T_event_instance event_instance,
+                                     MPI_T_event_registration event_registration,
+                                     MPI_T_cb_safety cb_safety, void *user_data);
+typedef void MPI_T_event_free_cb_function(MPI_T_event_registration event_registration,
+                                          MPI_T_cb_safety cb_safety, void *user_data);
+typedef void MPI_T_event_dropped_cb_function(MPI_Count count,
+                                             MPI_T_event_registration event_registration,
+                                             int source_index, MPI_T_cb_safety cb_safety,
+                                             void *user_data);
+typedef void MPI_File_errhandler_function(MPI_File *file, int *error_code, ...);
+typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
+typedef int MPI_Datarep_conversion_function(void *userbuf, MPI_Datatype datatype, int count,
+                                            void *filebuf, MPI_Offset position, void *extra_state);
+typedef int MPI_Datarep_conversion_function_c(void *userbuf, MPI_Datatype datatype,
+                                              MPI_Count count, void *filebuf,
+                                              MPI_Offset position, void *extra_state);
+typedef int MPI_Datarep_extent_function(MPI_Datatype datatype, MPI_Aint *extent,
+                                        void *extra_state);
+#define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
+#define MPI_CONVERSION_FN_NULL_C ((MPI_Datarep_conversion_function_c *)0)
 
 /* Buffer and ignore sentinels (MPI 5.0 ABI values). */
 #define MPI_BOTTOM ((void *)0)
@@ -237,6 +269,104 @@ int PMPI_Pcontrol(const int level, ...);
 #define MPI_T_ERR_PVAR_NO_STARTSTOP 1017
 
 #define MPI_T_ERR_PVAR_NO_ATOMIC 1018
+
+#define MPI_T_VERBOSITY_USER_BASIC 9
+
+#define MPI_T_VERBOSITY_USER_DETAIL 10
+
+#define MPI_T_VERBOSITY_USER_ALL 12
+
+#define MPI_T_VERBOSITY_TUNER_BASIC 17
+
+#define MPI_T_VERBOSITY_TUNER_DETAIL 18
+
+#define MPI_T_VERBOSITY_TUNER_ALL 20
+
+#define MPI_T_VERBOSITY_MPIDEV_BASIC 33
+
+#define MPI_T_VERBOSITY_MPIDEV_DETAIL 34
+
+#define MPI_T_VERBOSITY_MPIDEV_ALL 36
+
+#define MPI_T_BIND_NO_OBJECT 1
+
+#define MPI_T_BIND_MPI_COMM 2
+
+#define MPI_T_BIND_MPI_DATATYPE 3
+
+#define MPI_T_BIND_MPI_ERRHANDLER 4
+
+#define MPI_T_BIND_MPI_FILE 5
+
+#define MPI_T_BIND_MPI_GROUP 6
+
+#define MPI_T_BIND_MPI_OP 7
+
+#define MPI_T_BIND_MPI_REQUEST 8
+
+#define MPI_T_BIND_MPI_WIN 9
+
+#define MPI_T_BIND_MPI_MESSAGE 10
+
+#define MPI_T_BIND_MPI_INFO 11
+
+#define MPI_T_BIND_MPI_SESSION 12
+
+#define MPI_T_SCOPE_CONSTANT 1
+
+#define MPI_T_SCOPE_READONLY 2
+
+#define MPI_T_SCOPE_LOCAL 3
+
+#define MPI_T_SCOPE_GROUP 4
+
+#define MPI_T_SCOPE_GROUP_EQ 5
+
+#define MPI_T_SCOPE_ALL 6
+
+#define MPI_T_SCOPE_ALL_EQ 7
+
+#define MPI_T_PVAR_CLASS_STATE 1
+
+#define MPI_T_PVAR_CLASS_LEVEL 2
+
+#define MPI_T_PVAR_CLASS_SIZE 3
+
+#define MPI_T_PVAR_CLASS_PERCENTAGE 4
+
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK 5
+
+#define MPI_T_PVAR_CLASS_LOWWATERMARK 6
+
+#define MPI_T_PVAR_CLASS_COUNTER 7
+
+#define MPI_T_PVAR_CLASS_AGGREGATE 8
+
+#define MPI_T_PVAR_CLASS_TIMER 9
+
+#define MPI_T_PVAR_CLASS_GENERIC 10
+
+#define MPI_T_CB_REQUIRE_NONE 0
+
+#define MPI_T_CB_REQUIRE_MPI_RESTRICTED 3
+
+#define MPI_T_CB_REQUIRE_THREAD_SAFE 15
+
+#define MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE 63
+
+#define MPI_T_SOURCE_ORDERED 1
+
+#define MPI_T_SOURCE_UNORDERED 2
+
+#define MPI_T_ENUM_NULL 0
+
+#define MPI_T_CVAR_HANDLE_NULL 0
+
+#define MPI_T_PVAR_SESSION_NULL 0
+
+#define MPI_T_PVAR_HANDLE_NULL 0
+
+#define MPI_T_PVAR_ALL_HANDLES 1
 
 #define MPI_ANY_SOURCE -1
 
@@ -673,6 +803,26 @@ extern "C" {
 
 int MPI_Abort(MPI_Comm comm, int errorcode);
 
+int MPI_Accumulate(const void *origin_addr,
+                   int origin_count,
+                   MPI_Datatype origin_datatype,
+                   int target_rank,
+                   MPI_Aint target_disp,
+                   int target_count,
+                   MPI_Datatype target_datatype,
+                   MPI_Op op,
+                   MPI_Win win);
+
+int MPI_Accumulate_c(const void *origin_addr,
+                     MPI_Count origin_count,
+                     MPI_Datatype origin_datatype,
+                     int target_rank,
+                     MPI_Aint target_disp,
+                     MPI_Count target_count,
+                     MPI_Datatype target_datatype,
+                     MPI_Op op,
+                     MPI_Win win);
+
 int MPI_Add_error_class(int *errorclass);
 
 int MPI_Add_error_code(int errorclass, int *errorcode);
@@ -1008,6 +1158,14 @@ int MPI_Cart_sub(MPI_Comm comm, const int *remain_dims, MPI_Comm *newcomm);
 
 int MPI_Cartdim_get(MPI_Comm comm, int *ndims);
 
+int MPI_Close_port(const char *port_name);
+
+int MPI_Comm_accept(const char *port_name,
+                    MPI_Info info,
+                    int root,
+                    MPI_Comm comm,
+                    MPI_Comm *newcomm);
+
 int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
 
 int MPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size);
@@ -1017,6 +1175,12 @@ MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
 int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
+
+int MPI_Comm_connect(const char *port_name,
+                     MPI_Info info,
+                     int root,
+                     MPI_Comm comm,
+                     MPI_Comm *newcomm);
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 
@@ -1042,6 +1206,8 @@ int MPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
 
 int MPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size);
 
+int MPI_Comm_disconnect(MPI_Comm *comm);
+
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
@@ -1064,6 +1230,8 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 
 int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
 
+int MPI_Comm_get_parent(MPI_Comm *parent);
+
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
 
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
@@ -1071,6 +1239,8 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
 
 int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
+
+int MPI_Comm_join(int fd, MPI_Comm *intercomm);
 
 int MPI_Comm_rank(MPI_Comm comm, int *rank);
 
@@ -1088,6 +1258,25 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
 
 int MPI_Comm_size(MPI_Comm comm, int *size);
 
+int MPI_Comm_spawn(const char *command,
+                   char **argv,
+                   int maxprocs,
+                   MPI_Info info,
+                   int root,
+                   MPI_Comm comm,
+                   MPI_Comm *intercomm,
+                   int *array_of_errcodes);
+
+int MPI_Comm_spawn_multiple(int count,
+                            char **array_of_commands,
+                            char ***array_of_argv,
+                            const int *array_of_maxprocs,
+                            const MPI_Info *array_of_info,
+                            int root,
+                            MPI_Comm comm,
+                            MPI_Comm *intercomm,
+                            int *array_of_errcodes);
+
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm);
@@ -1095,6 +1284,14 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
 int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
 
 int MPI_Comm_toint(MPI_Comm comm);
+
+int MPI_Compare_and_swap(const void *origin_addr,
+                         const void *compare_addr,
+                         void *result_addr,
+                         MPI_Datatype datatype,
+                         int target_rank,
+                         MPI_Aint target_disp,
+                         MPI_Win win);
 
 int MPI_DUP_FN(MPI_Comm oldcomm,
                int keyval,
@@ -1181,6 +1378,406 @@ int MPI_Exscan_init_c(const void *sendbuf,
                       MPI_Comm comm,
                       MPI_Info info,
                       MPI_Request *request);
+
+int MPI_Fetch_and_op(const void *origin_addr,
+                     void *result_addr,
+                     MPI_Datatype datatype,
+                     int target_rank,
+                     MPI_Aint target_disp,
+                     MPI_Op op,
+                     MPI_Win win);
+
+MPI_Fint MPI_File_c2f(MPI_File file);
+
+int MPI_File_call_errhandler(MPI_File fh, int errorcode);
+
+int MPI_File_close(MPI_File *fh);
+
+int MPI_File_create_errhandler(MPI_File_errhandler_function * file_errhandler_fn,
+                               MPI_Errhandler *errhandler);
+
+int MPI_File_delete(const char *filename, MPI_Info info);
+
+MPI_File MPI_File_f2c(MPI_Fint file);
+
+int MPI_File_get_amode(MPI_File fh, int *amode);
+
+int MPI_File_get_atomicity(MPI_File fh, int *flag);
+
+int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp);
+
+int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler);
+
+int MPI_File_get_group(MPI_File fh, MPI_Group *group);
+
+int MPI_File_get_info(MPI_File fh, MPI_Info *info_used);
+
+int MPI_File_get_position(MPI_File fh, MPI_Offset *offset);
+
+int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset);
+
+int MPI_File_get_size(MPI_File fh, MPI_Offset *size);
+
+int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent);
+
+int MPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent);
+
+int MPI_File_get_view(MPI_File fh,
+                      MPI_Offset *disp,
+                      MPI_Datatype *etype,
+                      MPI_Datatype *filetype,
+                      char *datarep);
+
+int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+int MPI_File_iread_all(MPI_File fh,
+                       void *buf,
+                       int count,
+                       MPI_Datatype datatype,
+                       MPI_Request *request);
+
+int MPI_File_iread_all_c(MPI_File fh,
+                         void *buf,
+                         MPI_Count count,
+                         MPI_Datatype datatype,
+                         MPI_Request *request);
+
+int MPI_File_iread_at(MPI_File fh,
+                      MPI_Offset offset,
+                      void *buf,
+                      int count,
+                      MPI_Datatype datatype,
+                      MPI_Request *request);
+
+int MPI_File_iread_at_all(MPI_File fh,
+                          MPI_Offset offset,
+                          void *buf,
+                          int count,
+                          MPI_Datatype datatype,
+                          MPI_Request *request);
+
+int MPI_File_iread_at_all_c(MPI_File fh,
+                            MPI_Offset offset,
+                            void *buf,
+                            MPI_Count count,
+                            MPI_Datatype datatype,
+                            MPI_Request *request);
+
+int MPI_File_iread_at_c(MPI_File fh,
+                        MPI_Offset offset,
+                        void *buf,
+                        MPI_Count count,
+                        MPI_Datatype datatype,
+                        MPI_Request *request);
+
+int MPI_File_iread_c(MPI_File fh,
+                     void *buf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     MPI_Request *request);
+
+int MPI_File_iread_shared(MPI_File fh,
+                          void *buf,
+                          int count,
+                          MPI_Datatype datatype,
+                          MPI_Request *request);
+
+int MPI_File_iread_shared_c(MPI_File fh,
+                            void *buf,
+                            MPI_Count count,
+                            MPI_Datatype datatype,
+                            MPI_Request *request);
+
+int MPI_File_iwrite(MPI_File fh,
+                    const void *buf,
+                    int count,
+                    MPI_Datatype datatype,
+                    MPI_Request *request);
+
+int MPI_File_iwrite_all(MPI_File fh,
+                        const void *buf,
+                        int count,
+                        MPI_Datatype datatype,
+                        MPI_Request *request);
+
+int MPI_File_iwrite_all_c(MPI_File fh,
+                          const void *buf,
+                          MPI_Count count,
+                          MPI_Datatype datatype,
+                          MPI_Request *request);
+
+int MPI_File_iwrite_at(MPI_File fh,
+                       MPI_Offset offset,
+                       const void *buf,
+                       int count,
+                       MPI_Datatype datatype,
+                       MPI_Request *request);
+
+int MPI_File_iwrite_at_all(MPI_File fh,
+                           MPI_Offset offset,
+                           const void *buf,
+                           int count,
+                           MPI_Datatype datatype,
+                           MPI_Request *request);
+
+int MPI_File_iwrite_at_all_c(MPI_File fh,
+                             MPI_Offset offset,
+                             const void *buf,
+                             MPI_Count count,
+                             MPI_Datatype datatype,
+                             MPI_Request *request);
+
+int MPI_File_iwrite_at_c(MPI_File fh,
+                         MPI_Offset offset,
+                         const void *buf,
+                         MPI_Count count,
+                         MPI_Datatype datatype,
+                         MPI_Request *request);
+
+int MPI_File_iwrite_c(MPI_File fh,
+                      const void *buf,
+                      MPI_Count count,
+                      MPI_Datatype datatype,
+                      MPI_Request *request);
+
+int MPI_File_iwrite_shared(MPI_File fh,
+                           const void *buf,
+                           int count,
+                           MPI_Datatype datatype,
+                           MPI_Request *request);
+
+int MPI_File_iwrite_shared_c(MPI_File fh,
+                             const void *buf,
+                             MPI_Count count,
+                             MPI_Datatype datatype,
+                             MPI_Request *request);
+
+int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh);
+
+int MPI_File_preallocate(MPI_File fh, MPI_Offset size);
+
+int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+
+int MPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+
+int MPI_File_read_all_c(MPI_File fh,
+                        void *buf,
+                        MPI_Count count,
+                        MPI_Datatype datatype,
+                        MPI_Status *status);
+
+int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status);
+
+int MPI_File_read_at(MPI_File fh,
+                     MPI_Offset offset,
+                     void *buf,
+                     int count,
+                     MPI_Datatype datatype,
+                     MPI_Status *status);
+
+int MPI_File_read_at_all(MPI_File fh,
+                         MPI_Offset offset,
+                         void *buf,
+                         int count,
+                         MPI_Datatype datatype,
+                         MPI_Status *status);
+
+int MPI_File_read_at_all_begin(MPI_File fh,
+                               MPI_Offset offset,
+                               void *buf,
+                               int count,
+                               MPI_Datatype datatype);
+
+int MPI_File_read_at_all_begin_c(MPI_File fh,
+                                 MPI_Offset offset,
+                                 void *buf,
+                                 MPI_Count count,
+                                 MPI_Datatype datatype);
+
+int MPI_File_read_at_all_c(MPI_File fh,
+                           MPI_Offset offset,
+                           void *buf,
+                           MPI_Count count,
+                           MPI_Datatype datatype,
+                           MPI_Status *status);
+
+int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status);
+
+int MPI_File_read_at_c(MPI_File fh,
+                       MPI_Offset offset,
+                       void *buf,
+                       MPI_Count count,
+                       MPI_Datatype datatype,
+                       MPI_Status *status);
+
+int MPI_File_read_c(MPI_File fh,
+                    void *buf,
+                    MPI_Count count,
+                    MPI_Datatype datatype,
+                    MPI_Status *status);
+
+int MPI_File_read_ordered(MPI_File fh,
+                          void *buf,
+                          int count,
+                          MPI_Datatype datatype,
+                          MPI_Status *status);
+
+int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+
+int MPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+
+int MPI_File_read_ordered_c(MPI_File fh,
+                            void *buf,
+                            MPI_Count count,
+                            MPI_Datatype datatype,
+                            MPI_Status *status);
+
+int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status);
+
+int MPI_File_read_shared(MPI_File fh,
+                         void *buf,
+                         int count,
+                         MPI_Datatype datatype,
+                         MPI_Status *status);
+
+int MPI_File_read_shared_c(MPI_File fh,
+                           void *buf,
+                           MPI_Count count,
+                           MPI_Datatype datatype,
+                           MPI_Status *status);
+
+int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence);
+
+int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence);
+
+int MPI_File_set_atomicity(MPI_File fh, int flag);
+
+int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler);
+
+int MPI_File_set_info(MPI_File fh, MPI_Info info);
+
+int MPI_File_set_size(MPI_File fh, MPI_Offset size);
+
+int MPI_File_set_view(MPI_File fh,
+                      MPI_Offset disp,
+                      MPI_Datatype etype,
+                      MPI_Datatype filetype,
+                      const char *datarep,
+                      MPI_Info info);
+
+int MPI_File_sync(MPI_File fh);
+
+int MPI_File_write(MPI_File fh,
+                   const void *buf,
+                   int count,
+                   MPI_Datatype datatype,
+                   MPI_Status *status);
+
+int MPI_File_write_all(MPI_File fh,
+                       const void *buf,
+                       int count,
+                       MPI_Datatype datatype,
+                       MPI_Status *status);
+
+int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+
+int MPI_File_write_all_begin_c(MPI_File fh,
+                               const void *buf,
+                               MPI_Count count,
+                               MPI_Datatype datatype);
+
+int MPI_File_write_all_c(MPI_File fh,
+                         const void *buf,
+                         MPI_Count count,
+                         MPI_Datatype datatype,
+                         MPI_Status *status);
+
+int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+
+int MPI_File_write_at(MPI_File fh,
+                      MPI_Offset offset,
+                      const void *buf,
+                      int count,
+                      MPI_Datatype datatype,
+                      MPI_Status *status);
+
+int MPI_File_write_at_all(MPI_File fh,
+                          MPI_Offset offset,
+                          const void *buf,
+                          int count,
+                          MPI_Datatype datatype,
+                          MPI_Status *status);
+
+int MPI_File_write_at_all_begin(MPI_File fh,
+                                MPI_Offset offset,
+                                const void *buf,
+                                int count,
+                                MPI_Datatype datatype);
+
+int MPI_File_write_at_all_begin_c(MPI_File fh,
+                                  MPI_Offset offset,
+                                  const void *buf,
+                                  MPI_Count count,
+                                  MPI_Datatype datatype);
+
+int MPI_File_write_at_all_c(MPI_File fh,
+                            MPI_Offset offset,
+                            const void *buf,
+                            MPI_Count count,
+                            MPI_Datatype datatype,
+                            MPI_Status *status);
+
+int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+
+int MPI_File_write_at_c(MPI_File fh,
+                        MPI_Offset offset,
+                        const void *buf,
+                        MPI_Count count,
+                        MPI_Datatype datatype,
+                        MPI_Status *status);
+
+int MPI_File_write_c(MPI_File fh,
+                     const void *buf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     MPI_Status *status);
+
+int MPI_File_write_ordered(MPI_File fh,
+                           const void *buf,
+                           int count,
+                           MPI_Datatype datatype,
+                           MPI_Status *status);
+
+int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+
+int MPI_File_write_ordered_begin_c(MPI_File fh,
+                                   const void *buf,
+                                   MPI_Count count,
+                                   MPI_Datatype datatype);
+
+int MPI_File_write_ordered_c(MPI_File fh,
+                             const void *buf,
+                             MPI_Count count,
+                             MPI_Datatype datatype,
+                             MPI_Status *status);
+
+int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status);
+
+int MPI_File_write_shared(MPI_File fh,
+                          const void *buf,
+                          int count,
+                          MPI_Datatype datatype,
+                          MPI_Status *status);
+
+int MPI_File_write_shared_c(MPI_File fh,
+                            const void *buf,
+                            MPI_Count count,
+                            MPI_Datatype datatype,
+                            MPI_Status *status);
 
 int MPI_Finalize(void);
 
@@ -1272,7 +1869,51 @@ int MPI_Gatherv_init_c(const void *sendbuf,
                        MPI_Info info,
                        MPI_Request *request);
 
+int MPI_Get(void *origin_addr,
+            int origin_count,
+            MPI_Datatype origin_datatype,
+            int target_rank,
+            MPI_Aint target_disp,
+            int target_count,
+            MPI_Datatype target_datatype,
+            MPI_Win win);
+
+int MPI_Get_accumulate(const void *origin_addr,
+                       int origin_count,
+                       MPI_Datatype origin_datatype,
+                       void *result_addr,
+                       int result_count,
+                       MPI_Datatype result_datatype,
+                       int target_rank,
+                       MPI_Aint target_disp,
+                       int target_count,
+                       MPI_Datatype target_datatype,
+                       MPI_Op op,
+                       MPI_Win win);
+
+int MPI_Get_accumulate_c(const void *origin_addr,
+                         MPI_Count origin_count,
+                         MPI_Datatype origin_datatype,
+                         void *result_addr,
+                         MPI_Count result_count,
+                         MPI_Datatype result_datatype,
+                         int target_rank,
+                         MPI_Aint target_disp,
+                         MPI_Count target_count,
+                         MPI_Datatype target_datatype,
+                         MPI_Op op,
+                         MPI_Win win);
+
 int MPI_Get_address(const void *location, MPI_Aint *address);
+
+int MPI_Get_c(void *origin_addr,
+              MPI_Count origin_count,
+              MPI_Datatype origin_datatype,
+              int target_rank,
+              MPI_Aint target_disp,
+              MPI_Count target_count,
+              MPI_Datatype target_datatype,
+              MPI_Win win);
 
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
 
@@ -1320,6 +1961,8 @@ int MPI_Group_excl(MPI_Group group, int n, const int *ranks, MPI_Group *newgroup
 MPI_Group MPI_Group_f2c(MPI_Fint group);
 
 int MPI_Group_free(MPI_Group *group);
+
+int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup);
 
 MPI_Group MPI_Group_fromint(int group);
 
@@ -1848,6 +2491,8 @@ int MPI_Keyval_create(MPI_Copy_function * copy_fn,
 
 int MPI_Keyval_free(int *keyval);
 
+int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
+
 int MPI_NULL_COPY_FN(MPI_Comm oldcomm,
                      int keyval,
                      void *extra_state,
@@ -2069,6 +2714,8 @@ MPI_Op MPI_Op_fromint(int op);
 
 int MPI_Op_toint(MPI_Op op);
 
+int MPI_Open_port(MPI_Info info, char *port_name);
+
 int MPI_Pack(const void *inbuf,
              int incount,
              MPI_Datatype datatype,
@@ -2091,7 +2738,49 @@ int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 
+int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
+
+int MPI_Put(const void *origin_addr,
+            int origin_count,
+            MPI_Datatype origin_datatype,
+            int target_rank,
+            MPI_Aint target_disp,
+            int target_count,
+            MPI_Datatype target_datatype,
+            MPI_Win win);
+
+int MPI_Put_c(const void *origin_addr,
+              MPI_Count origin_count,
+              MPI_Datatype origin_datatype,
+              int target_rank,
+              MPI_Aint target_disp,
+              MPI_Count target_count,
+              MPI_Datatype target_datatype,
+              MPI_Win win);
+
 int MPI_Query_thread(int *provided);
+
+int MPI_Raccumulate(const void *origin_addr,
+                    int origin_count,
+                    MPI_Datatype origin_datatype,
+                    int target_rank,
+                    MPI_Aint target_disp,
+                    int target_count,
+                    MPI_Datatype target_datatype,
+                    MPI_Op op,
+                    MPI_Win win,
+                    MPI_Request *request);
+
+int MPI_Raccumulate_c(const void *origin_addr,
+                      MPI_Count origin_count,
+                      MPI_Datatype origin_datatype,
+                      int target_rank,
+                      MPI_Aint target_disp,
+                      MPI_Count target_count,
+                      MPI_Datatype target_datatype,
+                      MPI_Op op,
+                      MPI_Win win,
+                      MPI_Request *request);
 
 int MPI_Recv(void *buf,
              int count,
@@ -2217,6 +2906,18 @@ int MPI_Reduce_scatter_init_c(const void *sendbuf,
                               MPI_Info info,
                               MPI_Request *request);
 
+int MPI_Register_datarep(const char *datarep,
+                         MPI_Datarep_conversion_function * read_conversion_fn,
+                         MPI_Datarep_conversion_function * write_conversion_fn,
+                         MPI_Datarep_extent_function * dtype_file_extent_fn,
+                         void *extra_state);
+
+int MPI_Register_datarep_c(const char *datarep,
+                           MPI_Datarep_conversion_function_c * read_conversion_fn,
+                           MPI_Datarep_conversion_function_c * write_conversion_fn,
+                           MPI_Datarep_extent_function * dtype_file_extent_fn,
+                           void *extra_state);
+
 int MPI_Remove_error_class(int errorclass);
 
 int MPI_Remove_error_code(int errorcode);
@@ -2251,6 +2952,74 @@ int MPI_Request_get_status_some(int incount,
                                 MPI_Status *array_of_statuses);
 
 int MPI_Request_toint(MPI_Request request);
+
+int MPI_Rget(void *origin_addr,
+             int origin_count,
+             MPI_Datatype origin_datatype,
+             int target_rank,
+             MPI_Aint target_disp,
+             int target_count,
+             MPI_Datatype target_datatype,
+             MPI_Win win,
+             MPI_Request *request);
+
+int MPI_Rget_accumulate(const void *origin_addr,
+                        int origin_count,
+                        MPI_Datatype origin_datatype,
+                        void *result_addr,
+                        int result_count,
+                        MPI_Datatype result_datatype,
+                        int target_rank,
+                        MPI_Aint target_disp,
+                        int target_count,
+                        MPI_Datatype target_datatype,
+                        MPI_Op op,
+                        MPI_Win win,
+                        MPI_Request *request);
+
+int MPI_Rget_accumulate_c(const void *origin_addr,
+                          MPI_Count origin_count,
+                          MPI_Datatype origin_datatype,
+                          void *result_addr,
+                          MPI_Count result_count,
+                          MPI_Datatype result_datatype,
+                          int target_rank,
+                          MPI_Aint target_disp,
+                          MPI_Count target_count,
+                          MPI_Datatype target_datatype,
+                          MPI_Op op,
+                          MPI_Win win,
+                          MPI_Request *request);
+
+int MPI_Rget_c(void *origin_addr,
+               MPI_Count origin_count,
+               MPI_Datatype origin_datatype,
+               int target_rank,
+               MPI_Aint target_disp,
+               MPI_Count target_count,
+               MPI_Datatype target_datatype,
+               MPI_Win win,
+               MPI_Request *request);
+
+int MPI_Rput(const void *origin_addr,
+             int origin_count,
+             MPI_Datatype origin_datatype,
+             int target_rank,
+             MPI_Aint target_disp,
+             int target_count,
+             MPI_Datatype target_datatype,
+             MPI_Win win,
+             MPI_Request *request);
+
+int MPI_Rput_c(const void *origin_addr,
+               MPI_Count origin_count,
+               MPI_Datatype origin_datatype,
+               int target_rank,
+               MPI_Aint target_disp,
+               MPI_Count target_count,
+               MPI_Datatype target_datatype,
+               MPI_Win win,
+               MPI_Request *request);
 
 int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
@@ -2418,6 +3187,51 @@ int MPI_Sendrecv_replace(void *buf,
                          MPI_Comm comm,
                          MPI_Status *status);
 
+int MPI_Session_attach_buffer(MPI_Session session, void *buffer, int size);
+
+int MPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size);
+
+MPI_Fint MPI_Session_c2f(MPI_Session session);
+
+int MPI_Session_call_errhandler(MPI_Session session, int errorcode);
+
+int MPI_Session_create_errhandler(MPI_Session_errhandler_function * session_errhandler_fn,
+                                  MPI_Errhandler *errhandler);
+
+int MPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size);
+
+int MPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size);
+
+MPI_Session MPI_Session_f2c(MPI_Fint session);
+
+int MPI_Session_finalize(MPI_Session *session);
+
+int MPI_Session_flush_buffer(MPI_Session session);
+
+MPI_Session MPI_Session_fromint(int session);
+
+int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+
+int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+
+int MPI_Session_get_nth_pset(MPI_Session session,
+                             MPI_Info info,
+                             int n,
+                             int *pset_len,
+                             char *pset_name);
+
+int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+
+int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info);
+
+int MPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request);
+
+int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+
+int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+
+int MPI_Session_toint(MPI_Session session);
+
 int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
 int MPI_Ssend_init(const void *buf,
@@ -2474,6 +3288,176 @@ int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype datatype,
                             int type_keyval,
                             void *attribute_val,
                             void *extra_state);
+
+int MPI_T_category_changed(int *update_number);
+
+int MPI_T_category_get_categories(int cat_index, int len, int *indices);
+
+int MPI_T_category_get_cvars(int cat_index, int len, int *indices);
+
+int MPI_T_category_get_events(int cat_index, int len, int *indices);
+
+int MPI_T_category_get_index(const char *name, int *cat_index);
+
+int MPI_T_category_get_info(int cat_index,
+                            char *name,
+                            int *name_len,
+                            char *desc,
+                            int *desc_len,
+                            int *num_cvars,
+                            int *num_pvars,
+                            int *num_categories);
+
+int MPI_T_category_get_num(int *num_cat);
+
+int MPI_T_category_get_num_events(int cat_index, int *num_events);
+
+int MPI_T_category_get_pvars(int cat_index, int len, int *indices);
+
+int MPI_T_cvar_get_index(const char *name, int *cvar_index);
+
+int MPI_T_cvar_get_info(int cvar_index,
+                        char *name,
+                        int *name_len,
+                        int *verbosity,
+                        MPI_Datatype *datatype,
+                        MPI_T_enum *enumtype,
+                        char *desc,
+                        int *desc_len,
+                        int *bind,
+                        int *scope);
+
+int MPI_T_cvar_get_num(int *num_cvar);
+
+int MPI_T_cvar_handle_alloc(int cvar_index,
+                            void *obj_handle,
+                            MPI_T_cvar_handle *handle,
+                            int *count);
+
+int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+
+int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+
+int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+
+int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
+
+int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len);
+
+int MPI_T_event_callback_get_info(MPI_T_event_registration event_registration,
+                                  MPI_T_cb_safety cb_safety,
+                                  MPI_Info *info_used);
+
+int MPI_T_event_callback_set_info(MPI_T_event_registration event_registration,
+                                  MPI_T_cb_safety cb_safety,
+                                  MPI_Info info);
+
+int MPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer);
+
+int MPI_T_event_get_index(const char *name, int *event_index);
+
+int MPI_T_event_get_info(int event_index,
+                         char *name,
+                         int *name_len,
+                         int *verbosity,
+                         MPI_Datatype *array_of_datatypes,
+                         MPI_Aint *array_of_displacements,
+                         int *num_elements,
+                         MPI_T_enum *enumtype,
+                         MPI_Info *info,
+                         char *desc,
+                         int *desc_len,
+                         int *bind);
+
+int MPI_T_event_get_num(int *num_events);
+
+int MPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index);
+
+int MPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp);
+
+int MPI_T_event_handle_alloc(int event_index,
+                             void *obj_handle,
+                             MPI_Info info,
+                             MPI_T_event_registration *event_registration);
+
+int MPI_T_event_handle_free(MPI_T_event_registration event_registration,
+                            void *user_data,
+                            MPI_T_event_free_cb_function * free_cb_function);
+
+int MPI_T_event_handle_get_info(MPI_T_event_registration event_registration, MPI_Info *info_used);
+
+int MPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info);
+
+int MPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer);
+
+int MPI_T_event_register_callback(MPI_T_event_registration event_registration,
+                                  MPI_T_cb_safety cb_safety,
+                                  MPI_Info info,
+                                  void *user_data,
+                                  MPI_T_event_cb_function * event_cb_function);
+
+int MPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration,
+                                    MPI_T_event_dropped_cb_function * dropped_cb_function);
+
+int MPI_T_finalize(void);
+
+int MPI_T_init_thread(int required, int *provided);
+
+int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+
+int MPI_T_pvar_get_info(int pvar_index,
+                        char *name,
+                        int *name_len,
+                        int *verbosity,
+                        int *var_class,
+                        MPI_Datatype *datatype,
+                        MPI_T_enum *enumtype,
+                        char *desc,
+                        int *desc_len,
+                        int *bind,
+                        int *readonly,
+                        int *continuous,
+                        int *atomic);
+
+int MPI_T_pvar_get_num(int *num_pvar);
+
+int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session,
+                            int pvar_index,
+                            void *obj_handle,
+                            MPI_T_pvar_handle *handle,
+                            int *count);
+
+int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle);
+
+int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+
+int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+
+int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+
+int MPI_T_pvar_session_create(MPI_T_pvar_session *session);
+
+int MPI_T_pvar_session_free(MPI_T_pvar_session *session);
+
+int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+
+int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+
+int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf);
+
+int MPI_T_source_get_info(int source_index,
+                          char *name,
+                          int *name_len,
+                          char *desc,
+                          int *desc_len,
+                          MPI_T_source_order *ordering,
+                          MPI_Count *ticks_per_second,
+                          MPI_Count *max_ticks,
+                          MPI_Info *info);
+
+int MPI_T_source_get_num(int *num_sources);
+
+int MPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp);
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 
@@ -2690,6 +3674,8 @@ int MPI_Unpack_c(const void *inbuf,
                  MPI_Datatype datatype,
                  MPI_Comm comm);
 
+int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name);
+
 int MPI_WIN_DUP_FN(MPI_Win oldwin,
                    int win_keyval,
                    void *extra_state,
@@ -2725,11 +3711,34 @@ int MPI_Win_allocate(MPI_Aint size,
                      void *baseptr,
                      MPI_Win *win);
 
+int MPI_Win_allocate_c(MPI_Aint size,
+                       MPI_Aint disp_unit,
+                       MPI_Info info,
+                       MPI_Comm comm,
+                       void *baseptr,
+                       MPI_Win *win);
+
+int MPI_Win_allocate_shared(MPI_Aint size,
+                            int disp_unit,
+                            MPI_Info info,
+                            MPI_Comm comm,
+                            void *baseptr,
+                            MPI_Win *win);
+
+int MPI_Win_allocate_shared_c(MPI_Aint size,
+                              MPI_Aint disp_unit,
+                              MPI_Info info,
+                              MPI_Comm comm,
+                              void *baseptr,
+                              MPI_Win *win);
+
 int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
 
 MPI_Fint MPI_Win_c2f(MPI_Win win);
 
 int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
+
+int MPI_Win_complete(MPI_Win win);
 
 int MPI_Win_create(void *base,
                    MPI_Aint size,
@@ -2737,6 +3746,13 @@ int MPI_Win_create(void *base,
                    MPI_Info info,
                    MPI_Comm comm,
                    MPI_Win *win);
+
+int MPI_Win_create_c(void *base,
+                     MPI_Aint size,
+                     MPI_Aint disp_unit,
+                     MPI_Info info,
+                     MPI_Comm comm,
+                     MPI_Win *win);
 
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
 
@@ -2756,6 +3772,14 @@ MPI_Win MPI_Win_f2c(MPI_Fint win);
 
 int MPI_Win_fence(int assert, MPI_Win win);
 
+int MPI_Win_flush(int rank, MPI_Win win);
+
+int MPI_Win_flush_all(MPI_Win win);
+
+int MPI_Win_flush_local(int rank, MPI_Win win);
+
+int MPI_Win_flush_local_all(MPI_Win win);
+
 int MPI_Win_free(MPI_Win *win);
 
 int MPI_Win_free_keyval(int *win_keyval);
@@ -2768,11 +3792,21 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
 
 int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
 
+int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
+
 int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+
+int MPI_Win_lock_all(int assert, MPI_Win win);
+
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
 
 int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
 
 int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+
+int MPI_Win_set_info(MPI_Win win, MPI_Info info);
 
 int MPI_Win_set_name(MPI_Win win, const char *win_name);
 
@@ -2784,13 +3818,45 @@ int MPI_Win_shared_query_c(MPI_Win win,
                            MPI_Aint *disp_unit,
                            void *baseptr);
 
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+
+int MPI_Win_sync(MPI_Win win);
+
+int MPI_Win_test(MPI_Win win, int *flag);
+
 int MPI_Win_toint(MPI_Win win);
+
+int MPI_Win_unlock(int rank, MPI_Win win);
+
+int MPI_Win_unlock_all(MPI_Win win);
+
+int MPI_Win_wait(MPI_Win win);
 
 double MPI_Wtick(void);
 
 double MPI_Wtime(void);
 
 int PMPI_Abort(MPI_Comm comm, int errorcode);
+
+int PMPI_Accumulate(const void *origin_addr,
+                    int origin_count,
+                    MPI_Datatype origin_datatype,
+                    int target_rank,
+                    MPI_Aint target_disp,
+                    int target_count,
+                    MPI_Datatype target_datatype,
+                    MPI_Op op,
+                    MPI_Win win);
+
+int PMPI_Accumulate_c(const void *origin_addr,
+                      MPI_Count origin_count,
+                      MPI_Datatype origin_datatype,
+                      int target_rank,
+                      MPI_Aint target_disp,
+                      MPI_Count target_count,
+                      MPI_Datatype target_datatype,
+                      MPI_Op op,
+                      MPI_Win win);
 
 int PMPI_Add_error_class(int *errorclass);
 
@@ -3111,6 +4177,14 @@ int PMPI_Cart_sub(MPI_Comm comm, const int *remain_dims, MPI_Comm *newcomm);
 
 int PMPI_Cartdim_get(MPI_Comm comm, int *ndims);
 
+int PMPI_Close_port(const char *port_name);
+
+int PMPI_Comm_accept(const char *port_name,
+                     MPI_Info info,
+                     int root,
+                     MPI_Comm comm,
+                     MPI_Comm *newcomm);
+
 int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
 
 int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size);
@@ -3120,6 +4194,12 @@ MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
 int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 
 int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
+
+int PMPI_Comm_connect(const char *port_name,
+                      MPI_Info info,
+                      int root,
+                      MPI_Comm comm,
+                      MPI_Comm *newcomm);
 
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 
@@ -3145,6 +4225,8 @@ int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
 
 int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size);
 
+int PMPI_Comm_disconnect(MPI_Comm *comm);
+
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
@@ -3167,6 +4249,8 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 
 int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
 
+int PMPI_Comm_get_parent(MPI_Comm *parent);
+
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group);
 
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
@@ -3174,6 +4258,8 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
 
 int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
+
+int PMPI_Comm_join(int fd, MPI_Comm *intercomm);
 
 int PMPI_Comm_rank(MPI_Comm comm, int *rank);
 
@@ -3191,6 +4277,25 @@ int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
 
 int PMPI_Comm_size(MPI_Comm comm, int *size);
 
+int PMPI_Comm_spawn(const char *command,
+                    char **argv,
+                    int maxprocs,
+                    MPI_Info info,
+                    int root,
+                    MPI_Comm comm,
+                    MPI_Comm *intercomm,
+                    int *array_of_errcodes);
+
+int PMPI_Comm_spawn_multiple(int count,
+                             char **array_of_commands,
+                             char ***array_of_argv,
+                             const int *array_of_maxprocs,
+                             const MPI_Info *array_of_info,
+                             int root,
+                             MPI_Comm comm,
+                             MPI_Comm *intercomm,
+                             int *array_of_errcodes);
+
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm);
@@ -3198,6 +4303,14 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
 int PMPI_Comm_test_inter(MPI_Comm comm, int *flag);
 
 int PMPI_Comm_toint(MPI_Comm comm);
+
+int PMPI_Compare_and_swap(const void *origin_addr,
+                          const void *compare_addr,
+                          void *result_addr,
+                          MPI_Datatype datatype,
+                          int target_rank,
+                          MPI_Aint target_disp,
+                          MPI_Win win);
 
 int PMPI_Dims_create(int nnodes, int ndims, int *dims);
 
@@ -3277,6 +4390,410 @@ int PMPI_Exscan_init_c(const void *sendbuf,
                        MPI_Comm comm,
                        MPI_Info info,
                        MPI_Request *request);
+
+int PMPI_Fetch_and_op(const void *origin_addr,
+                      void *result_addr,
+                      MPI_Datatype datatype,
+                      int target_rank,
+                      MPI_Aint target_disp,
+                      MPI_Op op,
+                      MPI_Win win);
+
+MPI_Fint PMPI_File_c2f(MPI_File file);
+
+int PMPI_File_call_errhandler(MPI_File fh, int errorcode);
+
+int PMPI_File_close(MPI_File *fh);
+
+int PMPI_File_create_errhandler(MPI_File_errhandler_function * file_errhandler_fn,
+                                MPI_Errhandler *errhandler);
+
+int PMPI_File_delete(const char *filename, MPI_Info info);
+
+MPI_File PMPI_File_f2c(MPI_Fint file);
+
+int PMPI_File_get_amode(MPI_File fh, int *amode);
+
+int PMPI_File_get_atomicity(MPI_File fh, int *flag);
+
+int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp);
+
+int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler);
+
+int PMPI_File_get_group(MPI_File fh, MPI_Group *group);
+
+int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used);
+
+int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset);
+
+int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset);
+
+int PMPI_File_get_size(MPI_File fh, MPI_Offset *size);
+
+int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent);
+
+int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent);
+
+int PMPI_File_get_view(MPI_File fh,
+                       MPI_Offset *disp,
+                       MPI_Datatype *etype,
+                       MPI_Datatype *filetype,
+                       char *datarep);
+
+int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+
+int PMPI_File_iread_all(MPI_File fh,
+                        void *buf,
+                        int count,
+                        MPI_Datatype datatype,
+                        MPI_Request *request);
+
+int PMPI_File_iread_all_c(MPI_File fh,
+                          void *buf,
+                          MPI_Count count,
+                          MPI_Datatype datatype,
+                          MPI_Request *request);
+
+int PMPI_File_iread_at(MPI_File fh,
+                       MPI_Offset offset,
+                       void *buf,
+                       int count,
+                       MPI_Datatype datatype,
+                       MPI_Request *request);
+
+int PMPI_File_iread_at_all(MPI_File fh,
+                           MPI_Offset offset,
+                           void *buf,
+                           int count,
+                           MPI_Datatype datatype,
+                           MPI_Request *request);
+
+int PMPI_File_iread_at_all_c(MPI_File fh,
+                             MPI_Offset offset,
+                             void *buf,
+                             MPI_Count count,
+                             MPI_Datatype datatype,
+                             MPI_Request *request);
+
+int PMPI_File_iread_at_c(MPI_File fh,
+                         MPI_Offset offset,
+                         void *buf,
+                         MPI_Count count,
+                         MPI_Datatype datatype,
+                         MPI_Request *request);
+
+int PMPI_File_iread_c(MPI_File fh,
+                      void *buf,
+                      MPI_Count count,
+                      MPI_Datatype datatype,
+                      MPI_Request *request);
+
+int PMPI_File_iread_shared(MPI_File fh,
+                           void *buf,
+                           int count,
+                           MPI_Datatype datatype,
+                           MPI_Request *request);
+
+int PMPI_File_iread_shared_c(MPI_File fh,
+                             void *buf,
+                             MPI_Count count,
+                             MPI_Datatype datatype,
+                             MPI_Request *request);
+
+int PMPI_File_iwrite(MPI_File fh,
+                     const void *buf,
+                     int count,
+                     MPI_Datatype datatype,
+                     MPI_Request *request);
+
+int PMPI_File_iwrite_all(MPI_File fh,
+                         const void *buf,
+                         int count,
+                         MPI_Datatype datatype,
+                         MPI_Request *request);
+
+int PMPI_File_iwrite_all_c(MPI_File fh,
+                           const void *buf,
+                           MPI_Count count,
+                           MPI_Datatype datatype,
+                           MPI_Request *request);
+
+int PMPI_File_iwrite_at(MPI_File fh,
+                        MPI_Offset offset,
+                        const void *buf,
+                        int count,
+                        MPI_Datatype datatype,
+                        MPI_Request *request);
+
+int PMPI_File_iwrite_at_all(MPI_File fh,
+                            MPI_Offset offset,
+                            const void *buf,
+                            int count,
+                            MPI_Datatype datatype,
+                            MPI_Request *request);
+
+int PMPI_File_iwrite_at_all_c(MPI_File fh,
+                              MPI_Offset offset,
+                              const void *buf,
+                              MPI_Count count,
+                              MPI_Datatype datatype,
+                              MPI_Request *request);
+
+int PMPI_File_iwrite_at_c(MPI_File fh,
+                          MPI_Offset offset,
+                          const void *buf,
+                          MPI_Count count,
+                          MPI_Datatype datatype,
+                          MPI_Request *request);
+
+int PMPI_File_iwrite_c(MPI_File fh,
+                       const void *buf,
+                       MPI_Count count,
+                       MPI_Datatype datatype,
+                       MPI_Request *request);
+
+int PMPI_File_iwrite_shared(MPI_File fh,
+                            const void *buf,
+                            int count,
+                            MPI_Datatype datatype,
+                            MPI_Request *request);
+
+int PMPI_File_iwrite_shared_c(MPI_File fh,
+                              const void *buf,
+                              MPI_Count count,
+                              MPI_Datatype datatype,
+                              MPI_Request *request);
+
+int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh);
+
+int PMPI_File_preallocate(MPI_File fh, MPI_Offset size);
+
+int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+
+int PMPI_File_read_all(MPI_File fh,
+                       void *buf,
+                       int count,
+                       MPI_Datatype datatype,
+                       MPI_Status *status);
+
+int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+
+int PMPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+
+int PMPI_File_read_all_c(MPI_File fh,
+                         void *buf,
+                         MPI_Count count,
+                         MPI_Datatype datatype,
+                         MPI_Status *status);
+
+int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status);
+
+int PMPI_File_read_at(MPI_File fh,
+                      MPI_Offset offset,
+                      void *buf,
+                      int count,
+                      MPI_Datatype datatype,
+                      MPI_Status *status);
+
+int PMPI_File_read_at_all(MPI_File fh,
+                          MPI_Offset offset,
+                          void *buf,
+                          int count,
+                          MPI_Datatype datatype,
+                          MPI_Status *status);
+
+int PMPI_File_read_at_all_begin(MPI_File fh,
+                                MPI_Offset offset,
+                                void *buf,
+                                int count,
+                                MPI_Datatype datatype);
+
+int PMPI_File_read_at_all_begin_c(MPI_File fh,
+                                  MPI_Offset offset,
+                                  void *buf,
+                                  MPI_Count count,
+                                  MPI_Datatype datatype);
+
+int PMPI_File_read_at_all_c(MPI_File fh,
+                            MPI_Offset offset,
+                            void *buf,
+                            MPI_Count count,
+                            MPI_Datatype datatype,
+                            MPI_Status *status);
+
+int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status);
+
+int PMPI_File_read_at_c(MPI_File fh,
+                        MPI_Offset offset,
+                        void *buf,
+                        MPI_Count count,
+                        MPI_Datatype datatype,
+                        MPI_Status *status);
+
+int PMPI_File_read_c(MPI_File fh,
+                     void *buf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     MPI_Status *status);
+
+int PMPI_File_read_ordered(MPI_File fh,
+                           void *buf,
+                           int count,
+                           MPI_Datatype datatype,
+                           MPI_Status *status);
+
+int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+
+int PMPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+
+int PMPI_File_read_ordered_c(MPI_File fh,
+                             void *buf,
+                             MPI_Count count,
+                             MPI_Datatype datatype,
+                             MPI_Status *status);
+
+int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status);
+
+int PMPI_File_read_shared(MPI_File fh,
+                          void *buf,
+                          int count,
+                          MPI_Datatype datatype,
+                          MPI_Status *status);
+
+int PMPI_File_read_shared_c(MPI_File fh,
+                            void *buf,
+                            MPI_Count count,
+                            MPI_Datatype datatype,
+                            MPI_Status *status);
+
+int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence);
+
+int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence);
+
+int PMPI_File_set_atomicity(MPI_File fh, int flag);
+
+int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler);
+
+int PMPI_File_set_info(MPI_File fh, MPI_Info info);
+
+int PMPI_File_set_size(MPI_File fh, MPI_Offset size);
+
+int PMPI_File_set_view(MPI_File fh,
+                       MPI_Offset disp,
+                       MPI_Datatype etype,
+                       MPI_Datatype filetype,
+                       const char *datarep,
+                       MPI_Info info);
+
+int PMPI_File_sync(MPI_File fh);
+
+int PMPI_File_write(MPI_File fh,
+                    const void *buf,
+                    int count,
+                    MPI_Datatype datatype,
+                    MPI_Status *status);
+
+int PMPI_File_write_all(MPI_File fh,
+                        const void *buf,
+                        int count,
+                        MPI_Datatype datatype,
+                        MPI_Status *status);
+
+int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+
+int PMPI_File_write_all_begin_c(MPI_File fh,
+                                const void *buf,
+                                MPI_Count count,
+                                MPI_Datatype datatype);
+
+int PMPI_File_write_all_c(MPI_File fh,
+                          const void *buf,
+                          MPI_Count count,
+                          MPI_Datatype datatype,
+                          MPI_Status *status);
+
+int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+
+int PMPI_File_write_at(MPI_File fh,
+                       MPI_Offset offset,
+                       const void *buf,
+                       int count,
+                       MPI_Datatype datatype,
+                       MPI_Status *status);
+
+int PMPI_File_write_at_all(MPI_File fh,
+                           MPI_Offset offset,
+                           const void *buf,
+                           int count,
+                           MPI_Datatype datatype,
+                           MPI_Status *status);
+
+int PMPI_File_write_at_all_begin(MPI_File fh,
+                                 MPI_Offset offset,
+                                 const void *buf,
+                                 int count,
+                                 MPI_Datatype datatype);
+
+int PMPI_File_write_at_all_begin_c(MPI_File fh,
+                                   MPI_Offset offset,
+                                   const void *buf,
+                                   MPI_Count count,
+                                   MPI_Datatype datatype);
+
+int PMPI_File_write_at_all_c(MPI_File fh,
+                             MPI_Offset offset,
+                             const void *buf,
+                             MPI_Count count,
+                             MPI_Datatype datatype,
+                             MPI_Status *status);
+
+int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+
+int PMPI_File_write_at_c(MPI_File fh,
+                         MPI_Offset offset,
+                         const void *buf,
+                         MPI_Count count,
+                         MPI_Datatype datatype,
+                         MPI_Status *status);
+
+int PMPI_File_write_c(MPI_File fh,
+                      const void *buf,
+                      MPI_Count count,
+                      MPI_Datatype datatype,
+                      MPI_Status *status);
+
+int PMPI_File_write_ordered(MPI_File fh,
+                            const void *buf,
+                            int count,
+                            MPI_Datatype datatype,
+                            MPI_Status *status);
+
+int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+
+int PMPI_File_write_ordered_begin_c(MPI_File fh,
+                                    const void *buf,
+                                    MPI_Count count,
+                                    MPI_Datatype datatype);
+
+int PMPI_File_write_ordered_c(MPI_File fh,
+                              const void *buf,
+                              MPI_Count count,
+                              MPI_Datatype datatype,
+                              MPI_Status *status);
+
+int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status);
+
+int PMPI_File_write_shared(MPI_File fh,
+                           const void *buf,
+                           int count,
+                           MPI_Datatype datatype,
+                           MPI_Status *status);
+
+int PMPI_File_write_shared_c(MPI_File fh,
+                             const void *buf,
+                             MPI_Count count,
+                             MPI_Datatype datatype,
+                             MPI_Status *status);
 
 int PMPI_Finalize(void);
 
@@ -3368,7 +4885,51 @@ int PMPI_Gatherv_init_c(const void *sendbuf,
                         MPI_Info info,
                         MPI_Request *request);
 
+int PMPI_Get(void *origin_addr,
+             int origin_count,
+             MPI_Datatype origin_datatype,
+             int target_rank,
+             MPI_Aint target_disp,
+             int target_count,
+             MPI_Datatype target_datatype,
+             MPI_Win win);
+
+int PMPI_Get_accumulate(const void *origin_addr,
+                        int origin_count,
+                        MPI_Datatype origin_datatype,
+                        void *result_addr,
+                        int result_count,
+                        MPI_Datatype result_datatype,
+                        int target_rank,
+                        MPI_Aint target_disp,
+                        int target_count,
+                        MPI_Datatype target_datatype,
+                        MPI_Op op,
+                        MPI_Win win);
+
+int PMPI_Get_accumulate_c(const void *origin_addr,
+                          MPI_Count origin_count,
+                          MPI_Datatype origin_datatype,
+                          void *result_addr,
+                          MPI_Count result_count,
+                          MPI_Datatype result_datatype,
+                          int target_rank,
+                          MPI_Aint target_disp,
+                          MPI_Count target_count,
+                          MPI_Datatype target_datatype,
+                          MPI_Op op,
+                          MPI_Win win);
+
 int PMPI_Get_address(const void *location, MPI_Aint *address);
+
+int PMPI_Get_c(void *origin_addr,
+               MPI_Count origin_count,
+               MPI_Datatype origin_datatype,
+               int target_rank,
+               MPI_Aint target_disp,
+               MPI_Count target_count,
+               MPI_Datatype target_datatype,
+               MPI_Win win);
 
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
 
@@ -3416,6 +4977,8 @@ int PMPI_Group_excl(MPI_Group group, int n, const int *ranks, MPI_Group *newgrou
 MPI_Group PMPI_Group_f2c(MPI_Fint group);
 
 int PMPI_Group_free(MPI_Group *group);
+
+int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup);
 
 MPI_Group PMPI_Group_fromint(int group);
 
@@ -3944,6 +5507,8 @@ int PMPI_Keyval_create(MPI_Copy_function * copy_fn,
 
 int PMPI_Keyval_free(int *keyval);
 
+int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
+
 int PMPI_Neighbor_allgather(const void *sendbuf,
                             int sendcount,
                             MPI_Datatype sendtype,
@@ -4156,6 +5721,8 @@ MPI_Op PMPI_Op_fromint(int op);
 
 int PMPI_Op_toint(MPI_Op op);
 
+int PMPI_Open_port(MPI_Info info, char *port_name);
+
 int PMPI_Pack(const void *inbuf,
               int incount,
               MPI_Datatype datatype,
@@ -4178,7 +5745,49 @@ int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MP
 
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 
+int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
+
+int PMPI_Put(const void *origin_addr,
+             int origin_count,
+             MPI_Datatype origin_datatype,
+             int target_rank,
+             MPI_Aint target_disp,
+             int target_count,
+             MPI_Datatype target_datatype,
+             MPI_Win win);
+
+int PMPI_Put_c(const void *origin_addr,
+               MPI_Count origin_count,
+               MPI_Datatype origin_datatype,
+               int target_rank,
+               MPI_Aint target_disp,
+               MPI_Count target_count,
+               MPI_Datatype target_datatype,
+               MPI_Win win);
+
 int PMPI_Query_thread(int *provided);
+
+int PMPI_Raccumulate(const void *origin_addr,
+                     int origin_count,
+                     MPI_Datatype origin_datatype,
+                     int target_rank,
+                     MPI_Aint target_disp,
+                     int target_count,
+                     MPI_Datatype target_datatype,
+                     MPI_Op op,
+                     MPI_Win win,
+                     MPI_Request *request);
+
+int PMPI_Raccumulate_c(const void *origin_addr,
+                       MPI_Count origin_count,
+                       MPI_Datatype origin_datatype,
+                       int target_rank,
+                       MPI_Aint target_disp,
+                       MPI_Count target_count,
+                       MPI_Datatype target_datatype,
+                       MPI_Op op,
+                       MPI_Win win,
+                       MPI_Request *request);
 
 int PMPI_Recv(void *buf,
               int count,
@@ -4304,6 +5913,18 @@ int PMPI_Reduce_scatter_init_c(const void *sendbuf,
                                MPI_Info info,
                                MPI_Request *request);
 
+int PMPI_Register_datarep(const char *datarep,
+                          MPI_Datarep_conversion_function * read_conversion_fn,
+                          MPI_Datarep_conversion_function * write_conversion_fn,
+                          MPI_Datarep_extent_function * dtype_file_extent_fn,
+                          void *extra_state);
+
+int PMPI_Register_datarep_c(const char *datarep,
+                            MPI_Datarep_conversion_function_c * read_conversion_fn,
+                            MPI_Datarep_conversion_function_c * write_conversion_fn,
+                            MPI_Datarep_extent_function * dtype_file_extent_fn,
+                            void *extra_state);
+
 int PMPI_Remove_error_class(int errorclass);
 
 int PMPI_Remove_error_code(int errorcode);
@@ -4338,6 +5959,74 @@ int PMPI_Request_get_status_some(int incount,
                                  MPI_Status *array_of_statuses);
 
 int PMPI_Request_toint(MPI_Request request);
+
+int PMPI_Rget(void *origin_addr,
+              int origin_count,
+              MPI_Datatype origin_datatype,
+              int target_rank,
+              MPI_Aint target_disp,
+              int target_count,
+              MPI_Datatype target_datatype,
+              MPI_Win win,
+              MPI_Request *request);
+
+int PMPI_Rget_accumulate(const void *origin_addr,
+                         int origin_count,
+                         MPI_Datatype origin_datatype,
+                         void *result_addr,
+                         int result_count,
+                         MPI_Datatype result_datatype,
+                         int target_rank,
+                         MPI_Aint target_disp,
+                         int target_count,
+                         MPI_Datatype target_datatype,
+                         MPI_Op op,
+                         MPI_Win win,
+                         MPI_Request *request);
+
+int PMPI_Rget_accumulate_c(const void *origin_addr,
+                           MPI_Count origin_count,
+                           MPI_Datatype origin_datatype,
+                           void *result_addr,
+                           MPI_Count result_count,
+                           MPI_Datatype result_datatype,
+                           int target_rank,
+                           MPI_Aint target_disp,
+                           MPI_Count target_count,
+                           MPI_Datatype target_datatype,
+                           MPI_Op op,
+                           MPI_Win win,
+                           MPI_Request *request);
+
+int PMPI_Rget_c(void *origin_addr,
+                MPI_Count origin_count,
+                MPI_Datatype origin_datatype,
+                int target_rank,
+                MPI_Aint target_disp,
+                MPI_Count target_count,
+                MPI_Datatype target_datatype,
+                MPI_Win win,
+                MPI_Request *request);
+
+int PMPI_Rput(const void *origin_addr,
+              int origin_count,
+              MPI_Datatype origin_datatype,
+              int target_rank,
+              MPI_Aint target_disp,
+              int target_count,
+              MPI_Datatype target_datatype,
+              MPI_Win win,
+              MPI_Request *request);
+
+int PMPI_Rput_c(const void *origin_addr,
+                MPI_Count origin_count,
+                MPI_Datatype origin_datatype,
+                int target_rank,
+                MPI_Aint target_disp,
+                MPI_Count target_count,
+                MPI_Datatype target_datatype,
+                MPI_Win win,
+                MPI_Request *request);
 
 int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
@@ -4505,6 +6194,51 @@ int PMPI_Sendrecv_replace(void *buf,
                           MPI_Comm comm,
                           MPI_Status *status);
 
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size);
+
+int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size);
+
+MPI_Fint PMPI_Session_c2f(MPI_Session session);
+
+int PMPI_Session_call_errhandler(MPI_Session session, int errorcode);
+
+int PMPI_Session_create_errhandler(MPI_Session_errhandler_function * session_errhandler_fn,
+                                   MPI_Errhandler *errhandler);
+
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size);
+
+int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size);
+
+MPI_Session PMPI_Session_f2c(MPI_Fint session);
+
+int PMPI_Session_finalize(MPI_Session *session);
+
+int PMPI_Session_flush_buffer(MPI_Session session);
+
+MPI_Session PMPI_Session_fromint(int session);
+
+int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+
+int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+
+int PMPI_Session_get_nth_pset(MPI_Session session,
+                              MPI_Info info,
+                              int n,
+                              int *pset_len,
+                              char *pset_name);
+
+int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+
+int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info);
+
+int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request);
+
+int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+
+int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+
+int PMPI_Session_toint(MPI_Session session);
+
 int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
 int PMPI_Ssend_init(const void *buf,
@@ -4542,6 +6276,176 @@ int PMPI_Status_set_error(MPI_Status *status, int err);
 int PMPI_Status_set_source(MPI_Status *status, int source);
 
 int PMPI_Status_set_tag(MPI_Status *status, int tag);
+
+int PMPI_T_category_changed(int *update_number);
+
+int PMPI_T_category_get_categories(int cat_index, int len, int *indices);
+
+int PMPI_T_category_get_cvars(int cat_index, int len, int *indices);
+
+int PMPI_T_category_get_events(int cat_index, int len, int *indices);
+
+int PMPI_T_category_get_index(const char *name, int *cat_index);
+
+int PMPI_T_category_get_info(int cat_index,
+                             char *name,
+                             int *name_len,
+                             char *desc,
+                             int *desc_len,
+                             int *num_cvars,
+                             int *num_pvars,
+                             int *num_categories);
+
+int PMPI_T_category_get_num(int *num_cat);
+
+int PMPI_T_category_get_num_events(int cat_index, int *num_events);
+
+int PMPI_T_category_get_pvars(int cat_index, int len, int *indices);
+
+int PMPI_T_cvar_get_index(const char *name, int *cvar_index);
+
+int PMPI_T_cvar_get_info(int cvar_index,
+                         char *name,
+                         int *name_len,
+                         int *verbosity,
+                         MPI_Datatype *datatype,
+                         MPI_T_enum *enumtype,
+                         char *desc,
+                         int *desc_len,
+                         int *bind,
+                         int *scope);
+
+int PMPI_T_cvar_get_num(int *num_cvar);
+
+int PMPI_T_cvar_handle_alloc(int cvar_index,
+                             void *obj_handle,
+                             MPI_T_cvar_handle *handle,
+                             int *count);
+
+int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+
+int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+
+int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+
+int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
+
+int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len);
+
+int PMPI_T_event_callback_get_info(MPI_T_event_registration event_registration,
+                                   MPI_T_cb_safety cb_safety,
+                                   MPI_Info *info_used);
+
+int PMPI_T_event_callback_set_info(MPI_T_event_registration event_registration,
+                                   MPI_T_cb_safety cb_safety,
+                                   MPI_Info info);
+
+int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer);
+
+int PMPI_T_event_get_index(const char *name, int *event_index);
+
+int PMPI_T_event_get_info(int event_index,
+                          char *name,
+                          int *name_len,
+                          int *verbosity,
+                          MPI_Datatype *array_of_datatypes,
+                          MPI_Aint *array_of_displacements,
+                          int *num_elements,
+                          MPI_T_enum *enumtype,
+                          MPI_Info *info,
+                          char *desc,
+                          int *desc_len,
+                          int *bind);
+
+int PMPI_T_event_get_num(int *num_events);
+
+int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index);
+
+int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp);
+
+int PMPI_T_event_handle_alloc(int event_index,
+                              void *obj_handle,
+                              MPI_Info info,
+                              MPI_T_event_registration *event_registration);
+
+int PMPI_T_event_handle_free(MPI_T_event_registration event_registration,
+                             void *user_data,
+                             MPI_T_event_free_cb_function * free_cb_function);
+
+int PMPI_T_event_handle_get_info(MPI_T_event_registration event_registration, MPI_Info *info_used);
+
+int PMPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info);
+
+int PMPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer);
+
+int PMPI_T_event_register_callback(MPI_T_event_registration event_registration,
+                                   MPI_T_cb_safety cb_safety,
+                                   MPI_Info info,
+                                   void *user_data,
+                                   MPI_T_event_cb_function * event_cb_function);
+
+int PMPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration,
+                                     MPI_T_event_dropped_cb_function * dropped_cb_function);
+
+int PMPI_T_finalize(void);
+
+int PMPI_T_init_thread(int required, int *provided);
+
+int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+
+int PMPI_T_pvar_get_info(int pvar_index,
+                         char *name,
+                         int *name_len,
+                         int *verbosity,
+                         int *var_class,
+                         MPI_Datatype *datatype,
+                         MPI_T_enum *enumtype,
+                         char *desc,
+                         int *desc_len,
+                         int *bind,
+                         int *readonly,
+                         int *continuous,
+                         int *atomic);
+
+int PMPI_T_pvar_get_num(int *num_pvar);
+
+int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session,
+                             int pvar_index,
+                             void *obj_handle,
+                             MPI_T_pvar_handle *handle,
+                             int *count);
+
+int PMPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle);
+
+int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+
+int PMPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+
+int PMPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+
+int PMPI_T_pvar_session_create(MPI_T_pvar_session *session);
+
+int PMPI_T_pvar_session_free(MPI_T_pvar_session *session);
+
+int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+
+int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+
+int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf);
+
+int PMPI_T_source_get_info(int source_index,
+                           char *name,
+                           int *name_len,
+                           char *desc,
+                           int *desc_len,
+                           MPI_T_source_order *ordering,
+                           MPI_Count *ticks_per_second,
+                           MPI_Count *max_ticks,
+                           MPI_Info *info);
+
+int PMPI_T_source_get_num(int *num_sources);
+
+int PMPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp);
 
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
 
@@ -4758,6 +6662,8 @@ int PMPI_Unpack_c(const void *inbuf,
                   MPI_Datatype datatype,
                   MPI_Comm comm);
 
+int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name);
+
 int PMPI_Wait(MPI_Request *request, MPI_Status *status);
 
 int PMPI_Waitall(int count, MPI_Request *array_of_requests, MPI_Status *array_of_statuses);
@@ -4777,11 +6683,34 @@ int PMPI_Win_allocate(MPI_Aint size,
                       void *baseptr,
                       MPI_Win *win);
 
+int PMPI_Win_allocate_c(MPI_Aint size,
+                        MPI_Aint disp_unit,
+                        MPI_Info info,
+                        MPI_Comm comm,
+                        void *baseptr,
+                        MPI_Win *win);
+
+int PMPI_Win_allocate_shared(MPI_Aint size,
+                             int disp_unit,
+                             MPI_Info info,
+                             MPI_Comm comm,
+                             void *baseptr,
+                             MPI_Win *win);
+
+int PMPI_Win_allocate_shared_c(MPI_Aint size,
+                               MPI_Aint disp_unit,
+                               MPI_Info info,
+                               MPI_Comm comm,
+                               void *baseptr,
+                               MPI_Win *win);
+
 int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
 
 MPI_Fint PMPI_Win_c2f(MPI_Win win);
 
 int PMPI_Win_call_errhandler(MPI_Win win, int errorcode);
+
+int PMPI_Win_complete(MPI_Win win);
 
 int PMPI_Win_create(void *base,
                     MPI_Aint size,
@@ -4789,6 +6718,13 @@ int PMPI_Win_create(void *base,
                     MPI_Info info,
                     MPI_Comm comm,
                     MPI_Win *win);
+
+int PMPI_Win_create_c(void *base,
+                      MPI_Aint size,
+                      MPI_Aint disp_unit,
+                      MPI_Info info,
+                      MPI_Comm comm,
+                      MPI_Win *win);
 
 int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
 
@@ -4808,6 +6744,14 @@ MPI_Win PMPI_Win_f2c(MPI_Fint win);
 
 int PMPI_Win_fence(int assert, MPI_Win win);
 
+int PMPI_Win_flush(int rank, MPI_Win win);
+
+int PMPI_Win_flush_all(MPI_Win win);
+
+int PMPI_Win_flush_local(int rank, MPI_Win win);
+
+int PMPI_Win_flush_local_all(MPI_Win win);
+
 int PMPI_Win_free(MPI_Win *win);
 
 int PMPI_Win_free_keyval(int *win_keyval);
@@ -4820,11 +6764,21 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
 
 int PMPI_Win_get_group(MPI_Win win, MPI_Group *group);
 
+int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
+
 int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+
+int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+
+int PMPI_Win_lock_all(int assert, MPI_Win win);
+
+int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win);
 
 int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
 
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+
+int PMPI_Win_set_info(MPI_Win win, MPI_Info info);
 
 int PMPI_Win_set_name(MPI_Win win, const char *win_name);
 
@@ -4836,7 +6790,19 @@ int PMPI_Win_shared_query_c(MPI_Win win,
                             MPI_Aint *disp_unit,
                             void *baseptr);
 
+int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+
+int PMPI_Win_sync(MPI_Win win);
+
+int PMPI_Win_test(MPI_Win win, int *flag);
+
 int PMPI_Win_toint(MPI_Win win);
+
+int PMPI_Win_unlock(int rank, MPI_Win win);
+
+int PMPI_Win_unlock_all(MPI_Win win);
+
+int PMPI_Win_wait(MPI_Win win);
 
 double PMPI_Wtick(void);
 
