@@ -46,7 +46,8 @@ pub(crate) unsafe fn gather<C: Count>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         transfer(
             comm,
@@ -68,7 +69,8 @@ pub(crate) unsafe fn scatter<C: Count>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         gather(
             sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
@@ -85,7 +87,8 @@ pub(crate) unsafe fn allgather<C: Count>(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         transfer(
             comm,
@@ -105,7 +108,8 @@ pub(crate) unsafe fn alltoall<C: Count>(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         allgather(
             sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
@@ -125,7 +129,8 @@ pub(crate) unsafe fn gatherv<C: Count, D: Num>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         gatherv_work(
             (sendbuf, sendcount, sendtype),
@@ -147,7 +152,8 @@ pub(crate) unsafe fn allgatherv<C: Count, D: Num>(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         gatherv_work(
             (sendbuf, sendcount, sendtype),
@@ -170,7 +176,8 @@ pub(crate) unsafe fn scatterv<C: Count, D: Num>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         scatterv_work(
             (sendbuf, sendcounts, displs, sendtype),
@@ -193,7 +200,8 @@ pub(crate) unsafe fn alltoallv<C: Count, D: Num>(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         alltoallv_work(
             (sendbuf, sendcounts, sdispls, sendtype),
@@ -215,7 +223,8 @@ pub(crate) unsafe fn alltoallw<C: Count, D: Num>(
     recvtypes: *const MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         alltoallw_work(
             (sendbuf, sendcounts, sdispls, sendtypes),
@@ -235,7 +244,8 @@ pub(crate) unsafe fn reduce<C: Count>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         reduce_local(
             sendbuf,
@@ -253,7 +263,8 @@ pub(crate) unsafe fn allreduce<C: Count>(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe {
         reduce_local(
             sendbuf,
@@ -272,7 +283,8 @@ pub(crate) unsafe fn scan<C: Count>(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe { allreduce(sendbuf, recvbuf, count, datatype, op, comm) }
 }
 
@@ -299,9 +311,11 @@ pub(crate) unsafe fn reduce_scatter<C: Count>(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     let count = unsafe { own(recvcounts, "recvcounts") }?;
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe { reduce_scatter_work(sendbuf, recvbuf, count, datatype, op, comm) }
 }
 
@@ -313,6 +327,7 @@ pub(crate) unsafe fn reduce_scatter_block<C: Count>(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
+    // contract for those routines says (capi/mod.rs), which is what the called body asks.
     unsafe { reduce_scatter_work(sendbuf, recvbuf, recvcount, datatype, op, comm) }
 }

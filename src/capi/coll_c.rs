@@ -19,8 +19,8 @@ pub unsafe extern "C" fn MPI_Allgather_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Allgather_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `allgather` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::allgather(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
@@ -41,8 +41,8 @@ pub unsafe extern "C" fn MPI_Allgatherv_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Allgatherv_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::allgatherv(
                 sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
@@ -61,8 +61,8 @@ pub unsafe extern "C" fn MPI_Allreduce_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Allreduce_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `allreduce` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::allreduce(sendbuf, recvbuf, count, datatype, op, comm) }
     })
 }
@@ -78,8 +78,8 @@ pub unsafe extern "C" fn MPI_Alltoall_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Alltoall_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `alltoall` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::alltoall(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
@@ -101,8 +101,8 @@ pub unsafe extern "C" fn MPI_Alltoallv_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Alltoallv_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::alltoallv(
                 sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
@@ -125,8 +125,8 @@ pub unsafe extern "C" fn MPI_Alltoallw_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Alltoallw_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::alltoallw(
                 sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
@@ -145,8 +145,8 @@ pub unsafe extern "C" fn MPI_Bcast_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Bcast_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `bcast` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::bcast(buffer, count, datatype, root, comm) }
     })
 }
@@ -161,8 +161,8 @@ pub unsafe extern "C" fn MPI_Exscan_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Exscan_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `exscan` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::exscan(sendbuf, recvbuf, count, datatype, op, comm) }
     })
 }
@@ -179,8 +179,8 @@ pub unsafe extern "C" fn MPI_Gather_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Gather_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `gather` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::gather(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
@@ -202,8 +202,8 @@ pub unsafe extern "C" fn MPI_Gatherv_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Gatherv_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::gatherv(
                 sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
@@ -224,15 +224,15 @@ pub unsafe extern "C" fn MPI_Iallgather_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iallgather_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `allgather` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::allgather(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -250,15 +250,15 @@ pub unsafe extern "C" fn MPI_Iallgatherv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iallgatherv_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::allgatherv(
                 sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -274,11 +274,11 @@ pub unsafe extern "C" fn MPI_Iallreduce_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iallreduce_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `allreduce` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::allreduce(sendbuf, recvbuf, count, datatype, op, comm) }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -295,15 +295,15 @@ pub unsafe extern "C" fn MPI_Ialltoall_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ialltoall_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `alltoall` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::alltoall(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -322,16 +322,16 @@ pub unsafe extern "C" fn MPI_Ialltoallv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ialltoallv_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::alltoallv(
                 sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                 comm,
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -350,16 +350,16 @@ pub unsafe extern "C" fn MPI_Ialltoallw_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ialltoallw_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::alltoallw(
                 sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
                 comm,
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -374,11 +374,11 @@ pub unsafe extern "C" fn MPI_Ibcast_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ibcast_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `bcast` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::bcast(buffer, count, datatype, root, comm) }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -394,11 +394,11 @@ pub unsafe extern "C" fn MPI_Iexscan_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iexscan_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `exscan` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::exscan(sendbuf, recvbuf, count, datatype, op, comm) }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -416,15 +416,15 @@ pub unsafe extern "C" fn MPI_Igather_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Igather_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `gather` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::gather(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -443,15 +443,15 @@ pub unsafe extern "C" fn MPI_Igatherv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Igatherv_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::gatherv(
                 sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -468,11 +468,11 @@ pub unsafe extern "C" fn MPI_Ireduce_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ireduce_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `reduce` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::reduce(sendbuf, recvbuf, count, datatype, op, root, comm) }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -488,11 +488,11 @@ pub unsafe extern "C" fn MPI_Ireduce_scatter_block_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ireduce_scatter_block_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `reduce_scatter_block` gets this call's own pointer arguments, valid as its `#
+        // Safety` asks (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm) }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -508,11 +508,11 @@ pub unsafe extern "C" fn MPI_Ireduce_scatter_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ireduce_scatter_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm) }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -528,11 +528,11 @@ pub unsafe extern "C" fn MPI_Iscan_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iscan_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `scan` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::scan(sendbuf, recvbuf, count, datatype, op, comm) }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -550,15 +550,15 @@ pub unsafe extern "C" fn MPI_Iscatter_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iscatter_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `scatter` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::scatter(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -577,15 +577,15 @@ pub unsafe extern "C" fn MPI_Iscatterv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iscatterv_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `scatterv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::scatterv(
                 sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { done_raw(request) }
     })
 }
@@ -601,8 +601,8 @@ pub unsafe extern "C" fn MPI_Reduce_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Reduce_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `reduce` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::reduce(sendbuf, recvbuf, count, datatype, op, root, comm) }
     })
 }
@@ -617,8 +617,8 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_block_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Reduce_scatter_block_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `reduce_scatter_block` gets this call's own pointer arguments, valid as its `#
+        // Safety` asks (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm) }
     })
 }
@@ -633,8 +633,8 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Reduce_scatter_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm) }
     })
 }
@@ -649,8 +649,8 @@ pub unsafe extern "C" fn MPI_Scan_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Scan_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `scan` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::scan(sendbuf, recvbuf, count, datatype, op, comm) }
     })
 }
@@ -667,8 +667,8 @@ pub unsafe extern "C" fn MPI_Scatter_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Scatter_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `scatter` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::scatter(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
@@ -690,8 +690,8 @@ pub unsafe extern "C" fn MPI_Scatterv_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Scatterv_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `scatterv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
             body::scatterv(
                 sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,

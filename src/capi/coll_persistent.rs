@@ -32,7 +32,7 @@ pub(crate) unsafe fn persistent(
         comm: Handle(comm),
         run: Arc::new(run),
     })?;
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: `request` is valid here by this function's contract (its `# Safety`).
     unsafe { *request = h.0 };
     Ok(())
 }
@@ -56,16 +56,16 @@ pub unsafe extern "C" fn MPI_Allgather_init(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `allgather` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::allgather(
                     sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                 )
             }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -89,16 +89,16 @@ pub unsafe extern "C" fn MPI_Allgather_init_c(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `allgather` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::allgather(
                     sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                 )
             }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -127,16 +127,16 @@ pub unsafe extern "C" fn MPI_Allgatherv_init(
             let recvbuf = recvbuf as *mut c_void;
             let recvcounts = recvcounts as *const c_int;
             let displs = displs as *const c_int;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::allgatherv(
                     sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                 )
             }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -165,16 +165,16 @@ pub unsafe extern "C" fn MPI_Allgatherv_init_c(
             let recvbuf = recvbuf as *mut c_void;
             let recvcounts = recvcounts as *const MPI_Count;
             let displs = displs as *const MPI_Aint;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::allgatherv(
                     sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                 )
             }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -197,12 +197,12 @@ pub unsafe extern "C" fn MPI_Allreduce_init(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `allreduce` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::allreduce(sendbuf, recvbuf, count, datatype, op, comm) }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -225,12 +225,12 @@ pub unsafe extern "C" fn MPI_Allreduce_init_c(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `allreduce` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::allreduce(sendbuf, recvbuf, count, datatype, op, comm) }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -254,16 +254,16 @@ pub unsafe extern "C" fn MPI_Alltoall_init(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `alltoall` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::alltoall(
                     sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                 )
             }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -287,16 +287,16 @@ pub unsafe extern "C" fn MPI_Alltoall_init_c(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `alltoall` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::alltoall(
                     sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                 )
             }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -330,8 +330,8 @@ pub unsafe extern "C" fn MPI_Alltoallv_init(
             let recvbuf = recvbuf as *mut c_void;
             let recvcounts = recvcounts as *const c_int;
             let rdispls = rdispls as *const c_int;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::alltoallv(
                     sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
@@ -339,8 +339,8 @@ pub unsafe extern "C" fn MPI_Alltoallv_init(
                 )
             }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -374,8 +374,8 @@ pub unsafe extern "C" fn MPI_Alltoallv_init_c(
             let recvbuf = recvbuf as *mut c_void;
             let recvcounts = recvcounts as *const MPI_Count;
             let rdispls = rdispls as *const MPI_Aint;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::alltoallv(
                     sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
@@ -383,8 +383,8 @@ pub unsafe extern "C" fn MPI_Alltoallv_init_c(
                 )
             }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -422,8 +422,8 @@ pub unsafe extern "C" fn MPI_Alltoallw_init(
             let recvcounts = recvcounts as *const c_int;
             let rdispls = rdispls as *const c_int;
             let recvtypes = recvtypes as *const MPI_Datatype;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::alltoallw(
                     sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
@@ -431,8 +431,8 @@ pub unsafe extern "C" fn MPI_Alltoallw_init(
                 )
             }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -470,8 +470,8 @@ pub unsafe extern "C" fn MPI_Alltoallw_init_c(
             let recvcounts = recvcounts as *const MPI_Count;
             let rdispls = rdispls as *const MPI_Aint;
             let recvtypes = recvtypes as *const MPI_Datatype;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::alltoallw(
                     sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
@@ -479,8 +479,8 @@ pub unsafe extern "C" fn MPI_Alltoallw_init_c(
                 )
             }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -493,8 +493,8 @@ pub unsafe extern "C" fn MPI_Barrier_init(
 ) -> c_int {
     entry!("MPI_Barrier_init", Scope::Comm(comm), {
         let run = move || body::barrier(comm);
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -514,12 +514,12 @@ pub unsafe extern "C" fn MPI_Bcast_init(
         // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
         let run = move || {
             let buffer = buffer as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `bcast` gets this call's own pointer arguments, valid as its `# Safety` asks
+            // (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::bcast(buffer, count, datatype, root, comm) }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -539,12 +539,12 @@ pub unsafe extern "C" fn MPI_Bcast_init_c(
         // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
         let run = move || {
             let buffer = buffer as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `bcast` gets this call's own pointer arguments, valid as its `# Safety` asks
+            // (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::bcast(buffer, count, datatype, root, comm) }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -567,12 +567,12 @@ pub unsafe extern "C" fn MPI_Exscan_init(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `exscan` gets this call's own pointer arguments, valid as its `# Safety` asks
+            // (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::exscan(sendbuf, recvbuf, count, datatype, op, comm) }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -595,12 +595,12 @@ pub unsafe extern "C" fn MPI_Exscan_init_c(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `exscan` gets this call's own pointer arguments, valid as its `# Safety` asks
+            // (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::exscan(sendbuf, recvbuf, count, datatype, op, comm) }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -625,16 +625,16 @@ pub unsafe extern "C" fn MPI_Gather_init(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `gather` gets this call's own pointer arguments, valid as its `# Safety` asks
+            // (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::gather(
                     sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                 )
             }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -659,16 +659,16 @@ pub unsafe extern "C" fn MPI_Gather_init_c(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `gather` gets this call's own pointer arguments, valid as its `# Safety` asks
+            // (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::gather(
                     sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                 )
             }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -698,16 +698,16 @@ pub unsafe extern "C" fn MPI_Gatherv_init(
             let recvbuf = recvbuf as *mut c_void;
             let recvcounts = recvcounts as *const c_int;
             let displs = displs as *const c_int;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::gatherv(
                     sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
                 )
             }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -737,16 +737,16 @@ pub unsafe extern "C" fn MPI_Gatherv_init_c(
             let recvbuf = recvbuf as *mut c_void;
             let recvcounts = recvcounts as *const MPI_Count;
             let displs = displs as *const MPI_Aint;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::gatherv(
                     sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
                 )
             }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -770,12 +770,12 @@ pub unsafe extern "C" fn MPI_Reduce_init(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `reduce` gets this call's own pointer arguments, valid as its `# Safety` asks
+            // (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::reduce(sendbuf, recvbuf, count, datatype, op, root, comm) }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -799,12 +799,12 @@ pub unsafe extern "C" fn MPI_Reduce_init_c(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `reduce` gets this call's own pointer arguments, valid as its `# Safety` asks
+            // (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::reduce(sendbuf, recvbuf, count, datatype, op, root, comm) }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -827,12 +827,12 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_block_init(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `reduce_scatter_block` gets this call's own pointer arguments, valid as its
+            // `# Safety` asks (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm) }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -855,12 +855,12 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_block_init_c(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `reduce_scatter_block` gets this call's own pointer arguments, valid as its
+            // `# Safety` asks (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm) }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -885,12 +885,12 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_init(
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
             let recvcounts = recvcounts as *const c_int;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm) }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -915,12 +915,12 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_init_c(
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
             let recvcounts = recvcounts as *const MPI_Count;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm) }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -943,12 +943,12 @@ pub unsafe extern "C" fn MPI_Scan_init(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `scan` gets this call's own pointer arguments, valid as its `# Safety` asks
+            // (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::scan(sendbuf, recvbuf, count, datatype, op, comm) }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -971,12 +971,12 @@ pub unsafe extern "C" fn MPI_Scan_init_c(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `scan` gets this call's own pointer arguments, valid as its `# Safety` asks
+            // (MPI's contract for this routine, capi/mod.rs).
             unsafe { body::scan(sendbuf, recvbuf, count, datatype, op, comm) }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -1001,16 +1001,16 @@ pub unsafe extern "C" fn MPI_Scatter_init(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `scatter` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::scatter(
                     sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                 )
             }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -1035,16 +1035,16 @@ pub unsafe extern "C" fn MPI_Scatter_init_c(
         let run = move || {
             let sendbuf = sendbuf as *const c_void;
             let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `scatter` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::scatter(
                     sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                 )
             }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -1074,16 +1074,16 @@ pub unsafe extern "C" fn MPI_Scatterv_init(
             let sendcounts = sendcounts as *const c_int;
             let displs = displs as *const c_int;
             let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `scatterv` needs the buffers and per-process arrays to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::scatterv(
                     sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
                 )
             }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -1113,16 +1113,16 @@ pub unsafe extern "C" fn MPI_Scatterv_init_c(
             let sendcounts = sendcounts as *const MPI_Count;
             let displs = displs as *const MPI_Aint;
             let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-            // exists, so the plan made at init may run at each start.
+            // SAFETY: `scatterv` needs the buffers and per-process arrays to be as the MPI routine
+            // describes (MPI's contract for this routine, capi/mod.rs).
             unsafe {
                 body::scatterv(
                     sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
                 )
             }
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { persistent(comm, info, request, run) }
     })
 }

@@ -39,9 +39,11 @@ unsafe fn allgatherv<C: Num, D: Num>(
     (recvbuf, recvcounts, displs, recvtype): (*mut c_void, *const C, *const D, MPI_Datatype),
 ) -> Result<Plan> {
     let (ind, _) = degrees(comm)?;
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let counts = unsafe { arr(recvcounts, ind, "recvcounts") }?;
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let displs = unsafe { arr(displs, ind, "displs") }?;
     let sc = sendcount.wide();
     Plan::new(
@@ -91,13 +93,17 @@ unsafe fn alltoallv<C: Num, D: Num>(
     (recvbuf, recvcounts, rdispls, recvtype): (*mut c_void, *const C, *const D, MPI_Datatype),
 ) -> Result<Plan> {
     let (ind, outd) = degrees(comm)?;
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let sc = unsafe { arr(sendcounts, outd, "sendcounts") }?;
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let sd = unsafe { arr(sdispls, outd, "sdispls") }?;
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let rc = unsafe { arr(recvcounts, ind, "recvcounts") }?;
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let rd = unsafe { arr(rdispls, ind, "rdispls") }?;
     Plan::new(
         comm,
@@ -143,17 +149,23 @@ unsafe fn alltoallw<C: Num>(
     ),
 ) -> Result<Plan> {
     let (ind, outd) = degrees(comm)?;
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let sc = unsafe { arr(sendcounts, outd, "sendcounts") }?;
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let sd = unsafe { arr(sdispls, outd, "sdispls") }?;
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let st = unsafe { arr(sendtypes, outd, "sendtypes") }?;
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let rc = unsafe { arr(recvcounts, ind, "recvcounts") }?;
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let rd = unsafe { arr(rdispls, ind, "rdispls") }?;
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: the array has an entry per neighbour (`n`), the contract of this function's callers,
+    // the neighbourhood entry points (MPI 4.1 §8.6), which is what `arr` asks.
     let rt = unsafe { arr(recvtypes, ind, "recvtypes") }?;
     Plan::new(
         comm,
@@ -182,8 +194,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgather(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.run() }
     })
 }
@@ -204,8 +216,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgather_c(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.run() }
     })
 }
@@ -227,8 +239,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgather(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.now(request) }
     })
 }
@@ -250,8 +262,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgather_c(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.now(request) }
     })
 }
@@ -274,8 +286,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgather_init(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -298,8 +310,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgather_init_c(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -316,8 +328,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Neighbor_allgatherv", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -325,8 +337,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv(
                 (recvbuf, recvcounts, displs, recvtype),
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.run() }
     })
 }
@@ -343,8 +355,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Neighbor_allgatherv_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -352,8 +364,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_c(
                 (recvbuf, recvcounts, displs, recvtype),
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.run() }
     })
 }
@@ -371,8 +383,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgatherv(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ineighbor_allgatherv", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -380,8 +392,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgatherv(
                 (recvbuf, recvcounts, displs, recvtype),
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.now(request) }
     })
 }
@@ -399,8 +411,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgatherv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ineighbor_allgatherv_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -408,8 +420,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgatherv_c(
                 (recvbuf, recvcounts, displs, recvtype),
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.now(request) }
     })
 }
@@ -428,8 +440,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Neighbor_allgatherv_init", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -437,8 +449,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_init(
                 (recvbuf, recvcounts, displs, recvtype),
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -457,8 +469,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Neighbor_allgatherv_init_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -466,8 +478,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_init_c(
                 (recvbuf, recvcounts, displs, recvtype),
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -488,8 +500,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoall(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.run() }
     })
 }
@@ -510,8 +522,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoall_c(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.run() }
     })
 }
@@ -533,8 +545,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoall(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.now(request) }
     })
 }
@@ -556,8 +568,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoall_c(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.now(request) }
     })
 }
@@ -580,8 +592,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoall_init(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -604,8 +616,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoall_init_c(
             (sendbuf, sendcount, sendtype),
             (recvbuf, recvcount, recvtype),
         )?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -623,8 +635,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallv", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallv(
                 comm,
@@ -632,8 +644,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv(
                 (recvbuf, recvcounts, rdispls, recvtype),
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.run() }
     })
 }
@@ -651,8 +663,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallv_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallv(
                 comm,
@@ -660,8 +672,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv_c(
                 (recvbuf, recvcounts, rdispls, recvtype),
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.run() }
     })
 }
@@ -680,8 +692,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallv(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ineighbor_alltoallv", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallv(
                 comm,
@@ -689,8 +701,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallv(
                 (recvbuf, recvcounts, rdispls, recvtype),
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.now(request) }
     })
 }
@@ -709,8 +721,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ineighbor_alltoallv_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallv(
                 comm,
@@ -718,8 +730,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallv_c(
                 (recvbuf, recvcounts, rdispls, recvtype),
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.now(request) }
     })
 }
@@ -739,8 +751,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallv_init", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallv(
                 comm,
@@ -748,8 +760,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv_init(
                 (recvbuf, recvcounts, rdispls, recvtype),
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -769,8 +781,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallv_init_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallv(
                 comm,
@@ -778,8 +790,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallv_init_c(
                 (recvbuf, recvcounts, rdispls, recvtype),
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -797,8 +809,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallw", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallw(
                 comm,
@@ -806,8 +818,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw(
                 (recvbuf, recvcounts, rdispls, recvtypes),
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.run() }
     })
 }
@@ -825,8 +837,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallw_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallw(
                 comm,
@@ -834,8 +846,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw_c(
                 (recvbuf, recvcounts, rdispls, recvtypes),
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.run() }
     })
 }
@@ -854,8 +866,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallw(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ineighbor_alltoallw", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallw(
                 comm,
@@ -863,8 +875,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallw(
                 (recvbuf, recvcounts, rdispls, recvtypes),
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.now(request) }
     })
 }
@@ -883,8 +895,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallw_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ineighbor_alltoallw_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallw(
                 comm,
@@ -892,8 +904,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_alltoallw_c(
                 (recvbuf, recvcounts, rdispls, recvtypes),
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.now(request) }
     })
 }
@@ -913,8 +925,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallw_init", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallw(
                 comm,
@@ -922,8 +934,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw_init(
                 (recvbuf, recvcounts, rdispls, recvtypes),
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.persistent(info, request) }
     })
 }
@@ -943,8 +955,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Neighbor_alltoallw_init_c", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
+        // describes (MPI's contract for this routine, capi/mod.rs).
         let plan = unsafe {
             alltoallw(
                 comm,
@@ -952,8 +964,8 @@ pub unsafe extern "C" fn MPI_Neighbor_alltoallw_init_c(
                 (recvbuf, recvcounts, rdispls, recvtypes),
             )
         }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: the plan holds this call's own buffers and per-neighbour arrays, valid as MPI's
+        // contract for this routine says (capi/mod.rs), which is what the plan's method asks.
         unsafe { plan.persistent(info, request) }
     })
 }

@@ -171,7 +171,8 @@ impl Plan {
                 }
                 s if s == self.rank => {
                     let b = self.sends[self.partner(i)?];
-                    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+                    // SAFETY: `b` is a send buffer of the plan, valid as the plan's contract
+                    // (`Plan::run`'s `# Safety`) says, and the receive buffer likewise.
                     unsafe {
                         transfer(
                             self.comm,
@@ -201,8 +202,7 @@ impl Plan {
         // SAFETY: MPI's contract for persistent operations: the buffers stay valid while the
         // request is active, which is when MPI_Start runs this.
         let run = move || unsafe { self.run() };
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the persistent request
-        // exists, so the plan made at init may run at each start.
+        // SAFETY: `request` is valid here by this function's contract (its `# Safety`).
         unsafe { crate::capi::coll_persistent::persistent(comm, info, request, run) }
     }
 
@@ -214,10 +214,10 @@ impl Plan {
         if request.is_null() {
             return Err(Error::NullArgument { name: "request" });
         }
-        // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+        // SAFETY: as this function's own contract (its `# Safety`: as `Plan::run`).
         unsafe { self.run() }?;
         let h = rt().completed_request()?;
-        // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+        // SAFETY: `request` is valid here by this function's contract (its `# Safety`).
         unsafe { *request = h.0 };
         Ok(())
     }

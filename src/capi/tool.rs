@@ -233,8 +233,8 @@ pub unsafe extern "C" fn MPI_T_cvar_handle_free(handle: *mut MPI_T_cvar_handle) 
         need!(handle);
         // SAFETY: the entry point's own pointer arguments, valid as the standard says (capi/mod.rs).
         tool::cvar_handle_free(unsafe { *handle })?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `put` gets this call's own pointer arguments, valid as its `# Safety` asks (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe { put(handle, MPI_T_CVAR_HANDLE_NULL) };
         Ok(())
     })
@@ -247,8 +247,8 @@ pub unsafe extern "C" fn MPI_T_cvar_read(handle: MPI_T_cvar_handle, buf: *mut c_
         let v = tool::cvar_of(handle)?;
         // SAFETY: `buf` holds one element of the variable's datatype (MPI 4.1 §15.3.6).
         match cvar_read(&v.what) {
-            // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-            // capi/mod.rs), which is what the callee's `# Safety` asks.
+            // SAFETY: `buf` is not NULL (checked above) and holds one element of the variable's
+            // datatype (MPI 4.1 §15.3.6).
             Value::Int(x) => unsafe { buf.cast::<c_int>().write_unaligned(x) },
             // SAFETY: the entry point's own pointer arguments, valid as the standard says (capi/mod.rs).
             Value::U64(x) => unsafe { buf.cast::<u64>().write_unaligned(x) },
@@ -360,8 +360,8 @@ pub unsafe extern "C" fn MPI_T_pvar_session_free(session: *mut MPI_T_pvar_sessio
         need!(session);
         // SAFETY: the entry point's own pointer arguments, valid as the standard says (capi/mod.rs).
         tool::pvar_session_free(unsafe { *session })?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `put` gets this call's own pointer arguments, valid as its `# Safety` asks (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe { put(session, MPI_T_PVAR_SESSION_NULL) };
         Ok(())
     })
@@ -400,8 +400,8 @@ pub unsafe extern "C" fn MPI_T_pvar_handle_free(
         need!(handle);
         // SAFETY: the entry point's own pointer arguments, valid as the standard says (capi/mod.rs).
         tool::pvar_handle_free(session, unsafe { *handle })?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `put` gets this call's own pointer arguments, valid as its `# Safety` asks (MPI's
+        // contract for this routine, capi/mod.rs).
         unsafe { put(handle, MPI_T_PVAR_HANDLE_NULL) };
         Ok(())
     })

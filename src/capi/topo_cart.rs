@@ -23,9 +23,9 @@ unsafe fn grid(ndims: c_int, dims: *const c_int, periods: *const c_int) -> Resul
     if ndims < 0 {
         return Err(Error::invalid(MPI_ERR_DIMS, format!("ndims is {ndims}")));
     }
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: `dims` is valid here by this function's contract (its `# Safety`).
     let dims = unsafe { ints(dims, ndims, "dims") }?;
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: `periods` is valid here by this function's contract (its `# Safety`).
     let periods = unsafe { ints(periods, ndims, "periods") }?;
     let size = check_dims(&dims)?;
     let periods = periods.iter().map(|&p| p != 0).collect();
@@ -57,15 +57,15 @@ pub unsafe extern "C" fn MPI_Cart_create(
 ) -> c_int {
     entry!("MPI_Cart_create", Scope::Comm(comm_old), {
         let _ = reorder;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `comm_out` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let out = unsafe { comm_out(comm_cart) }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `grid` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let (topo, size) = unsafe { grid(ndims, dims, periods) }?;
         let h = rt().comm_with_topology(Handle(comm_old), size, topo)?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `out` is the entry point's output argument, checked non-NULL by `comm_out` above
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { *out = h.0 };
         Ok(())
     })
@@ -78,12 +78,12 @@ pub unsafe extern "C" fn MPI_Dims_create(nnodes: c_int, ndims: c_int, dims: *mut
         if ndims < 0 {
             return Err(Error::invalid(MPI_ERR_DIMS, format!("ndims is {ndims}")));
         }
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `ints` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let mut d = unsafe { ints(dims, ndims, "dims") }?;
         dims_create(nnodes, &mut d)?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { write_ints(dims, ndims, &d, "dims") }
     })
 }
@@ -119,14 +119,14 @@ pub unsafe extern "C" fn MPI_Cart_get(
                 ),
             ));
         }
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { write_ints(dims, maxdims, &d, "dims") }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { write_ints(periods, maxdims, &p, "periods") }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { write_ints(coords, maxdims, &me, "coords") }
     })
 }
@@ -140,8 +140,8 @@ pub unsafe extern "C" fn MPI_Cart_rank(
     entry!("MPI_Cart_rank", Scope::Comm(comm), {
         let rank = try_out!(rank);
         let (d, _, t) = cart_of(comm)?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `ints` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let c = unsafe { ints(coords, d.len() as c_int, "coords") }?;
         rank.set(t.cart_rank(&c)?);
         Ok(())
@@ -167,8 +167,8 @@ pub unsafe extern "C" fn MPI_Cart_coords(
             ));
         }
         let c = t.cart_coords(rank)?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { write_ints(coords, maxdims, &c, "coords") }
     })
 }
@@ -201,19 +201,19 @@ pub unsafe extern "C" fn MPI_Cart_sub(
     newcomm: *mut MPI_Comm,
 ) -> c_int {
     entry!("MPI_Cart_sub", Scope::Comm(comm), {
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `comm_out` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let out = unsafe { comm_out(newcomm) }?;
         let (d, _, _) = cart_of(comm)?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `ints` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let remain: Vec<bool> = unsafe { ints(remain_dims, d.len() as c_int, "remain_dims") }?
             .iter()
             .map(|&r| r != 0)
             .collect();
         let h = rt().cart_sub(Handle(comm), &remain)?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `out` is the entry point's output argument, checked non-NULL by `comm_out` above
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { *out = h.0 };
         Ok(())
     })
@@ -231,8 +231,8 @@ pub unsafe extern "C" fn MPI_Cart_map(
 ) -> c_int {
     entry!("MPI_Cart_map", Scope::Comm(comm), {
         let newrank = try_out!(newrank);
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `grid` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let (_, size) = unsafe { grid(ndims, dims, periods) }?;
         newrank.set(map_rank(comm, size)?);
         Ok(())

@@ -28,10 +28,10 @@ unsafe fn graph(nnodes: c_int, index: *const c_int, edges: *const c_int) -> Resu
     if nnodes < 0 {
         return Err(Error::invalid(MPI_ERR_ARG, format!("nnodes is {nnodes}")));
     }
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: `index` is valid here by this function's contract (its `# Safety`).
     let index = unsafe { ints(index, nnodes, "index") }?;
     let nedges = index.last().copied().unwrap_or(0);
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: `edges` is valid here by this function's contract (its `# Safety`).
     let edges = unsafe { ints(edges, nedges, "edges") }?;
     check_graph(&index, &edges)?;
     Ok(Topology::Graph { index, edges })
@@ -65,7 +65,7 @@ unsafe fn weights(w: *const c_int, n: c_int, name: &'static str) -> Result<Optio
         }
         _ => {}
     }
-    // SAFETY: this function's own contract (its `# Safety`) is what the callee asks.
+    // SAFETY: `w` is valid here by this function's contract (its `# Safety`).
     let v = unsafe { ints(w, n, name) }?;
     if let Some(i) = v.iter().position(|&x| x < 0) {
         return Err(Error::invalid(
@@ -142,15 +142,15 @@ pub unsafe extern "C" fn MPI_Graph_create(
 ) -> c_int {
     entry!("MPI_Graph_create", Scope::Comm(comm_old), {
         let _ = reorder;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `comm_out` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let out = unsafe { comm_out(comm_graph) }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `graph` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let topo = unsafe { graph(nnodes, index, edges) }?;
         let h = rt().comm_with_topology(Handle(comm_old), nnodes.into(), topo)?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `out` is the entry point's output argument, checked non-NULL by `comm_out` above
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { *out = h.0 };
         Ok(())
     })
@@ -188,11 +188,11 @@ pub unsafe extern "C" fn MPI_Graph_get(
         let Topology::Graph { index: i, edges: e } = &*t else {
             unreachable!("graph_of checked")
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { write_ints(index, maxindex, i, "index") }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { write_ints(edges, maxedges, e, "edges") }
     })
 }
@@ -220,8 +220,8 @@ pub unsafe extern "C" fn MPI_Graph_neighbors(
     entry!("MPI_Graph_neighbors", Scope::Comm(comm), {
         let t = graph_of(comm)?;
         let n = t.graph_neighbors(rank)?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { write_ints(neighbors, maxneighbors, n, "neighbors") }
     })
 }
@@ -240,8 +240,8 @@ pub unsafe extern "C" fn MPI_Graph_map(
         if nnodes < 1 {
             return Err(Error::invalid(MPI_ERR_ARG, format!("nnodes is {nnodes}")));
         }
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `graph` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { graph(nnodes, index, edges) }?;
         newrank.set(map_rank(comm, nnodes.into())?);
         Ok(())
@@ -264,27 +264,27 @@ pub unsafe extern "C" fn MPI_Dist_graph_create_adjacent(
 ) -> c_int {
     entry!("MPI_Dist_graph_create_adjacent", Scope::Comm(comm_old), {
         let _ = reorder;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `comm_out` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let out = unsafe { comm_out(comm_dist_graph) }?;
         check_info(info)?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `ints` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let s = unsafe { ints(sources, indegree, "sources") }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `weights` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let sw = unsafe { weights(sourceweights, indegree, "sourceweights") }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `ints` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let d = unsafe { ints(destinations, outdegree, "destinations") }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `weights` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let dw = unsafe { weights(destweights, outdegree, "destweights") }?;
         let topo = dist_graph(comm_old, (s, sw), (d, dw))?;
         let size = rt().comm_size(Handle(comm_old))?;
         let h = rt().comm_with_topology(Handle(comm_old), size.into(), topo)?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `out` is the entry point's output argument, checked non-NULL by `comm_out` above
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { *out = h.0 };
         Ok(())
     })
@@ -306,17 +306,17 @@ pub unsafe extern "C" fn MPI_Dist_graph_create(
 ) -> c_int {
     entry!("MPI_Dist_graph_create", Scope::Comm(comm_old), {
         let _ = reorder;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `comm_out` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let out = unsafe { comm_out(comm_dist_graph) }?;
         check_info(info)?;
         let size = rt().comm_size(Handle(comm_old))?;
         let rank = rt().comm_rank(Handle(comm_old))?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `ints` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let s = unsafe { ints(sources, n, "sources") }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `ints` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let deg = unsafe { ints(degrees, n, "degrees") }?;
         check_ranks(&s, size, "sources")?;
         if let Some(i) = deg.iter().position(|&x| x < 0) {
@@ -328,12 +328,12 @@ pub unsafe extern "C" fn MPI_Dist_graph_create(
         let total = deg.iter().map(|&x| i64::from(x)).sum::<i64>();
         let total = c_int::try_from(total)
             .map_err(|_| Error::invalid(MPI_ERR_ARG, "more than INT_MAX edges"))?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `ints` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let d = unsafe { ints(destinations, total, "destinations") }?;
         check_ranks(&d, size, "destinations")?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `weights` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         let w = unsafe { weights(weights_, total, "weights") }?;
         let (mut ins, mut inw, mut outs, mut outw) = (vec![], vec![], vec![], vec![]);
         let mut k = 0;
@@ -358,8 +358,8 @@ pub unsafe extern "C" fn MPI_Dist_graph_create(
             (outs, weighted.then_some(outw)),
         )?;
         let h = rt().comm_with_topology(Handle(comm_old), size.into(), topo)?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `out` is the entry point's output argument, checked non-NULL by `comm_out` above
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { *out = h.0 };
         Ok(())
     })
@@ -415,22 +415,22 @@ pub unsafe extern "C" fn MPI_Dist_graph_neighbors(
         else {
             unreachable!("dist_graph checked")
         };
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { write_ints(sources, maxindegree, s, "sources") }?;
-        // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-        // capi/mod.rs), which is what the callee's `# Safety` asks.
+        // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety` asks
+        // (MPI's contract for this routine, capi/mod.rs).
         unsafe { write_ints(destinations, maxoutdegree, d, "destinations") }?;
         // Weights are written only for a weighted graph, and never through a sentinel.
         let real = |p: *mut c_int| !matches!(p as usize, UNWEIGHTED | WEIGHTS_EMPTY);
         if *weighted && real(sourceweights) {
-            // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-            // capi/mod.rs), which is what the callee's `# Safety` asks.
+            // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe { write_ints(sourceweights, maxindegree, sw, "sourceweights") }?;
         }
         if *weighted && real(destweights) {
-            // SAFETY: the arguments are as this routine's C binding describes (the entry points' contract,
-            // capi/mod.rs), which is what the callee's `# Safety` asks.
+            // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety`
+            // asks (MPI's contract for this routine, capi/mod.rs).
             unsafe { write_ints(destweights, maxoutdegree, dw, "destweights") }?;
         }
         Ok(())
