@@ -201,6 +201,11 @@ const REQUIRED: &[&str] = &[
     "MPI_Scatter_init_c",
     "MPI_Scatterv_init",
     "MPI_Scatterv_init_c",
+    // User operations and local reduction (§6.9.5, §6.9.7).
+    "MPI_Op_create",
+    "MPI_Op_create_c",
+    "MPI_Reduce_local",
+    "MPI_Reduce_local_c",
 ];
 
 /// The family a routine belongs to, for the printed list.

@@ -60,3 +60,19 @@ pub type MPI_Delete_function = MPI_Comm_delete_attr_function;
 pub type MPI_Comm_errhandler_function =
     unsafe extern "C" fn(obj: *mut c_int, code: *mut c_int, ...);
 pub type MPI_Win_errhandler_function = MPI_Comm_errhandler_function;
+
+/// `MPI_User_function` (MPI 4.1 §6.9.5), written by hand in include/mpi_fragment.h.
+pub type MPI_User_function = unsafe extern "C" fn(
+    invec: *mut c_void,
+    inoutvec: *mut c_void,
+    len: *mut c_int,
+    datatype: *mut MPI_Datatype,
+);
+
+/// `MPI_User_function_c`: the `MPI_Op_create_c` form, with an `MPI_Count` length.
+pub type MPI_User_function_c = unsafe extern "C" fn(
+    invec: *mut c_void,
+    inoutvec: *mut c_void,
+    len: *mut MPI_Count,
+    datatype: *mut MPI_Datatype,
+);

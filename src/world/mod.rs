@@ -14,6 +14,8 @@ pub mod errhandler;
 pub mod error_remove;
 pub mod handle;
 pub mod info;
+pub mod op;
+pub mod op_apply;
 pub mod p2p;
 pub mod reduce;
 pub mod request;

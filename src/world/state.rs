@@ -37,6 +37,8 @@ pub struct State {
     pub errhandlers: Slab<Errhandler>,
     pub requests: Slab<Request>,
     pub infos: Slab<Info>,
+    /// User reduction operations (`MPI_Op_create`).
+    pub ops: Slab<crate::world::op::UserOp>,
     /// Messages and posted receives of point-to-point communication with this process.
     pub p2p: crate::world::p2p::Queues,
     pub errors: ErrorRegistry,
@@ -60,6 +62,7 @@ impl State {
             errhandlers: Slab::new(HandleKind::Errhandler),
             requests: Slab::new(HandleKind::Request),
             infos: Slab::new(HandleKind::Info),
+            ops: Slab::new(HandleKind::Op),
             p2p: crate::world::p2p::Queues::new(),
             errors: ErrorRegistry::new(),
             comm_predefined: Vec::new(),
