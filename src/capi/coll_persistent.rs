@@ -32,6 +32,7 @@ pub(crate) unsafe fn persistent(
         comm: Handle(comm),
         run: Arc::new(run),
     })?;
+    // SAFETY: checked non-NULL above; an output argument of the caller.
     unsafe { *request = h.0 };
     Ok(())
 }

@@ -213,6 +213,7 @@ impl Plan {
         }
         unsafe { self.run() }?;
         let h = rt().completed_request()?;
+        // SAFETY: checked non-NULL above; an output argument of the caller.
         unsafe { *request = h.0 };
         Ok(())
     }

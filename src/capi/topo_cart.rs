@@ -58,6 +58,7 @@ pub unsafe extern "C" fn MPI_Cart_create(
         let out = unsafe { comm_out(comm_cart) }?;
         let (topo, size) = unsafe { grid(ndims, dims, periods) }?;
         let h = rt().comm_with_topology(Handle(comm_old), size, topo)?;
+        // SAFETY: `out` is the caller\'s non-NULL output argument (checked by comm_out).
         unsafe { *out = h.0 };
         Ok(())
     })
@@ -186,6 +187,7 @@ pub unsafe extern "C" fn MPI_Cart_sub(
             .map(|&r| r != 0)
             .collect();
         let h = rt().cart_sub(Handle(comm), &remain)?;
+        // SAFETY: `out` is the caller\'s non-NULL output argument (checked by comm_out).
         unsafe { *out = h.0 };
         Ok(())
     })

@@ -142,6 +142,7 @@ pub unsafe extern "C" fn MPI_Graph_create(
         let out = unsafe { comm_out(comm_graph) }?;
         let topo = unsafe { graph(nnodes, index, edges) }?;
         let h = rt().comm_with_topology(Handle(comm_old), nnodes.into(), topo)?;
+        // SAFETY: `out` is the caller\'s non-NULL output argument (checked by comm_out).
         unsafe { *out = h.0 };
         Ok(())
     })
@@ -256,6 +257,7 @@ pub unsafe extern "C" fn MPI_Dist_graph_create_adjacent(
         let topo = dist_graph(comm_old, (s, sw), (d, dw))?;
         let size = rt().comm_size(Handle(comm_old))?;
         let h = rt().comm_with_topology(Handle(comm_old), size.into(), topo)?;
+        // SAFETY: `out` is the caller\'s non-NULL output argument (checked by comm_out).
         unsafe { *out = h.0 };
         Ok(())
     })
@@ -319,6 +321,7 @@ pub unsafe extern "C" fn MPI_Dist_graph_create(
             (outs, weighted.then_some(outw)),
         )?;
         let h = rt().comm_with_topology(Handle(comm_old), size.into(), topo)?;
+        // SAFETY: `out` is the caller\'s non-NULL output argument (checked by comm_out).
         unsafe { *out = h.0 };
         Ok(())
     })
