@@ -44,6 +44,9 @@ typedef int MPI_Copy_function(MPI_Comm oldcomm, int keyval, void *extra_state,
 typedef int MPI_Delete_function(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
 typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code, ...);
 typedef void MPI_Win_errhandler_function(MPI_Win *win, int *error_code, ...);
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count *len,
+                                 MPI_Datatype *datatype);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
 typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 typedef void MPI_Session_errhandler_function(MPI_Session *session, int *error_code, ...);
@@ -2706,6 +2709,10 @@ MPI_Fint MPI_Op_c2f(MPI_Op op);
 
 int MPI_Op_commutative(MPI_Op op, int *commute);
 
+int MPI_Op_create(MPI_User_function * user_fn, int commute, MPI_Op *op);
+
+int MPI_Op_create_c(MPI_User_function_c * user_fn, int commute, MPI_Op *op);
+
 MPI_Op MPI_Op_f2c(MPI_Fint op);
 
 int MPI_Op_free(MPI_Op *op);
@@ -2841,6 +2848,18 @@ int MPI_Reduce_init_c(const void *sendbuf,
                       MPI_Comm comm,
                       MPI_Info info,
                       MPI_Request *request);
+
+int MPI_Reduce_local(const void *inbuf,
+                     void *inoutbuf,
+                     int count,
+                     MPI_Datatype datatype,
+                     MPI_Op op);
+
+int MPI_Reduce_local_c(const void *inbuf,
+                       void *inoutbuf,
+                       MPI_Count count,
+                       MPI_Datatype datatype,
+                       MPI_Op op);
 
 int MPI_Reduce_scatter(const void *sendbuf,
                        void *recvbuf,
@@ -5713,6 +5732,10 @@ MPI_Fint PMPI_Op_c2f(MPI_Op op);
 
 int PMPI_Op_commutative(MPI_Op op, int *commute);
 
+int PMPI_Op_create(MPI_User_function * user_fn, int commute, MPI_Op *op);
+
+int PMPI_Op_create_c(MPI_User_function_c * user_fn, int commute, MPI_Op *op);
+
 MPI_Op PMPI_Op_f2c(MPI_Fint op);
 
 int PMPI_Op_free(MPI_Op *op);
@@ -5848,6 +5871,18 @@ int PMPI_Reduce_init_c(const void *sendbuf,
                        MPI_Comm comm,
                        MPI_Info info,
                        MPI_Request *request);
+
+int PMPI_Reduce_local(const void *inbuf,
+                      void *inoutbuf,
+                      int count,
+                      MPI_Datatype datatype,
+                      MPI_Op op);
+
+int PMPI_Reduce_local_c(const void *inbuf,
+                        void *inoutbuf,
+                        MPI_Count count,
+                        MPI_Datatype datatype,
+                        MPI_Op op);
 
 int PMPI_Reduce_scatter(const void *sendbuf,
                         void *recvbuf,

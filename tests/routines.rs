@@ -422,6 +422,11 @@ const REQUIRED: &[&str] = &[
     "MPI_T_source_get_info",
     "MPI_T_source_get_num",
     "MPI_T_source_get_timestamp",
+    // User operations and local reduction (§6.9.5, §6.9.7).
+    "MPI_Op_create",
+    "MPI_Op_create_c",
+    "MPI_Reduce_local",
+    "MPI_Reduce_local_c",
 ];
 
 /// The family a routine belongs to, for the printed list.

@@ -37,6 +37,7 @@ pub mod memory;
 pub mod neighbor;
 pub mod neighbor_plan;
 pub mod op;
+pub mod op_user;
 pub mod p2p;
 pub mod pack;
 pub mod profile;

@@ -125,3 +125,19 @@ pub type MPI_Datarep_extent_function = unsafe extern "C" fn(
     extent: *mut MPI_Aint,
     extra_state: *mut c_void,
 ) -> c_int;
+
+/// `MPI_User_function` (MPI 4.1 §6.9.5), written by hand in include/mpi_fragment.h.
+pub type MPI_User_function = unsafe extern "C" fn(
+    invec: *mut c_void,
+    inoutvec: *mut c_void,
+    len: *mut c_int,
+    datatype: *mut MPI_Datatype,
+);
+
+/// `MPI_User_function_c`: the `MPI_Op_create_c` form, with an `MPI_Count` length.
+pub type MPI_User_function_c = unsafe extern "C" fn(
+    invec: *mut c_void,
+    inoutvec: *mut c_void,
+    len: *mut MPI_Count,
+    datatype: *mut MPI_Datatype,
+);

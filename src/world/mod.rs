@@ -23,6 +23,8 @@ pub mod file;
 pub mod handle;
 pub mod info;
 pub mod objects;
+pub mod op;
+pub mod op_apply;
 pub mod p2p;
 pub mod reduce;
 pub mod request;

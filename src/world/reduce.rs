@@ -7,7 +7,6 @@
 
 use crate::consts::*;
 use crate::error::{Error, Result};
-use crate::world::datatype::check_op;
 use crate::world::handle::Handle;
 use crate::world::runtime::Runtime;
 
@@ -44,7 +43,7 @@ impl Runtime {
         // also rejects null, freed and forged handles with MPI_ERR_TYPE.
         let blocks = self.type_blocks(a.datatype, a.count)?;
         if let Some(op) = a.op {
-            check_op(op)?;
+            self.op_check(op)?;
         }
         if let Some(root) = a.root {
             if root < 0 || root >= size {

@@ -226,6 +226,7 @@ impl Runtime {
             // MPI_INFO_NULL is a valid info argument wherever an info is taken.
             HandleKind::Info if h.0 == MPI_INFO_NULL => Ok(()),
             HandleKind::Info => st.infos.get(h).map(drop),
+            HandleKind::Op if st.ops.get(h).is_ok() => Ok(()),
             HandleKind::Op => predefined::check_op(h),
             HandleKind::Session => st.sessions.get(h).map(drop),
             HandleKind::File => st.files.get(h).map(drop),

@@ -46,6 +46,8 @@ pub struct State {
     pub file_null_errhandler: Handle,
     /// Data representations registered by `MPI_Register_datarep`.
     pub datareps: Vec<String>,
+    /// User reduction operations (`MPI_Op_create`).
+    pub ops: Slab<crate::world::op::UserOp>,
     /// Messages and posted receives of point-to-point communication with this process.
     pub p2p: crate::world::objects::p2p::Queues,
     pub errors: ErrorRegistry,
@@ -75,6 +77,8 @@ impl State {
             file_null_errhandler: Handle(MPI_ERRORS_RETURN),
             datareps: Vec::new(),
             p2p: crate::world::objects::p2p::Queues::new(),
+            ops: Slab::new(HandleKind::Op),
+            p2p: crate::world::p2p::Queues::new(),
             errors: ErrorRegistry::new(),
             comm_predefined: Vec::new(),
             alloc_mem: BTreeMap::new(),

@@ -82,6 +82,19 @@ int main(int argc, char **argv)
     CHECK_EQ(cls(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, srcs, sw, 1, dsts, dw, MPI_INFO_NULL, 0, &d)), MPI_ERR_ARG,
              "MPI 4.1 §8.5.4: weights are non-negative");
 
+    /* In one process an in-edge from self is also an out-edge; a graph that gives only the
+     * in-edges is inconsistent but accepted (as MPICH and Open MPI do), and a neighbourhood
+     * exchange that waits for the missing send is the deadlock error. */
+    srcs[0] = 0; srcs[1] = 0;
+    CHECK_EQ(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, srcs, MPI_UNWEIGHTED, 0, NULL, NULL, MPI_INFO_NULL, 0, &d), MPI_SUCCESS,
+             "MPI 4.1 §8.5.4: in-edges only, the empty side without weights");
+    MPI_Dist_graph_neighbors_count(d, &indeg, &outdeg, &weighted);
+    CHECK(indeg == 2 && outdeg == 0 && !weighted, "MPI 4.1 §8.5.4: two in-edges, no out-edge, unweighted");
+    MPI_Comm_set_errhandler(d, MPI_ERRORS_RETURN);
+    CHECK_EQ(cls(MPI_Neighbor_allgather(w, 1, MPI_INT, nb, 1, MPI_INT, d)), MPI_ERR_OTHER,
+             "MPI 4.1 §8.6: a receive from self that no send matches would wait forever");
+    MPI_Comm_free(&d);
+
     /* Dist_graph_create: edges named by any process; here 0->0 (weight 3) and 0->0 (weight 4). */
     srcs[0] = 0; degs[0] = 2; dsts[0] = 0; dsts[1] = 0; w[0] = 3; w[1] = 4;
     CHECK_EQ(MPI_Dist_graph_create(MPI_COMM_WORLD, 1, srcs, degs, dsts, w, MPI_INFO_NULL, 0, &d), MPI_SUCCESS, "MPI 4.1 §8.5.4 MPI_Dist_graph_create");

@@ -139,6 +139,7 @@ c_programs! {
         coll_persistent,
         collectives,
         neighbor,
+        op_user,
         topo_cart,
         topo_graph,
         groups,
