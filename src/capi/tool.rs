@@ -115,8 +115,8 @@ pub unsafe extern "C" fn MPI_T_enum_get_info(
 ) -> c_int {
     tool_entry!({
         drop(tool::active()?);
-        let e =
-            &ENUMS[tool::index(enumtype - 1, ENUMS.len()).map_err(|_| MPI_T_ERR_INVALID_HANDLE)?];
+        let e = &ENUMS[tool::index(enumtype.wrapping_sub(1), ENUMS.len())
+            .map_err(|_| MPI_T_ERR_INVALID_HANDLE)?];
         // SAFETY: the entry point's own pointer arguments, valid as the standard says (capi/mod.rs).
         unsafe {
             put(num, e.items.len() as c_int);
@@ -136,8 +136,8 @@ pub unsafe extern "C" fn MPI_T_enum_get_item(
 ) -> c_int {
     tool_entry!({
         drop(tool::active()?);
-        let e =
-            &ENUMS[tool::index(enumtype - 1, ENUMS.len()).map_err(|_| MPI_T_ERR_INVALID_HANDLE)?];
+        let e = &ENUMS[tool::index(enumtype.wrapping_sub(1), ENUMS.len())
+            .map_err(|_| MPI_T_ERR_INVALID_HANDLE)?];
         let (v, n) = e.items[tool::index(index, e.items.len())?];
         // SAFETY: the entry point's own pointer arguments, valid as the standard says (capi/mod.rs).
         unsafe {
