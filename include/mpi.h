@@ -767,6 +767,13 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 
 int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
+int MPI_Bsend_c(const void *buf,
+                MPI_Count count,
+                MPI_Datatype datatype,
+                int dest,
+                int tag,
+                MPI_Comm comm);
+
 int MPI_Bsend_init(const void *buf,
                    int count,
                    MPI_Datatype datatype,
@@ -774,6 +781,14 @@ int MPI_Bsend_init(const void *buf,
                    int tag,
                    MPI_Comm comm,
                    MPI_Request *request);
+
+int MPI_Bsend_init_c(const void *buf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     int dest,
+                     int tag,
+                     MPI_Comm comm,
+                     MPI_Request *request);
 
 int MPI_Buffer_attach(void *buffer, int size);
 
@@ -1137,6 +1152,14 @@ int MPI_Ibsend(const void *buf,
                MPI_Comm comm,
                MPI_Request *request);
 
+int MPI_Ibsend_c(const void *buf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 int dest,
+                 int tag,
+                 MPI_Comm comm,
+                 MPI_Request *request);
+
 int MPI_Iexscan(const void *sendbuf,
                 void *recvbuf,
                 int count,
@@ -1255,6 +1278,14 @@ int MPI_Irsend(const void *buf,
                MPI_Comm comm,
                MPI_Request *request);
 
+int MPI_Irsend_c(const void *buf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 int dest,
+                 int tag,
+                 MPI_Comm comm,
+                 MPI_Request *request);
+
 int MPI_Is_thread_main(int *flag);
 
 int MPI_Iscan(const void *sendbuf,
@@ -1302,6 +1333,52 @@ int MPI_Isend_c(const void *buf,
                 MPI_Comm comm,
                 MPI_Request *request);
 
+int MPI_Isendrecv(const void *sendbuf,
+                  int sendcount,
+                  MPI_Datatype sendtype,
+                  int dest,
+                  int sendtag,
+                  void *recvbuf,
+                  int recvcount,
+                  MPI_Datatype recvtype,
+                  int source,
+                  int recvtag,
+                  MPI_Comm comm,
+                  MPI_Request *request);
+
+int MPI_Isendrecv_c(const void *sendbuf,
+                    MPI_Count sendcount,
+                    MPI_Datatype sendtype,
+                    int dest,
+                    int sendtag,
+                    void *recvbuf,
+                    MPI_Count recvcount,
+                    MPI_Datatype recvtype,
+                    int source,
+                    int recvtag,
+                    MPI_Comm comm,
+                    MPI_Request *request);
+
+int MPI_Isendrecv_replace(void *buf,
+                          int count,
+                          MPI_Datatype datatype,
+                          int dest,
+                          int sendtag,
+                          int source,
+                          int recvtag,
+                          MPI_Comm comm,
+                          MPI_Request *request);
+
+int MPI_Isendrecv_replace_c(void *buf,
+                            MPI_Count count,
+                            MPI_Datatype datatype,
+                            int dest,
+                            int sendtag,
+                            int source,
+                            int recvtag,
+                            MPI_Comm comm,
+                            MPI_Request *request);
+
 int MPI_Issend(const void *buf,
                int count,
                MPI_Datatype datatype,
@@ -1309,6 +1386,14 @@ int MPI_Issend(const void *buf,
                int tag,
                MPI_Comm comm,
                MPI_Request *request);
+
+int MPI_Issend_c(const void *buf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 int dest,
+                 int tag,
+                 MPI_Comm comm,
+                 MPI_Request *request);
 
 int MPI_Keyval_create(MPI_Copy_function * copy_fn,
                       MPI_Delete_function * delete_fn,
@@ -1425,6 +1510,14 @@ int MPI_Recv_init(void *buf,
                   int tag,
                   MPI_Comm comm,
                   MPI_Request *request);
+
+int MPI_Recv_init_c(void *buf,
+                    MPI_Count count,
+                    MPI_Datatype datatype,
+                    int source,
+                    int tag,
+                    MPI_Comm comm,
+                    MPI_Request *request);
 
 int MPI_Reduce(const void *sendbuf,
                void *recvbuf,
@@ -1553,6 +1646,13 @@ int MPI_Rput_c(const void *origin_addr,
 
 int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
+int MPI_Rsend_c(const void *buf,
+                MPI_Count count,
+                MPI_Datatype datatype,
+                int dest,
+                int tag,
+                MPI_Comm comm);
+
 int MPI_Rsend_init(const void *buf,
                    int count,
                    MPI_Datatype datatype,
@@ -1560,6 +1660,14 @@ int MPI_Rsend_init(const void *buf,
                    int tag,
                    MPI_Comm comm,
                    MPI_Request *request);
+
+int MPI_Rsend_init_c(const void *buf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     int dest,
+                     int tag,
+                     MPI_Comm comm,
+                     MPI_Request *request);
 
 int MPI_Scan(const void *sendbuf,
              void *recvbuf,
@@ -1604,6 +1712,14 @@ int MPI_Send_init(const void *buf,
                   MPI_Comm comm,
                   MPI_Request *request);
 
+int MPI_Send_init_c(const void *buf,
+                    MPI_Count count,
+                    MPI_Datatype datatype,
+                    int dest,
+                    int tag,
+                    MPI_Comm comm,
+                    MPI_Request *request);
+
 int MPI_Sendrecv(const void *sendbuf,
                  int sendcount,
                  MPI_Datatype sendtype,
@@ -1617,6 +1733,19 @@ int MPI_Sendrecv(const void *sendbuf,
                  MPI_Comm comm,
                  MPI_Status *status);
 
+int MPI_Sendrecv_c(const void *sendbuf,
+                   MPI_Count sendcount,
+                   MPI_Datatype sendtype,
+                   int dest,
+                   int sendtag,
+                   void *recvbuf,
+                   MPI_Count recvcount,
+                   MPI_Datatype recvtype,
+                   int source,
+                   int recvtag,
+                   MPI_Comm comm,
+                   MPI_Status *status);
+
 int MPI_Sendrecv_replace(void *buf,
                          int count,
                          MPI_Datatype datatype,
@@ -1627,7 +1756,24 @@ int MPI_Sendrecv_replace(void *buf,
                          MPI_Comm comm,
                          MPI_Status *status);
 
+int MPI_Sendrecv_replace_c(void *buf,
+                           MPI_Count count,
+                           MPI_Datatype datatype,
+                           int dest,
+                           int sendtag,
+                           int source,
+                           int recvtag,
+                           MPI_Comm comm,
+                           MPI_Status *status);
+
 int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+
+int MPI_Ssend_c(const void *buf,
+                MPI_Count count,
+                MPI_Datatype datatype,
+                int dest,
+                int tag,
+                MPI_Comm comm);
 
 int MPI_Ssend_init(const void *buf,
                    int count,
@@ -1636,6 +1782,14 @@ int MPI_Ssend_init(const void *buf,
                    int tag,
                    MPI_Comm comm,
                    MPI_Request *request);
+
+int MPI_Ssend_init_c(const void *buf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     int dest,
+                     int tag,
+                     MPI_Comm comm,
+                     MPI_Request *request);
 
 int MPI_Start(MPI_Request *request);
 
@@ -2157,6 +2311,13 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
 
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
+int PMPI_Bsend_c(const void *buf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 int dest,
+                 int tag,
+                 MPI_Comm comm);
+
 int PMPI_Bsend_init(const void *buf,
                     int count,
                     MPI_Datatype datatype,
@@ -2164,6 +2325,14 @@ int PMPI_Bsend_init(const void *buf,
                     int tag,
                     MPI_Comm comm,
                     MPI_Request *request);
+
+int PMPI_Bsend_init_c(const void *buf,
+                      MPI_Count count,
+                      MPI_Datatype datatype,
+                      int dest,
+                      int tag,
+                      MPI_Comm comm,
+                      MPI_Request *request);
 
 int PMPI_Buffer_attach(void *buffer, int size);
 
@@ -2504,6 +2673,14 @@ int PMPI_Ibsend(const void *buf,
                 MPI_Comm comm,
                 MPI_Request *request);
 
+int PMPI_Ibsend_c(const void *buf,
+                  MPI_Count count,
+                  MPI_Datatype datatype,
+                  int dest,
+                  int tag,
+                  MPI_Comm comm,
+                  MPI_Request *request);
+
 int PMPI_Iexscan(const void *sendbuf,
                  void *recvbuf,
                  int count,
@@ -2622,6 +2799,14 @@ int PMPI_Irsend(const void *buf,
                 MPI_Comm comm,
                 MPI_Request *request);
 
+int PMPI_Irsend_c(const void *buf,
+                  MPI_Count count,
+                  MPI_Datatype datatype,
+                  int dest,
+                  int tag,
+                  MPI_Comm comm,
+                  MPI_Request *request);
+
 int PMPI_Is_thread_main(int *flag);
 
 int PMPI_Iscan(const void *sendbuf,
@@ -2669,6 +2854,52 @@ int PMPI_Isend_c(const void *buf,
                  MPI_Comm comm,
                  MPI_Request *request);
 
+int PMPI_Isendrecv(const void *sendbuf,
+                   int sendcount,
+                   MPI_Datatype sendtype,
+                   int dest,
+                   int sendtag,
+                   void *recvbuf,
+                   int recvcount,
+                   MPI_Datatype recvtype,
+                   int source,
+                   int recvtag,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
+int PMPI_Isendrecv_c(const void *sendbuf,
+                     MPI_Count sendcount,
+                     MPI_Datatype sendtype,
+                     int dest,
+                     int sendtag,
+                     void *recvbuf,
+                     MPI_Count recvcount,
+                     MPI_Datatype recvtype,
+                     int source,
+                     int recvtag,
+                     MPI_Comm comm,
+                     MPI_Request *request);
+
+int PMPI_Isendrecv_replace(void *buf,
+                           int count,
+                           MPI_Datatype datatype,
+                           int dest,
+                           int sendtag,
+                           int source,
+                           int recvtag,
+                           MPI_Comm comm,
+                           MPI_Request *request);
+
+int PMPI_Isendrecv_replace_c(void *buf,
+                             MPI_Count count,
+                             MPI_Datatype datatype,
+                             int dest,
+                             int sendtag,
+                             int source,
+                             int recvtag,
+                             MPI_Comm comm,
+                             MPI_Request *request);
+
 int PMPI_Issend(const void *buf,
                 int count,
                 MPI_Datatype datatype,
@@ -2676,6 +2907,14 @@ int PMPI_Issend(const void *buf,
                 int tag,
                 MPI_Comm comm,
                 MPI_Request *request);
+
+int PMPI_Issend_c(const void *buf,
+                  MPI_Count count,
+                  MPI_Datatype datatype,
+                  int dest,
+                  int tag,
+                  MPI_Comm comm,
+                  MPI_Request *request);
 
 int PMPI_Keyval_create(MPI_Copy_function * copy_fn,
                        MPI_Delete_function * delete_fn,
@@ -2783,6 +3022,14 @@ int PMPI_Recv_init(void *buf,
                    int tag,
                    MPI_Comm comm,
                    MPI_Request *request);
+
+int PMPI_Recv_init_c(void *buf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     int source,
+                     int tag,
+                     MPI_Comm comm,
+                     MPI_Request *request);
 
 int PMPI_Reduce(const void *sendbuf,
                 void *recvbuf,
@@ -2911,6 +3158,13 @@ int PMPI_Rput_c(const void *origin_addr,
 
 int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
+int PMPI_Rsend_c(const void *buf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 int dest,
+                 int tag,
+                 MPI_Comm comm);
+
 int PMPI_Rsend_init(const void *buf,
                     int count,
                     MPI_Datatype datatype,
@@ -2918,6 +3172,14 @@ int PMPI_Rsend_init(const void *buf,
                     int tag,
                     MPI_Comm comm,
                     MPI_Request *request);
+
+int PMPI_Rsend_init_c(const void *buf,
+                      MPI_Count count,
+                      MPI_Datatype datatype,
+                      int dest,
+                      int tag,
+                      MPI_Comm comm,
+                      MPI_Request *request);
 
 int PMPI_Scan(const void *sendbuf,
               void *recvbuf,
@@ -2962,6 +3224,14 @@ int PMPI_Send_init(const void *buf,
                    MPI_Comm comm,
                    MPI_Request *request);
 
+int PMPI_Send_init_c(const void *buf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     int dest,
+                     int tag,
+                     MPI_Comm comm,
+                     MPI_Request *request);
+
 int PMPI_Sendrecv(const void *sendbuf,
                   int sendcount,
                   MPI_Datatype sendtype,
@@ -2975,6 +3245,19 @@ int PMPI_Sendrecv(const void *sendbuf,
                   MPI_Comm comm,
                   MPI_Status *status);
 
+int PMPI_Sendrecv_c(const void *sendbuf,
+                    MPI_Count sendcount,
+                    MPI_Datatype sendtype,
+                    int dest,
+                    int sendtag,
+                    void *recvbuf,
+                    MPI_Count recvcount,
+                    MPI_Datatype recvtype,
+                    int source,
+                    int recvtag,
+                    MPI_Comm comm,
+                    MPI_Status *status);
+
 int PMPI_Sendrecv_replace(void *buf,
                           int count,
                           MPI_Datatype datatype,
@@ -2985,7 +3268,24 @@ int PMPI_Sendrecv_replace(void *buf,
                           MPI_Comm comm,
                           MPI_Status *status);
 
+int PMPI_Sendrecv_replace_c(void *buf,
+                            MPI_Count count,
+                            MPI_Datatype datatype,
+                            int dest,
+                            int sendtag,
+                            int source,
+                            int recvtag,
+                            MPI_Comm comm,
+                            MPI_Status *status);
+
 int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+
+int PMPI_Ssend_c(const void *buf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 int dest,
+                 int tag,
+                 MPI_Comm comm);
 
 int PMPI_Ssend_init(const void *buf,
                     int count,
@@ -2994,6 +3294,14 @@ int PMPI_Ssend_init(const void *buf,
                     int tag,
                     MPI_Comm comm,
                     MPI_Request *request);
+
+int PMPI_Ssend_init_c(const void *buf,
+                      MPI_Count count,
+                      MPI_Datatype datatype,
+                      int dest,
+                      int tag,
+                      MPI_Comm comm,
+                      MPI_Request *request);
 
 int PMPI_Start(MPI_Request *request);
 

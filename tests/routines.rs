@@ -127,6 +127,24 @@ const REQUIRED: &[&str] = &[
     "MPI_Win_test",
     "MPI_Win_get_info",
     "MPI_Win_set_info",
+    // Large-count point-to-point and nonblocking send-receive (§3).
+    "MPI_Bsend_c",
+    "MPI_Ssend_c",
+    "MPI_Rsend_c",
+    "MPI_Ibsend_c",
+    "MPI_Issend_c",
+    "MPI_Irsend_c",
+    "MPI_Send_init_c",
+    "MPI_Bsend_init_c",
+    "MPI_Ssend_init_c",
+    "MPI_Rsend_init_c",
+    "MPI_Recv_init_c",
+    "MPI_Sendrecv_c",
+    "MPI_Sendrecv_replace_c",
+    "MPI_Isendrecv",
+    "MPI_Isendrecv_c",
+    "MPI_Isendrecv_replace",
+    "MPI_Isendrecv_replace_c",
 ];
 
 /// The family a routine belongs to, for the printed list.

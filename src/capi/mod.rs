@@ -30,6 +30,7 @@ pub mod inter;
 pub mod memory;
 pub mod op;
 pub mod p2p;
+pub mod p2p_c;
 pub mod pack;
 pub mod profile;
 pub mod request;

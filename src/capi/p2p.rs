@@ -70,7 +70,7 @@ pub unsafe fn deliver(d: Delivery) -> Result<()> {
 /// As [`pack`].
 // The MPI call's own arguments, passed on as they are.
 #[allow(clippy::too_many_arguments)]
-unsafe fn start_send(
+pub(crate) unsafe fn start_send(
     buf: *const c_void,
     count: i64,
     datatype: MPI_Datatype,
@@ -98,7 +98,7 @@ unsafe fn start_send(
 ///
 /// # Safety
 /// `buf` must stay valid until the receive completes.
-unsafe fn start_recv(
+pub(crate) unsafe fn start_recv(
     buf: *mut c_void,
     count: i64,
     datatype: MPI_Datatype,
@@ -124,7 +124,7 @@ unsafe fn start_recv(
 
 /// Completes a request a blocking call started: its status, or the deadlock error if it
 /// cannot complete (the request is withdrawn then).
-fn finish_blocking(h: Handle, what: &str) -> Result<Status> {
+pub(crate) fn finish_blocking(h: Handle, what: &str) -> Result<Status> {
     match rt().request_test(h)? {
         Tested::Done(s, _) => Ok(s),
         Tested::Pending => match rt().request_wait(h) {
@@ -143,7 +143,7 @@ fn finish_blocking(h: Handle, what: &str) -> Result<Status> {
 }
 
 /// A receive's error (truncation) as the call's error.
-fn received(s: &Status) -> Result<()> {
+pub(crate) fn received(s: &Status) -> Result<()> {
     if s.error == MPI_ERR_TRUNCATE {
         return Err(Error::invalid(
             MPI_ERR_TRUNCATE,
@@ -159,7 +159,7 @@ fn received(s: &Status) -> Result<()> {
 /// As [`pack`].
 // The MPI call's own arguments, passed on as they are.
 #[allow(clippy::too_many_arguments)]
-unsafe fn send_blocking(
+pub(crate) unsafe fn send_blocking(
     buf: *const c_void,
     count: i64,
     datatype: MPI_Datatype,
@@ -177,7 +177,7 @@ unsafe fn send_blocking(
 ///
 /// # Safety
 /// As [`start_recv`]; `status` is NULL or writable.
-unsafe fn recv_blocking(
+pub(crate) unsafe fn recv_blocking(
     buf: *mut c_void,
     count: i64,
     datatype: MPI_Datatype,
@@ -323,7 +323,7 @@ pub unsafe extern "C" fn MPI_Rsend(
 /// As [`pack`]; `request` writable (checked).
 // The MPI call's own arguments, passed on as they are.
 #[allow(clippy::too_many_arguments)]
-unsafe fn isend(
+pub(crate) unsafe fn isend(
     buf: *const c_void,
     count: i64,
     datatype: MPI_Datatype,
@@ -673,7 +673,7 @@ pub unsafe extern "C" fn MPI_Probe(
 ///
 /// # Safety
 /// `request` writable (checked).
-unsafe fn init(op: PersistentOp, request: *mut MPI_Request) -> Result<()> {
+pub(crate) unsafe fn init(op: PersistentOp, request: *mut MPI_Request) -> Result<()> {
     nonnull!(request);
     let h = rt().persistent_init(op)?;
     unsafe { *request = h.0 };

@@ -140,6 +140,7 @@ c_programs! {
         groups,
         info,
         keyval_reuse,
+        p2p_large_count,
         p2p_self,
         pmpi,
         rma_self;
