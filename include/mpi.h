@@ -1225,6 +1225,22 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
 
 int MPI_Initialized(int *flag);
 
+int MPI_Intercomm_create(MPI_Comm local_comm,
+                         int local_leader,
+                         MPI_Comm peer_comm,
+                         int remote_leader,
+                         int tag,
+                         MPI_Comm *newintercomm);
+
+int MPI_Intercomm_create_from_groups(MPI_Group local_group,
+                                     int local_leader,
+                                     MPI_Group remote_group,
+                                     int remote_leader,
+                                     const char *stringtag,
+                                     MPI_Info info,
+                                     MPI_Errhandler errhandler,
+                                     MPI_Comm *newintercomm);
+
 int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
@@ -1999,6 +2015,10 @@ int MPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Co
 
 int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
 
+int MPI_Type_get_value_index(MPI_Datatype value_type,
+                             MPI_Datatype index_type,
+                             MPI_Datatype *pair_type);
+
 int MPI_Type_indexed(int count,
                      const int *array_of_blocklengths,
                      const int *array_of_displacements,
@@ -2746,6 +2766,22 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided);
 
 int PMPI_Initialized(int *flag);
 
+int PMPI_Intercomm_create(MPI_Comm local_comm,
+                          int local_leader,
+                          MPI_Comm peer_comm,
+                          int remote_leader,
+                          int tag,
+                          MPI_Comm *newintercomm);
+
+int PMPI_Intercomm_create_from_groups(MPI_Group local_group,
+                                      int local_leader,
+                                      MPI_Group remote_group,
+                                      int remote_leader,
+                                      const char *stringtag,
+                                      MPI_Info info,
+                                      MPI_Errhandler errhandler,
+                                      MPI_Comm *newintercomm);
+
 int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
 
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
@@ -3491,6 +3527,10 @@ int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint
 int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
 
 int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+
+int PMPI_Type_get_value_index(MPI_Datatype value_type,
+                              MPI_Datatype index_type,
+                              MPI_Datatype *pair_type);
 
 int PMPI_Type_indexed(int count,
                       const int *array_of_blocklengths,

@@ -145,6 +145,10 @@ const REQUIRED: &[&str] = &[
     "MPI_Isendrecv_c",
     "MPI_Isendrecv_replace",
     "MPI_Isendrecv_replace_c",
+    // Intercommunicator construction (§7.6.2, the error one process gives) and §6.9.4.
+    "MPI_Intercomm_create",
+    "MPI_Intercomm_create_from_groups",
+    "MPI_Type_get_value_index",
 ];
 
 /// The family a routine belongs to, for the printed list.

@@ -27,6 +27,7 @@ pub mod handles;
 pub mod info;
 pub mod init;
 pub mod inter;
+pub mod intercomm;
 pub mod memory;
 pub mod op;
 pub mod p2p;
@@ -39,6 +40,7 @@ pub mod rma_sync;
 pub mod status;
 pub mod topo;
 pub mod types;
+pub mod value_index;
 pub mod win;
 pub mod win_query;
 

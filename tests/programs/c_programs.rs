@@ -139,6 +139,7 @@ c_programs! {
         collectives,
         groups,
         info,
+        intercomm_create,
         keyval_reuse,
         p2p_large_count,
         p2p_self,
