@@ -427,6 +427,28 @@ const REQUIRED: &[&str] = &[
     "MPI_Op_create_c",
     "MPI_Reduce_local",
     "MPI_Reduce_local_c",
+    // Large-count point-to-point and nonblocking send-receive (§3).
+    "MPI_Bsend_c",
+    "MPI_Ssend_c",
+    "MPI_Rsend_c",
+    "MPI_Ibsend_c",
+    "MPI_Issend_c",
+    "MPI_Irsend_c",
+    "MPI_Send_init_c",
+    "MPI_Bsend_init_c",
+    "MPI_Ssend_init_c",
+    "MPI_Rsend_init_c",
+    "MPI_Recv_init_c",
+    "MPI_Sendrecv_c",
+    "MPI_Sendrecv_replace_c",
+    "MPI_Isendrecv",
+    "MPI_Isendrecv_c",
+    "MPI_Isendrecv_replace",
+    "MPI_Isendrecv_replace_c",
+    // Intercommunicator construction (§7.6.2, the error one process gives) and §6.9.4.
+    "MPI_Intercomm_create",
+    "MPI_Intercomm_create_from_groups",
+    "MPI_Type_get_value_index",
 ];
 
 /// The family a routine belongs to, for the printed list.

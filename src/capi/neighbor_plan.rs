@@ -17,9 +17,7 @@ use crate::world::reduce::CollArgs;
 use crate::world::{Error, Handle, Result, Runtime};
 use std::ffi::c_void;
 
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
+use crate::boundary::rt;
 
 /// One block of a send or receive buffer: its address, count and datatype.
 #[derive(Debug, Clone, Copy)]

@@ -73,7 +73,7 @@ pub unsafe fn deliver(d: Delivery) -> Result<()> {
 /// As [`pack`].
 // The MPI call's own arguments, passed on as they are.
 #[allow(clippy::too_many_arguments)]
-unsafe fn start_send(
+pub(crate) unsafe fn start_send(
     buf: *const c_void,
     count: i64,
     datatype: MPI_Datatype,
@@ -105,7 +105,7 @@ unsafe fn start_send(
 ///
 /// # Safety
 /// `buf` must stay valid until the receive completes.
-unsafe fn start_recv(
+pub(crate) unsafe fn start_recv(
     buf: *mut c_void,
     count: i64,
     datatype: MPI_Datatype,
@@ -133,7 +133,7 @@ unsafe fn start_recv(
 
 /// Completes a request a blocking call started: its status, or the deadlock error if it
 /// cannot complete (the request is withdrawn then).
-fn finish_blocking(h: Handle, what: &str) -> Result<Status> {
+pub(crate) fn finish_blocking(h: Handle, what: &str) -> Result<Status> {
     match rt().request_test(h)? {
         Tested::Done(s, _) => Ok(s),
         Tested::Pending => match rt().request_wait(h) {
@@ -152,7 +152,7 @@ fn finish_blocking(h: Handle, what: &str) -> Result<Status> {
 }
 
 /// A receive's error (truncation) as the call's error.
-fn received(s: &Status) -> Result<()> {
+pub(crate) fn received(s: &Status) -> Result<()> {
     if s.error == MPI_ERR_TRUNCATE {
         return Err(Error::invalid(
             MPI_ERR_TRUNCATE,
@@ -170,7 +170,7 @@ fn received(s: &Status) -> Result<()> {
 // The MPI call's own arguments, passed on as they are.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-unsafe fn send(
+pub(crate) unsafe fn send(
     name: &'static str,
     mode: SendMode,
     what: &str,
@@ -189,11 +189,57 @@ unsafe fn send(
     })
 }
 
+/// A blocking send inside an entry point's boundary (the `_c` forms of `capi::p2p_c`).
+///
+/// # Safety
+/// As [`pack`].
+// The MPI call's own arguments, passed on as they are.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn send_blocking(
+    buf: *const c_void,
+    count: i64,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    mode: SendMode,
+    what: &str,
+) -> Result<()> {
+    // SAFETY: `buf` holds count x datatype, this function's contract, which is what
+    // `start_send` asks.
+    let h = unsafe { start_send(buf, count, datatype, dest, tag, comm, mode, None) }?;
+    finish_blocking(h, what).map(drop)
+}
+
+/// A nonblocking send inside an entry point's boundary (the `_c` forms of `capi::p2p_c`).
+///
+/// # Safety
+/// As [`pack`]; `request` NULL or writable.
+// The MPI call's own arguments, passed on as they are.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn isend_in(
+    buf: *const c_void,
+    count: i64,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: MPI_Comm,
+    mode: SendMode,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    let request = try_out!(request);
+    // SAFETY: `buf` holds count x datatype, this function's contract, which is what
+    // `start_send` asks.
+    let h = unsafe { start_send(buf, count, datatype, dest, tag, comm, mode, None) }?;
+    request.set(h.0);
+    Ok(())
+}
+
 /// A blocking receive.
 ///
 /// # Safety
 /// As [`start_recv`]; `status` is NULL or writable.
-unsafe fn recv_blocking(
+pub(crate) unsafe fn recv_blocking(
     buf: *mut c_void,
     count: i64,
     datatype: MPI_Datatype,
@@ -348,7 +394,7 @@ pub unsafe extern "C" fn MPI_Rsend(
 // The MPI call's own arguments, passed on as they are.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-unsafe fn isend(
+pub(crate) unsafe fn isend(
     name: &'static str,
     mode: SendMode,
     buf: *const c_void,
@@ -735,7 +781,7 @@ pub unsafe extern "C" fn MPI_Probe(
 ///
 /// # Safety
 /// `request` writable (checked).
-unsafe fn init(op: PersistentOp, request: *mut MPI_Request) -> Result<()> {
+pub(crate) unsafe fn init(op: PersistentOp, request: *mut MPI_Request) -> Result<()> {
     nonnull!(request);
     let h = rt().persistent_init(op)?;
     // SAFETY: `request` is valid here by this function's contract (its `# Safety`).

@@ -14,9 +14,7 @@ use crate::world::{Error, Handle, Result, Runtime};
 use crate::{entry, try_out};
 use std::ffi::{c_int, c_void};
 
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
+use crate::boundary::rt;
 
 /// The bytes of the target runs, in order.
 ///
@@ -152,6 +150,11 @@ unsafe fn accumulate(
     request_based: bool,
 ) -> Result<()> {
     rt().win_check(Handle(win))?;
+    // MPI 4.1 §12.3: an operation on MPI_PROC_NULL is a no-op; as in MPICH and Open MPI its
+    // datatypes and operation are not examined (mpi4py passes MPI_DATATYPE_NULL there).
+    if t.rank == MPI_PROC_NULL {
+        return Ok(());
+    }
     let mut types = vec![Handle(t.datatype)];
     if op != MPI_NO_OP {
         types.push(Handle(datatype));
@@ -159,7 +162,13 @@ unsafe fn accumulate(
     if let Some(r) = result {
         types.push(Handle(r.datatype));
     }
-    let kind = rt().rma_acc_kind(Handle(op), &types)?;
+    // No element, no operation to define on it (MPICH accepts MPI_SUM on 0 x MPI_BYTE).
+    let kind = if t.count == 0 {
+        crate::world::datatype::check_op(Handle(op))?;
+        None
+    } else {
+        Some(rt().rma_acc_kind(Handle(op), &types)?.kind)
+    };
     let data = if op == MPI_NO_OP {
         Vec::new()
     } else {
@@ -192,8 +201,8 @@ unsafe fn accumulate(
         // SAFETY: the caller's result buffer (contract above).
         unsafe { unpack(r.addr as usize, blocks, &target) };
     }
-    if op != MPI_NO_OP {
-        rma_op::apply(op, kind.kind, &mut target, &data);
+    if let (true, Some(kind)) = (op != MPI_NO_OP, kind) {
+        rma_op::apply(op, kind, &mut target, &data);
         // SAFETY: the runs are in the window (checked by the world); same length as read.
         unsafe { write_runs(&runs, &target) };
     }

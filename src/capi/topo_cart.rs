@@ -11,9 +11,7 @@ use crate::world::{Error, Handle, Result, Runtime};
 use crate::{entry, try_out};
 use std::ffi::c_int;
 
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
+use crate::boundary::rt;
 
 /// A grid from `ndims`, `dims` and `periods` (§8.5.1), with its number of processes.
 ///

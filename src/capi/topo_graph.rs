@@ -11,9 +11,7 @@ use crate::{entry, try_out};
 use std::ffi::c_int;
 use std::sync::Arc;
 
-fn rt() -> &'static Runtime {
-    Runtime::global()
-}
+use crate::boundary::rt;
 
 /// `MPI_UNWEIGHTED` and `MPI_WEIGHTS_EMPTY` as include/mpi_fragment.h defines them (the MPI
 /// 5.0 ABI's addresses).
