@@ -1102,6 +1102,13 @@ int MPI_Bcast_init_c(void *buffer,
 
 int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
+int MPI_Bsend_c(const void *buf,
+                MPI_Count count,
+                MPI_Datatype datatype,
+                int dest,
+                int tag,
+                MPI_Comm comm);
+
 int MPI_Bsend_init(const void *buf,
                    int count,
                    MPI_Datatype datatype,
@@ -1109,6 +1116,14 @@ int MPI_Bsend_init(const void *buf,
                    int tag,
                    MPI_Comm comm,
                    MPI_Request *request);
+
+int MPI_Bsend_init_c(const void *buf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     int dest,
+                     int tag,
+                     MPI_Comm comm,
+                     MPI_Request *request);
 
 int MPI_Buffer_attach(void *buffer, int size);
 
@@ -2131,6 +2146,14 @@ int MPI_Ibsend(const void *buf,
                MPI_Comm comm,
                MPI_Request *request);
 
+int MPI_Ibsend_c(const void *buf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 int dest,
+                 int tag,
+                 MPI_Comm comm,
+                 MPI_Request *request);
+
 int MPI_Iexscan(const void *sendbuf,
                 void *recvbuf,
                 int count,
@@ -2325,6 +2348,22 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
 
 int MPI_Initialized(int *flag);
 
+int MPI_Intercomm_create(MPI_Comm local_comm,
+                         int local_leader,
+                         MPI_Comm peer_comm,
+                         int remote_leader,
+                         int tag,
+                         MPI_Comm *newintercomm);
+
+int MPI_Intercomm_create_from_groups(MPI_Group local_group,
+                                     int local_leader,
+                                     MPI_Group remote_group,
+                                     int remote_leader,
+                                     const char *stringtag,
+                                     MPI_Info info,
+                                     MPI_Errhandler errhandler,
+                                     MPI_Comm *newintercomm);
+
 int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
@@ -2403,6 +2442,14 @@ int MPI_Irsend(const void *buf,
                MPI_Comm comm,
                MPI_Request *request);
 
+int MPI_Irsend_c(const void *buf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 int dest,
+                 int tag,
+                 MPI_Comm comm,
+                 MPI_Request *request);
+
 int MPI_Is_thread_main(int *flag);
 
 int MPI_Iscan(const void *sendbuf,
@@ -2479,6 +2526,52 @@ int MPI_Isend_c(const void *buf,
                 MPI_Comm comm,
                 MPI_Request *request);
 
+int MPI_Isendrecv(const void *sendbuf,
+                  int sendcount,
+                  MPI_Datatype sendtype,
+                  int dest,
+                  int sendtag,
+                  void *recvbuf,
+                  int recvcount,
+                  MPI_Datatype recvtype,
+                  int source,
+                  int recvtag,
+                  MPI_Comm comm,
+                  MPI_Request *request);
+
+int MPI_Isendrecv_c(const void *sendbuf,
+                    MPI_Count sendcount,
+                    MPI_Datatype sendtype,
+                    int dest,
+                    int sendtag,
+                    void *recvbuf,
+                    MPI_Count recvcount,
+                    MPI_Datatype recvtype,
+                    int source,
+                    int recvtag,
+                    MPI_Comm comm,
+                    MPI_Request *request);
+
+int MPI_Isendrecv_replace(void *buf,
+                          int count,
+                          MPI_Datatype datatype,
+                          int dest,
+                          int sendtag,
+                          int source,
+                          int recvtag,
+                          MPI_Comm comm,
+                          MPI_Request *request);
+
+int MPI_Isendrecv_replace_c(void *buf,
+                            MPI_Count count,
+                            MPI_Datatype datatype,
+                            int dest,
+                            int sendtag,
+                            int source,
+                            int recvtag,
+                            MPI_Comm comm,
+                            MPI_Request *request);
+
 int MPI_Issend(const void *buf,
                int count,
                MPI_Datatype datatype,
@@ -2486,6 +2579,14 @@ int MPI_Issend(const void *buf,
                int tag,
                MPI_Comm comm,
                MPI_Request *request);
+
+int MPI_Issend_c(const void *buf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 int dest,
+                 int tag,
+                 MPI_Comm comm,
+                 MPI_Request *request);
 
 int MPI_Keyval_create(MPI_Copy_function * copy_fn,
                       MPI_Delete_function * delete_fn,
@@ -2813,6 +2914,14 @@ int MPI_Recv_init(void *buf,
                   MPI_Comm comm,
                   MPI_Request *request);
 
+int MPI_Recv_init_c(void *buf,
+                    MPI_Count count,
+                    MPI_Datatype datatype,
+                    int source,
+                    int tag,
+                    MPI_Comm comm,
+                    MPI_Request *request);
+
 int MPI_Reduce(const void *sendbuf,
                void *recvbuf,
                int count,
@@ -3042,6 +3151,13 @@ int MPI_Rput_c(const void *origin_addr,
 
 int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
+int MPI_Rsend_c(const void *buf,
+                MPI_Count count,
+                MPI_Datatype datatype,
+                int dest,
+                int tag,
+                MPI_Comm comm);
+
 int MPI_Rsend_init(const void *buf,
                    int count,
                    MPI_Datatype datatype,
@@ -3049,6 +3165,14 @@ int MPI_Rsend_init(const void *buf,
                    int tag,
                    MPI_Comm comm,
                    MPI_Request *request);
+
+int MPI_Rsend_init_c(const void *buf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     int dest,
+                     int tag,
+                     MPI_Comm comm,
+                     MPI_Request *request);
 
 int MPI_Scan(const void *sendbuf,
              void *recvbuf,
@@ -3183,6 +3307,14 @@ int MPI_Send_init(const void *buf,
                   MPI_Comm comm,
                   MPI_Request *request);
 
+int MPI_Send_init_c(const void *buf,
+                    MPI_Count count,
+                    MPI_Datatype datatype,
+                    int dest,
+                    int tag,
+                    MPI_Comm comm,
+                    MPI_Request *request);
+
 int MPI_Sendrecv(const void *sendbuf,
                  int sendcount,
                  MPI_Datatype sendtype,
@@ -3196,6 +3328,19 @@ int MPI_Sendrecv(const void *sendbuf,
                  MPI_Comm comm,
                  MPI_Status *status);
 
+int MPI_Sendrecv_c(const void *sendbuf,
+                   MPI_Count sendcount,
+                   MPI_Datatype sendtype,
+                   int dest,
+                   int sendtag,
+                   void *recvbuf,
+                   MPI_Count recvcount,
+                   MPI_Datatype recvtype,
+                   int source,
+                   int recvtag,
+                   MPI_Comm comm,
+                   MPI_Status *status);
+
 int MPI_Sendrecv_replace(void *buf,
                          int count,
                          MPI_Datatype datatype,
@@ -3205,6 +3350,16 @@ int MPI_Sendrecv_replace(void *buf,
                          int recvtag,
                          MPI_Comm comm,
                          MPI_Status *status);
+
+int MPI_Sendrecv_replace_c(void *buf,
+                           MPI_Count count,
+                           MPI_Datatype datatype,
+                           int dest,
+                           int sendtag,
+                           int source,
+                           int recvtag,
+                           MPI_Comm comm,
+                           MPI_Status *status);
 
 int MPI_Session_attach_buffer(MPI_Session session, void *buffer, int size);
 
@@ -3253,6 +3408,13 @@ int MPI_Session_toint(MPI_Session session);
 
 int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
+int MPI_Ssend_c(const void *buf,
+                MPI_Count count,
+                MPI_Datatype datatype,
+                int dest,
+                int tag,
+                MPI_Comm comm);
+
 int MPI_Ssend_init(const void *buf,
                    int count,
                    MPI_Datatype datatype,
@@ -3260,6 +3422,14 @@ int MPI_Ssend_init(const void *buf,
                    int tag,
                    MPI_Comm comm,
                    MPI_Request *request);
+
+int MPI_Ssend_init_c(const void *buf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     int dest,
+                     int tag,
+                     MPI_Comm comm,
+                     MPI_Request *request);
 
 int MPI_Start(MPI_Request *request);
 
@@ -3638,6 +3808,10 @@ int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint 
 int MPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
 
 int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+
+int MPI_Type_get_value_index(MPI_Datatype value_type,
+                             MPI_Datatype index_type,
+                             MPI_Datatype *pair_type);
 
 int MPI_Type_indexed(int count,
                      const int *array_of_blocklengths,
@@ -4153,6 +4327,13 @@ int PMPI_Bcast_init_c(void *buffer,
 
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
+int PMPI_Bsend_c(const void *buf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 int dest,
+                 int tag,
+                 MPI_Comm comm);
+
 int PMPI_Bsend_init(const void *buf,
                     int count,
                     MPI_Datatype datatype,
@@ -4160,6 +4341,14 @@ int PMPI_Bsend_init(const void *buf,
                     int tag,
                     MPI_Comm comm,
                     MPI_Request *request);
+
+int PMPI_Bsend_init_c(const void *buf,
+                      MPI_Count count,
+                      MPI_Datatype datatype,
+                      int dest,
+                      int tag,
+                      MPI_Comm comm,
+                      MPI_Request *request);
 
 int PMPI_Buffer_attach(void *buffer, int size);
 
@@ -5163,6 +5352,14 @@ int PMPI_Ibsend(const void *buf,
                 MPI_Comm comm,
                 MPI_Request *request);
 
+int PMPI_Ibsend_c(const void *buf,
+                  MPI_Count count,
+                  MPI_Datatype datatype,
+                  int dest,
+                  int tag,
+                  MPI_Comm comm,
+                  MPI_Request *request);
+
 int PMPI_Iexscan(const void *sendbuf,
                  void *recvbuf,
                  int count,
@@ -5357,6 +5554,22 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided);
 
 int PMPI_Initialized(int *flag);
 
+int PMPI_Intercomm_create(MPI_Comm local_comm,
+                          int local_leader,
+                          MPI_Comm peer_comm,
+                          int remote_leader,
+                          int tag,
+                          MPI_Comm *newintercomm);
+
+int PMPI_Intercomm_create_from_groups(MPI_Group local_group,
+                                      int local_leader,
+                                      MPI_Group remote_group,
+                                      int remote_leader,
+                                      const char *stringtag,
+                                      MPI_Info info,
+                                      MPI_Errhandler errhandler,
+                                      MPI_Comm *newintercomm);
+
 int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
 
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
@@ -5435,6 +5648,14 @@ int PMPI_Irsend(const void *buf,
                 MPI_Comm comm,
                 MPI_Request *request);
 
+int PMPI_Irsend_c(const void *buf,
+                  MPI_Count count,
+                  MPI_Datatype datatype,
+                  int dest,
+                  int tag,
+                  MPI_Comm comm,
+                  MPI_Request *request);
+
 int PMPI_Is_thread_main(int *flag);
 
 int PMPI_Iscan(const void *sendbuf,
@@ -5511,6 +5732,52 @@ int PMPI_Isend_c(const void *buf,
                  MPI_Comm comm,
                  MPI_Request *request);
 
+int PMPI_Isendrecv(const void *sendbuf,
+                   int sendcount,
+                   MPI_Datatype sendtype,
+                   int dest,
+                   int sendtag,
+                   void *recvbuf,
+                   int recvcount,
+                   MPI_Datatype recvtype,
+                   int source,
+                   int recvtag,
+                   MPI_Comm comm,
+                   MPI_Request *request);
+
+int PMPI_Isendrecv_c(const void *sendbuf,
+                     MPI_Count sendcount,
+                     MPI_Datatype sendtype,
+                     int dest,
+                     int sendtag,
+                     void *recvbuf,
+                     MPI_Count recvcount,
+                     MPI_Datatype recvtype,
+                     int source,
+                     int recvtag,
+                     MPI_Comm comm,
+                     MPI_Request *request);
+
+int PMPI_Isendrecv_replace(void *buf,
+                           int count,
+                           MPI_Datatype datatype,
+                           int dest,
+                           int sendtag,
+                           int source,
+                           int recvtag,
+                           MPI_Comm comm,
+                           MPI_Request *request);
+
+int PMPI_Isendrecv_replace_c(void *buf,
+                             MPI_Count count,
+                             MPI_Datatype datatype,
+                             int dest,
+                             int sendtag,
+                             int source,
+                             int recvtag,
+                             MPI_Comm comm,
+                             MPI_Request *request);
+
 int PMPI_Issend(const void *buf,
                 int count,
                 MPI_Datatype datatype,
@@ -5518,6 +5785,14 @@ int PMPI_Issend(const void *buf,
                 int tag,
                 MPI_Comm comm,
                 MPI_Request *request);
+
+int PMPI_Issend_c(const void *buf,
+                  MPI_Count count,
+                  MPI_Datatype datatype,
+                  int dest,
+                  int tag,
+                  MPI_Comm comm,
+                  MPI_Request *request);
 
 int PMPI_Keyval_create(MPI_Copy_function * copy_fn,
                        MPI_Delete_function * delete_fn,
@@ -5836,6 +6111,14 @@ int PMPI_Recv_init(void *buf,
                    MPI_Comm comm,
                    MPI_Request *request);
 
+int PMPI_Recv_init_c(void *buf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     int source,
+                     int tag,
+                     MPI_Comm comm,
+                     MPI_Request *request);
+
 int PMPI_Reduce(const void *sendbuf,
                 void *recvbuf,
                 int count,
@@ -6065,6 +6348,13 @@ int PMPI_Rput_c(const void *origin_addr,
 
 int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
+int PMPI_Rsend_c(const void *buf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 int dest,
+                 int tag,
+                 MPI_Comm comm);
+
 int PMPI_Rsend_init(const void *buf,
                     int count,
                     MPI_Datatype datatype,
@@ -6072,6 +6362,14 @@ int PMPI_Rsend_init(const void *buf,
                     int tag,
                     MPI_Comm comm,
                     MPI_Request *request);
+
+int PMPI_Rsend_init_c(const void *buf,
+                      MPI_Count count,
+                      MPI_Datatype datatype,
+                      int dest,
+                      int tag,
+                      MPI_Comm comm,
+                      MPI_Request *request);
 
 int PMPI_Scan(const void *sendbuf,
               void *recvbuf,
@@ -6206,6 +6504,14 @@ int PMPI_Send_init(const void *buf,
                    MPI_Comm comm,
                    MPI_Request *request);
 
+int PMPI_Send_init_c(const void *buf,
+                     MPI_Count count,
+                     MPI_Datatype datatype,
+                     int dest,
+                     int tag,
+                     MPI_Comm comm,
+                     MPI_Request *request);
+
 int PMPI_Sendrecv(const void *sendbuf,
                   int sendcount,
                   MPI_Datatype sendtype,
@@ -6219,6 +6525,19 @@ int PMPI_Sendrecv(const void *sendbuf,
                   MPI_Comm comm,
                   MPI_Status *status);
 
+int PMPI_Sendrecv_c(const void *sendbuf,
+                    MPI_Count sendcount,
+                    MPI_Datatype sendtype,
+                    int dest,
+                    int sendtag,
+                    void *recvbuf,
+                    MPI_Count recvcount,
+                    MPI_Datatype recvtype,
+                    int source,
+                    int recvtag,
+                    MPI_Comm comm,
+                    MPI_Status *status);
+
 int PMPI_Sendrecv_replace(void *buf,
                           int count,
                           MPI_Datatype datatype,
@@ -6228,6 +6547,16 @@ int PMPI_Sendrecv_replace(void *buf,
                           int recvtag,
                           MPI_Comm comm,
                           MPI_Status *status);
+
+int PMPI_Sendrecv_replace_c(void *buf,
+                            MPI_Count count,
+                            MPI_Datatype datatype,
+                            int dest,
+                            int sendtag,
+                            int source,
+                            int recvtag,
+                            MPI_Comm comm,
+                            MPI_Status *status);
 
 int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size);
 
@@ -6276,6 +6605,13 @@ int PMPI_Session_toint(MPI_Session session);
 
 int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 
+int PMPI_Ssend_c(const void *buf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 int dest,
+                 int tag,
+                 MPI_Comm comm);
+
 int PMPI_Ssend_init(const void *buf,
                     int count,
                     MPI_Datatype datatype,
@@ -6283,6 +6619,14 @@ int PMPI_Ssend_init(const void *buf,
                     int tag,
                     MPI_Comm comm,
                     MPI_Request *request);
+
+int PMPI_Ssend_init_c(const void *buf,
+                      MPI_Count count,
+                      MPI_Datatype datatype,
+                      int dest,
+                      int tag,
+                      MPI_Comm comm,
+                      MPI_Request *request);
 
 int PMPI_Start(MPI_Request *request);
 
@@ -6642,6 +6986,10 @@ int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint
 int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
 
 int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+
+int PMPI_Type_get_value_index(MPI_Datatype value_type,
+                              MPI_Datatype index_type,
+                              MPI_Datatype *pair_type);
 
 int PMPI_Type_indexed(int count,
                       const int *array_of_blocklengths,

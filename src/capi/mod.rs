@@ -55,8 +55,8 @@ pub mod topo_args;
 pub mod topo_cart;
 pub mod topo_graph;
 pub mod types;
-pub mod width;
 pub mod value_index;
+pub mod width;
 pub mod win;
 pub mod win_query;
 

@@ -14,7 +14,7 @@ pub(crate) use crate::capi::width::Num;
 use crate::consts::*;
 use crate::world::p2p::deadlock;
 use crate::world::reduce::CollArgs;
-use crate::world::{Error, Handle, Result, Runtime};
+use crate::world::{Error, Handle, Result};
 use std::ffi::c_void;
 
 use crate::boundary::rt;

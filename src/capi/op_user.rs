@@ -77,6 +77,8 @@ unsafe fn reduce_local<C: Count>(
         return Ok(());
     }
     match rt().op_user(Handle(op))? {
+        // SAFETY: the buffers as this function's contract gives them; `user` came from
+        // MPI_Op_create(_c), which is what `call_user` asks.
         Some(user) => unsafe { call_user(user, inbuf, inoutbuf, count, datatype) },
         None if op == MPI_REPLACE || op == MPI_NO_OP => Err(Error::invalid(
             MPI_ERR_OP,
@@ -95,6 +97,7 @@ unsafe fn reduce_local<C: Count>(
             // bytes each), checked non-NULL above; the input is copied first, so the two may
             // even overlap.
             let input = unsafe { std::slice::from_raw_parts(inbuf.cast::<u8>(), n) }.to_vec();
+            // SAFETY: as above; `inoutbuf` is the caller's writable buffer of the same size.
             let inout = unsafe { std::slice::from_raw_parts_mut(inoutbuf.cast::<u8>(), n) };
             apply(op, datatype, count as usize, &input, inout)
         }
@@ -117,6 +120,8 @@ unsafe fn call_user(
         // SAFETY: the address is the `MPI_User_function_c` given to MPI_Op_create_c.
         let f: MPI_User_function_c = unsafe { std::mem::transmute(user.func) };
         let mut len: MPI_Count = count;
+        // SAFETY: the user's function gets buffers of `len` elements of `dt` (this function's
+        // contract), as MPI 4.1 §6.9.5 promises it.
         unsafe { f(inbuf.cast_mut(), inoutbuf, &mut len, &mut dt) };
     } else {
         let mut len = c_int::try_from(count).map_err(|_| {
@@ -127,6 +132,8 @@ unsafe fn call_user(
         })?;
         // SAFETY: the address is the `MPI_User_function` given to MPI_Op_create.
         let f: MPI_User_function = unsafe { std::mem::transmute(user.func) };
+        // SAFETY: the user's function gets buffers of `len` elements of `dt` (this function's
+        // contract), as MPI 4.1 §6.9.5 promises it.
         unsafe { f(inbuf.cast_mut(), inoutbuf, &mut len, &mut dt) };
     }
     Ok(())
@@ -141,6 +148,8 @@ pub unsafe extern "C" fn MPI_Reduce_local(
     op: MPI_Op,
 ) -> c_int {
     entry!("MPI_Reduce_local", Scope::NoObject, {
+        // SAFETY: the buffers are as MPI_Reduce_local's C binding describes (the entry points'
+        // contract, capi/mod.rs), which is what `reduce_local` asks.
         unsafe { reduce_local(inbuf, inoutbuf, count, datatype, op) }
     })
 }
@@ -154,6 +163,8 @@ pub unsafe extern "C" fn MPI_Reduce_local_c(
     op: MPI_Op,
 ) -> c_int {
     entry!("MPI_Reduce_local_c", Scope::NoObject, {
+        // SAFETY: the buffers are as MPI_Reduce_local's C binding describes (the entry points'
+        // contract, capi/mod.rs), which is what `reduce_local` asks.
         unsafe { reduce_local(inbuf, inoutbuf, count, datatype, op) }
     })
 }

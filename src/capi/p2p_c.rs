@@ -11,7 +11,7 @@ use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::p2p::SendMode;
 use crate::world::request::PersistentOp;
-use crate::world::{Handle, Result, Runtime};
+use crate::world::{Handle, Result};
 use crate::{entry, try_out};
 use std::ffi::{c_int, c_void};
 

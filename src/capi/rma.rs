@@ -10,7 +10,7 @@ use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::rma::TargetRuns;
 use crate::world::rma_op;
-use crate::world::{Error, Handle, Result, Runtime};
+use crate::world::{Error, Handle, Result};
 use crate::{entry, try_out};
 use std::ffi::{c_int, c_void};
 

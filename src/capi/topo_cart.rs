@@ -7,7 +7,7 @@ use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::topo::{check_dims, Topology};
 use crate::world::topo_dims::dims_create;
-use crate::world::{Error, Handle, Result, Runtime};
+use crate::world::{Error, Handle, Result};
 use crate::{entry, try_out};
 use std::ffi::c_int;
 

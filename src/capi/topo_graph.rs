@@ -6,7 +6,7 @@ use crate::capi::topo_cart::map_rank;
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::topo::{check_graph, Topology};
-use crate::world::{Error, Handle, Result, Runtime};
+use crate::world::{Error, Handle, Result};
 use crate::{entry, try_out};
 use std::ffi::c_int;
 use std::sync::Arc;

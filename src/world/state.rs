@@ -78,7 +78,6 @@ impl State {
             datareps: Vec::new(),
             p2p: crate::world::objects::p2p::Queues::new(),
             ops: Slab::new(HandleKind::Op),
-            p2p: crate::world::p2p::Queues::new(),
             errors: ErrorRegistry::new(),
             comm_predefined: Vec::new(),
             alloc_mem: BTreeMap::new(),
