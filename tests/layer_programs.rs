@@ -536,7 +536,7 @@ fn suite(engine: &str) {
         t0.elapsed().as_secs_f64()
     );
     // The slowest runs, to keep the suite's time in view (issue 17: bounded run time).
-    times.sort_by(|a, b| b.0.cmp(&a.0));
+    times.sort_by_key(|t| std::cmp::Reverse(t.0));
     let slowest: Vec<String> = times
         .iter()
         .take(5)
