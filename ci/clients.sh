@@ -2,6 +2,10 @@
 # Builds a real MPI client against the installed mpicache and runs its own tests:
 #
 #   ci/clients.sh mpi4py [--all] [--modules "test_a test_b"] [--no-build] [--keep-going]
+#   ci/clients.sh mpi4py --over mpich|openmpi|PATH_TO_ENGINE_MPICC [--procs "1 2"] [--no-build]
+#
+# With --over, the client is built over an engine through the layer and runs its whole suite
+# on many processes (issue 17): ci/clients_over.sh does that part and says how.
 #
 # mpi4py: installs mpicache under target/clients/prefix (ci/install.sh), makes a virtual
 # environment target/clients/venv with Cython from PyPI, builds mpi4py $MPI4PY_VERSION from
@@ -28,6 +32,11 @@ usage() {
 client=$1
 shift
 [ "$client" = mpi4py ] || { echo "$0: unknown client: $client (known: mpi4py)" >&2; exit 2; }
+for arg in "$@"; do
+    case $arg in
+        --over|--over=*) exec bash "$(dirname "$0")/clients_over.sh" "$client" "$@" ;;
+    esac
+done
 
 all=0
 build=1

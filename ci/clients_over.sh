@@ -3,7 +3,7 @@
 #
 #   ci/clients_over.sh mpi4py --over mpich|openmpi|PATH_TO_ENGINE_MPICC [--procs "1 2"] [--no-build]
 #
-# (to be folded into ci/clients.sh as `ci/clients.sh mpi4py --over ENGINE`.) Installs the layer
+# (reached as `ci/clients.sh mpi4py --over ENGINE`, which hands --over runs here.) Installs the layer
 # over the engine (ci/install.sh --over) into target/clients-over/ENGINE/layer, builds mpi4py
 # $MPI4PY_VERSION (4.1.2) from its PyPI source with the layered DIR/bin/mpicc in the virtual
 # environment target/clients-over/venv-ENGINE (Cython from PyPI; MPI4PY_BUILD_CONFIGURE=1,

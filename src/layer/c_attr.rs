@@ -5,6 +5,7 @@
 //! goes to the engine, which answers and raises its errors as it would alone.
 #![allow(non_snake_case)]
 
+use crate::caching::callback::{callbacks_of, CopyFn, DeleteFn};
 use crate::caching::convert::AttrWord;
 use crate::caching::keyval::is_own;
 use crate::caching::store::Fast;
@@ -66,6 +67,62 @@ pub(crate) unsafe fn create_keyval(
     )?;
     unsafe { *keyval = k };
     Ok(())
+}
+
+/// The hot create (NULL or the engine's predefined callbacks, a slot this thread freed ready
+/// for reuse), answered without the boundary: true when done; false sends the call to the
+/// full path, which also gives the precise error.
+#[inline(always)]
+unsafe fn create_keyval_fast(
+    kind: ObjectKind,
+    copy_fn: Option<CopyAttrFunction>,
+    delete_fn: Option<DeleteAttrFunction>,
+    keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> bool {
+    if keyval.is_null() {
+        return false;
+    }
+    let facts = engine::facts();
+    let copy = match copy_fn.map(|f| f as usize) {
+        None => CopyFn::Null,
+        Some(f) if facts.copy_null.contains(&f) => CopyFn::Null,
+        Some(f) if facts.copy_dup.contains(&f) => CopyFn::Dup,
+        Some(_) => return false,
+    };
+    if delete_fn.is_some_and(|f| !facts.delete_null.contains(&(f as usize))) {
+        return false;
+    }
+    let callbacks = callbacks_of(&copy, &DeleteFn::Null);
+    match cache().try_create_native_keyval(kind, callbacks, extra_state as i64) {
+        Some(k) => {
+            // SAFETY: checked non-NULL above; the caller's output argument.
+            unsafe { *keyval = k };
+            true
+        }
+        None => false,
+    }
+}
+
+/// The hot free (a live layer keyval that no attribute uses), answered without the boundary:
+/// true when done.
+#[inline(always)]
+unsafe fn free_keyval_fast(kind: ObjectKind, keyval: *mut c_int) -> bool {
+    if keyval.is_null() {
+        return false;
+    }
+    // SAFETY: checked non-NULL above; the caller's INOUT argument.
+    let k = unsafe { *keyval };
+    if !is_own(k) {
+        return false;
+    }
+    let Some(freed) = cache().try_free_keyval(kind, k) else {
+        return false;
+    };
+    // SAFETY: as above.
+    unsafe { *keyval = engine::facts().keyval_invalid };
+    freed.recycle();
+    true
 }
 
 pub(crate) unsafe fn free_keyval(kind: ObjectKind, keyval: *mut c_int) -> Result<()> {
@@ -236,6 +293,17 @@ pub unsafe extern "C" fn MPI_Comm_create_keyval(
     comm_keyval: *mut c_int,
     extra_state: *mut c_void,
 ) -> c_int {
+    if unsafe {
+        create_keyval_fast(
+            ObjectKind::Comm,
+            comm_copy_attr_fn,
+            comm_delete_attr_fn,
+            comm_keyval,
+            extra_state,
+        )
+    } {
+        return crate::consts::MPI_SUCCESS;
+    }
     layer_entry!("MPI_Comm_create_keyval", Scope::NoObject, {
         unsafe {
             create_keyval(
@@ -251,6 +319,9 @@ pub unsafe extern "C" fn MPI_Comm_create_keyval(
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_free_keyval(comm_keyval: *mut c_int) -> c_int {
+    if unsafe { free_keyval_fast(ObjectKind::Comm, comm_keyval) } {
+        return crate::consts::MPI_SUCCESS;
+    }
     layer_entry!("MPI_Comm_free_keyval", Scope::NoObject, {
         unsafe { free_keyval(ObjectKind::Comm, comm_keyval) }
     })
@@ -303,6 +374,17 @@ pub unsafe extern "C" fn MPI_Type_create_keyval(
     type_keyval: *mut c_int,
     extra_state: *mut c_void,
 ) -> c_int {
+    if unsafe {
+        create_keyval_fast(
+            ObjectKind::Datatype,
+            type_copy_attr_fn,
+            type_delete_attr_fn,
+            type_keyval,
+            extra_state,
+        )
+    } {
+        return crate::consts::MPI_SUCCESS;
+    }
     layer_entry!("MPI_Type_create_keyval", Scope::NoObject, {
         unsafe {
             create_keyval(
@@ -318,6 +400,9 @@ pub unsafe extern "C" fn MPI_Type_create_keyval(
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_free_keyval(type_keyval: *mut c_int) -> c_int {
+    if unsafe { free_keyval_fast(ObjectKind::Datatype, type_keyval) } {
+        return crate::consts::MPI_SUCCESS;
+    }
     layer_entry!("MPI_Type_free_keyval", Scope::NoObject, {
         unsafe { free_keyval(ObjectKind::Datatype, type_keyval) }
     })
@@ -379,6 +464,17 @@ pub unsafe extern "C" fn MPI_Win_create_keyval(
     win_keyval: *mut c_int,
     extra_state: *mut c_void,
 ) -> c_int {
+    if unsafe {
+        create_keyval_fast(
+            ObjectKind::Win,
+            win_copy_attr_fn,
+            win_delete_attr_fn,
+            win_keyval,
+            extra_state,
+        )
+    } {
+        return crate::consts::MPI_SUCCESS;
+    }
     layer_entry!("MPI_Win_create_keyval", Scope::NoObject, {
         unsafe {
             create_keyval(
@@ -394,6 +490,9 @@ pub unsafe extern "C" fn MPI_Win_create_keyval(
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Win_free_keyval(win_keyval: *mut c_int) -> c_int {
+    if unsafe { free_keyval_fast(ObjectKind::Win, win_keyval) } {
+        return crate::consts::MPI_SUCCESS;
+    }
     layer_entry!("MPI_Win_free_keyval", Scope::NoObject, {
         unsafe { free_keyval(ObjectKind::Win, win_keyval) }
     })

@@ -82,8 +82,19 @@ pub fn compile(wrapper: &str, source: &Path, flags: &[&str]) -> PathBuf {
         )),
         None => outdir.join(stem),
     };
+    // Run in a directory of the program's own: gfortran writes the modules a source defines
+    // into, and reads modules first from, the current directory, so a shared one (the
+    // repository, as before) let a module built against one MPI's mpi_f08 (mpicache's) be
+    // picked up by a program of the same module name built against another (an engine's, in
+    // tests/layer_programs.rs), which then failed to link.
+    let cwd = exe.with_extension("d");
+    std::fs::create_dir_all(&cwd).unwrap();
     let mut cmd = Command::new(prefix.join("bin").join(wrapper));
-    cmd.args(flags).arg(source).arg("-o").arg(&exe);
+    cmd.args(flags)
+        .arg(source)
+        .arg("-o")
+        .arg(&exe)
+        .current_dir(&cwd);
     let out = cmd
         .output()
         .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));

@@ -93,7 +93,7 @@ program f08_keyval_free
   call MPI_Comm_get_attr(comm, saved, val, flag, ierr)
   call check(ierr == MPI_SUCCESS .and. flag .and. val == big + 1, &
              '7.7.2: MPI_Comm_get_attr with the freed keyval finds its attribute', nfail)
-  ! mpi_f08 declares attribute_val INTENT(OUT) (MPI 4.1 §7.7.2's binding): it is undefined on entry and,
+  ! mpi_f08 declares attribute_val INTENT(OUT) (the MPI 4.1 §7.7.2 binding): it is undefined on entry and,
   ! with flag = .false., on return, so only the flag is checked (gfortran drops a store to val
   ! before the call, as it may: over MPICH val then still holds the value read above).
   call MPI_Comm_get_attr(other, saved, val, flag)   ! ierror absent
