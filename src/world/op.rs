@@ -8,15 +8,7 @@ use crate::world::datatype::check_op;
 use crate::world::handle::Handle;
 use crate::world::runtime::Runtime;
 
-/// A user operation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct UserOp {
-    /// The address of the user's function.
-    pub func: usize,
-    pub commute: bool,
-    /// Made by `MPI_Op_create_c`: the function takes an `MPI_Count` length.
-    pub big_count: bool,
-}
+pub use crate::world::objects::op::UserOp;
 
 impl Runtime {
     /// `MPI_Op_create(_c)`: a new operation handle.

@@ -47,7 +47,7 @@ pub struct State {
     /// Data representations registered by `MPI_Register_datarep`.
     pub datareps: Vec<String>,
     /// User reduction operations (`MPI_Op_create`).
-    pub ops: Slab<crate::world::op::UserOp>,
+    pub ops: Slab<crate::world::objects::op::UserOp>,
     /// Messages and posted receives of point-to-point communication with this process.
     pub p2p: crate::world::objects::p2p::Queues,
     pub errors: ErrorRegistry,

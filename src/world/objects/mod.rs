@@ -8,6 +8,7 @@ pub mod comm;
 pub mod datatype;
 pub mod errhandler;
 pub mod info;
+pub mod op;
 pub mod p2p;
 pub mod request;
 pub mod rma;
