@@ -529,6 +529,38 @@ module mpi_f08
       INTEGER, INTENT(IN) :: errorcode
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_abort
+    subroutine pmpi_accumulate(origin_addr, origin_count, origin_datatype, target_rank, &
+        target_disp, target_count, target_datatype, op, win, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      INTEGER, INTENT(IN) :: origin_count
+      TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+      INTEGER, INTENT(IN) :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+      INTEGER, INTENT(IN) :: target_count
+      TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_accumulate
+    subroutine pmpi_accumulate_c(origin_addr, origin_count, origin_datatype, target_rank, &
+        target_disp, target_count, target_datatype, op, win, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+      TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+      INTEGER, INTENT(IN) :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+      TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_accumulate_c
     subroutine pmpi_add_error_class(errorclass, ierror)
       import
       implicit none
@@ -576,6 +608,55 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_allgather
+    subroutine pmpi_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+        ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_allgather_c
+    subroutine pmpi_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_allgather_init
+    subroutine pmpi_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_allgather_init_c
     subroutine pmpi_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
         comm, ierror)
       import
@@ -592,6 +673,58 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_allgatherv
+    subroutine pmpi_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_allgatherv_c
+    subroutine pmpi_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      INTEGER, INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_allgatherv_init
+    subroutine pmpi_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_allgatherv_init_c
     subroutine pmpi_alloc_mem(size, info, baseptr, ierror)
       import
       implicit none
@@ -613,6 +746,51 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_allreduce
+    subroutine pmpi_allreduce_c(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_allreduce_c
+    subroutine pmpi_allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
+        ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_allreduce_init
+    subroutine pmpi_allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
+        ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_allreduce_init_c
     subroutine pmpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
         ierror)
       import
@@ -628,6 +806,55 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_alltoall
+    subroutine pmpi_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+        ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_alltoall_c
+    subroutine pmpi_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+        info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_alltoall_init
+    subroutine pmpi_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_alltoall_init_c
     subroutine pmpi_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
         recvtype, comm, ierror)
       import
@@ -645,6 +872,61 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_alltoallv
+    subroutine pmpi_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+        rdispls, recvtype, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_alltoallv_c
+    subroutine pmpi_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+        rdispls, recvtype, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcounts(*)
+      INTEGER, INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      INTEGER, INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_alltoallv_init
+    subroutine pmpi_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+        rdispls, recvtype, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_alltoallv_init_c
     subroutine pmpi_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
         rdispls, recvtypes, comm, ierror)
       import
@@ -662,12 +944,75 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_alltoallw
+    subroutine pmpi_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+        rdispls, recvtypes, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_alltoallw_c
+    subroutine pmpi_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+        rdispls, recvtypes, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcounts(*)
+      INTEGER, INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      INTEGER, INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_alltoallw_init
+    subroutine pmpi_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+        rdispls, recvtypes, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_alltoallw_init_c
     subroutine pmpi_barrier(comm, ierror)
       import
       implicit none
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_barrier
+    subroutine pmpi_barrier_init(comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_barrier_init
     subroutine pmpi_bcast(buffer, count, datatype, root, comm, ierror)
       import
       implicit none
@@ -679,6 +1024,43 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_bcast
+    subroutine pmpi_bcast_c(buffer, count, datatype, root, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_bcast_c
+    subroutine pmpi_bcast_init(buffer, count, datatype, root, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_bcast_init
+    subroutine pmpi_bcast_init_c(buffer, count, datatype, root, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_bcast_init_c
     subroutine pmpi_bsend(buf, count, datatype, dest, tag, comm, ierror)
       import
       implicit none
@@ -751,6 +1133,79 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(IN) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_cancel
+    subroutine pmpi_cart_coords(comm, rank, maxdims, coords, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(IN) :: rank
+      INTEGER, INTENT(IN) :: maxdims
+      INTEGER, INTENT(OUT) :: coords(*)
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_cart_coords
+    subroutine pmpi_cart_create(comm_old, ndims, dims, periods, reorder, comm_cart, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm_old
+      INTEGER, INTENT(IN) :: ndims
+      INTEGER, INTENT(IN) :: dims(*)
+      LOGICAL, INTENT(IN) :: periods(*)
+      LOGICAL, INTENT(IN) :: reorder
+      TYPE(MPI_Comm), INTENT(OUT) :: comm_cart
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_cart_create
+    subroutine pmpi_cart_get(comm, maxdims, dims, periods, coords, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(IN) :: maxdims
+      INTEGER, INTENT(OUT) :: dims(*)
+      LOGICAL, INTENT(OUT) :: periods(*)
+      INTEGER, INTENT(OUT) :: coords(*)
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_cart_get
+    subroutine pmpi_cart_map(comm, ndims, dims, periods, newrank, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(IN) :: ndims
+      INTEGER, INTENT(IN) :: dims(*)
+      LOGICAL, INTENT(IN) :: periods(*)
+      INTEGER, INTENT(OUT) :: newrank
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_cart_map
+    subroutine pmpi_cart_shift(comm, direction, disp, rank_source, rank_dest, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(IN) :: direction
+      INTEGER, INTENT(IN) :: disp
+      INTEGER, INTENT(OUT) :: rank_source
+      INTEGER, INTENT(OUT) :: rank_dest
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_cart_shift
+    subroutine pmpi_cartdim_get(comm, ndims, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ndims
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_cartdim_get
+    subroutine pmpi_close_port(port_name, ierror)
+      import
+      implicit none
+      CHARACTER(LEN=*), INTENT(IN) :: port_name
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_close_port
+    subroutine pmpi_comm_accept(port_name, info, root, comm, newcomm, ierror)
+      import
+      implicit none
+      CHARACTER(LEN=*), INTENT(IN) :: port_name
+      TYPE(MPI_Info), INTENT(IN) :: info
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Comm), INTENT(OUT) :: newcomm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_accept
     subroutine pmpi_comm_attach_buffer(comm, buffer, size, ierror)
       import
       implicit none
@@ -784,6 +1239,16 @@ module mpi_f08
       INTEGER, INTENT(OUT) :: result
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_comm_compare
+    subroutine pmpi_comm_connect(port_name, info, root, comm, newcomm, ierror)
+      import
+      implicit none
+      CHARACTER(LEN=*), INTENT(IN) :: port_name
+      TYPE(MPI_Info), INTENT(IN) :: info
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Comm), INTENT(OUT) :: newcomm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_connect
     subroutine pmpi_comm_create(comm, group, newcomm, ierror)
       import
       implicit none
@@ -851,6 +1316,12 @@ module mpi_f08
       INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_comm_detach_buffer_c
+    subroutine pmpi_comm_disconnect(comm, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(INOUT) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_disconnect
     subroutine pmpi_comm_dup(comm, newcomm, ierror)
       import
       implicit none
@@ -915,6 +1386,12 @@ module mpi_f08
       INTEGER, INTENT(OUT) :: resultlen
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_comm_get_name
+    subroutine pmpi_comm_get_parent(parent, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(OUT) :: parent
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_get_parent
     subroutine pmpi_comm_group(comm, group, ierror)
       import
       implicit none
@@ -946,6 +1423,13 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_comm_iflush_buffer
+    subroutine pmpi_comm_join(fd, intercomm, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: fd
+      TYPE(MPI_Comm), INTENT(OUT) :: intercomm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_join
     subroutine pmpi_comm_rank(comm, rank, ierror)
       import
       implicit none
@@ -1029,6 +1513,30 @@ module mpi_f08
       LOGICAL, INTENT(OUT) :: flag
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_comm_test_inter
+    subroutine pmpi_compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, &
+        target_disp, win, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      TYPE(*), DIMENSION(*), INTENT(IN) :: compare_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: compare_addr
+      TYPE(*), DIMENSION(*) :: result_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_compare_and_swap
+    subroutine pmpi_dims_create(nnodes, ndims, dims, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: nnodes
+      INTEGER, INTENT(IN) :: ndims
+      INTEGER, INTENT(INOUT) :: dims(*)
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_dims_create
     subroutine pmpi_errhandler_free(errhandler, ierror)
       import
       implicit none
@@ -1063,6 +1571,931 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_exscan
+    subroutine pmpi_exscan_c(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_exscan_c
+    subroutine pmpi_exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_exscan_init
+    subroutine pmpi_exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
+        ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_exscan_init_c
+    subroutine pmpi_fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, &
+        win, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      TYPE(*), DIMENSION(*) :: result_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_fetch_and_op
+    subroutine pmpi_file_call_errhandler(fh, errorcode, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER, INTENT(IN) :: errorcode
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_call_errhandler
+    subroutine pmpi_file_close(fh, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(INOUT) :: fh
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_close
+    subroutine pmpi_file_delete(filename, info, ierror)
+      import
+      implicit none
+      CHARACTER(LEN=*), INTENT(IN) :: filename
+      TYPE(MPI_Info), INTENT(IN) :: info
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_delete
+    subroutine pmpi_file_get_amode(fh, amode, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER, INTENT(OUT) :: amode
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_get_amode
+    subroutine pmpi_file_get_atomicity(fh, flag, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      LOGICAL, INTENT(OUT) :: flag
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_get_atomicity
+    subroutine pmpi_file_get_byte_offset(fh, offset, disp, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(OUT) :: disp
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_get_byte_offset
+    subroutine pmpi_file_get_errhandler(file, errhandler, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: file
+      TYPE(MPI_Errhandler), INTENT(OUT) :: errhandler
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_get_errhandler
+    subroutine pmpi_file_get_group(fh, group, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(MPI_Group), INTENT(OUT) :: group
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_get_group
+    subroutine pmpi_file_get_info(fh, info_used, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(MPI_Info), INTENT(OUT) :: info_used
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_get_info
+    subroutine pmpi_file_get_position(fh, offset, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(OUT) :: offset
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_get_position
+    subroutine pmpi_file_get_position_shared(fh, offset, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(OUT) :: offset
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_get_position_shared
+    subroutine pmpi_file_get_size(fh, size, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(OUT) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_get_size
+    subroutine pmpi_file_get_type_extent(fh, datatype, extent, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: extent
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_get_type_extent
+    subroutine pmpi_file_get_type_extent_c(fh, datatype, extent, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: extent
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_get_type_extent_c
+    subroutine pmpi_file_get_view(fh, disp, etype, filetype, datarep, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(OUT) :: disp
+      TYPE(MPI_Datatype), INTENT(OUT) :: etype
+      TYPE(MPI_Datatype), INTENT(OUT) :: filetype
+      CHARACTER(LEN=*), INTENT(OUT) :: datarep
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_get_view
+    subroutine pmpi_file_iread(fh, buf, count, datatype, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_iread
+    subroutine pmpi_file_iread_all(fh, buf, count, datatype, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_iread_all
+    subroutine pmpi_file_iread_all_c(fh, buf, count, datatype, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_iread_all_c
+    subroutine pmpi_file_iread_at(fh, offset, buf, count, datatype, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_iread_at
+    subroutine pmpi_file_iread_at_all(fh, offset, buf, count, datatype, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_iread_at_all
+    subroutine pmpi_file_iread_at_all_c(fh, offset, buf, count, datatype, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_iread_at_all_c
+    subroutine pmpi_file_iread_at_c(fh, offset, buf, count, datatype, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_iread_at_c
+    subroutine pmpi_file_iread_c(fh, buf, count, datatype, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_iread_c
+    subroutine pmpi_file_iread_shared(fh, buf, count, datatype, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_iread_shared
+    subroutine pmpi_file_iread_shared_c(fh, buf, count, datatype, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_iread_shared_c
+    subroutine pmpi_file_iwrite(fh, buf, count, datatype, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_iwrite
+    subroutine pmpi_file_iwrite_all(fh, buf, count, datatype, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_iwrite_all
+    subroutine pmpi_file_iwrite_all_c(fh, buf, count, datatype, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_iwrite_all_c
+    subroutine pmpi_file_iwrite_at(fh, offset, buf, count, datatype, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_iwrite_at
+    subroutine pmpi_file_iwrite_at_all(fh, offset, buf, count, datatype, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_iwrite_at_all
+    subroutine pmpi_file_iwrite_at_all_c(fh, offset, buf, count, datatype, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_iwrite_at_all_c
+    subroutine pmpi_file_iwrite_at_c(fh, offset, buf, count, datatype, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_iwrite_at_c
+    subroutine pmpi_file_iwrite_c(fh, buf, count, datatype, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_iwrite_c
+    subroutine pmpi_file_iwrite_shared(fh, buf, count, datatype, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_iwrite_shared
+    subroutine pmpi_file_iwrite_shared_c(fh, buf, count, datatype, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_iwrite_shared_c
+    subroutine pmpi_file_open(comm, filename, amode, info, fh, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      CHARACTER(LEN=*), INTENT(IN) :: filename
+      INTEGER, INTENT(IN) :: amode
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_File), INTENT(OUT) :: fh
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_open
+    subroutine pmpi_file_preallocate(fh, size, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_preallocate
+    subroutine pmpi_file_read(fh, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_read
+    subroutine pmpi_file_read_all(fh, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_read_all
+    subroutine pmpi_file_read_all_begin(fh, buf, count, datatype, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_read_all_begin
+    subroutine pmpi_file_read_all_begin_c(fh, buf, count, datatype, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_read_all_begin_c
+    subroutine pmpi_file_read_all_c(fh, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_read_all_c
+    subroutine pmpi_file_read_all_end(fh, buf, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_read_all_end
+    subroutine pmpi_file_read_at(fh, offset, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_read_at
+    subroutine pmpi_file_read_at_all(fh, offset, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_read_at_all
+    subroutine pmpi_file_read_at_all_begin(fh, offset, buf, count, datatype, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_read_at_all_begin
+    subroutine pmpi_file_read_at_all_begin_c(fh, offset, buf, count, datatype, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_read_at_all_begin_c
+    subroutine pmpi_file_read_at_all_c(fh, offset, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_read_at_all_c
+    subroutine pmpi_file_read_at_all_end(fh, buf, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_read_at_all_end
+    subroutine pmpi_file_read_at_c(fh, offset, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_read_at_c
+    subroutine pmpi_file_read_c(fh, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_read_c
+    subroutine pmpi_file_read_ordered(fh, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_read_ordered
+    subroutine pmpi_file_read_ordered_begin(fh, buf, count, datatype, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_read_ordered_begin
+    subroutine pmpi_file_read_ordered_begin_c(fh, buf, count, datatype, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_read_ordered_begin_c
+    subroutine pmpi_file_read_ordered_c(fh, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_read_ordered_c
+    subroutine pmpi_file_read_ordered_end(fh, buf, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_read_ordered_end
+    subroutine pmpi_file_read_shared(fh, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_read_shared
+    subroutine pmpi_file_read_shared_c(fh, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_read_shared_c
+    subroutine pmpi_file_seek(fh, offset, whence, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      INTEGER, INTENT(IN) :: whence
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_seek
+    subroutine pmpi_file_seek_shared(fh, offset, whence, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      INTEGER, INTENT(IN) :: whence
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_seek_shared
+    subroutine pmpi_file_set_atomicity(fh, flag, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      LOGICAL, INTENT(IN) :: flag
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_set_atomicity
+    subroutine pmpi_file_set_errhandler(file, errhandler, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: file
+      TYPE(MPI_Errhandler), INTENT(IN) :: errhandler
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_set_errhandler
+    subroutine pmpi_file_set_info(fh, info, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(MPI_Info), INTENT(IN) :: info
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_set_info
+    subroutine pmpi_file_set_size(fh, size, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_set_size
+    subroutine pmpi_file_set_view(fh, disp, etype, filetype, datarep, info, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: disp
+      TYPE(MPI_Datatype), INTENT(IN) :: etype
+      TYPE(MPI_Datatype), INTENT(IN) :: filetype
+      CHARACTER(LEN=*), INTENT(IN) :: datarep
+      TYPE(MPI_Info), INTENT(IN) :: info
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_set_view
+    subroutine pmpi_file_sync(fh, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_sync
+    subroutine pmpi_file_write(fh, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_write
+    subroutine pmpi_file_write_all(fh, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_write_all
+    subroutine pmpi_file_write_all_begin(fh, buf, count, datatype, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_write_all_begin
+    subroutine pmpi_file_write_all_begin_c(fh, buf, count, datatype, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_write_all_begin_c
+    subroutine pmpi_file_write_all_c(fh, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_write_all_c
+    subroutine pmpi_file_write_all_end(fh, buf, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_write_all_end
+    subroutine pmpi_file_write_at(fh, offset, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_write_at
+    subroutine pmpi_file_write_at_all(fh, offset, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_write_at_all
+    subroutine pmpi_file_write_at_all_begin(fh, offset, buf, count, datatype, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_write_at_all_begin
+    subroutine pmpi_file_write_at_all_begin_c(fh, offset, buf, count, datatype, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_write_at_all_begin_c
+    subroutine pmpi_file_write_at_all_c(fh, offset, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_write_at_all_c
+    subroutine pmpi_file_write_at_all_end(fh, buf, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_write_at_all_end
+    subroutine pmpi_file_write_at_c(fh, offset, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_write_at_c
+    subroutine pmpi_file_write_c(fh, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_write_c
+    subroutine pmpi_file_write_ordered(fh, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_write_ordered
+    subroutine pmpi_file_write_ordered_begin(fh, buf, count, datatype, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_write_ordered_begin
+    subroutine pmpi_file_write_ordered_begin_c(fh, buf, count, datatype, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_write_ordered_begin_c
+    subroutine pmpi_file_write_ordered_c(fh, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_write_ordered_c
+    subroutine pmpi_file_write_ordered_end(fh, buf, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_write_ordered_end
+    subroutine pmpi_file_write_shared(fh, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_write_shared
+    subroutine pmpi_file_write_shared_c(fh, buf, count, datatype, status, ierror)
+      import
+      implicit none
+      TYPE(MPI_File), INTENT(IN) :: fh
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_write_shared_c
     subroutine pmpi_finalize(ierror)
       import
       implicit none
@@ -1097,6 +2530,58 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_gather
+    subroutine pmpi_gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+        comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_gather_c
+    subroutine pmpi_gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+        comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_gather_init
+    subroutine pmpi_gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+        comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_gather_init_c
     subroutine pmpi_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
         root, comm, ierror)
       import
@@ -1114,6 +2599,118 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_gatherv
+    subroutine pmpi_gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+        root, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_gatherv_c
+    subroutine pmpi_gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, root, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      INTEGER, INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_gatherv_init
+    subroutine pmpi_gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, root, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_gatherv_init_c
+    subroutine pmpi_get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, win, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      INTEGER, INTENT(IN) :: origin_count
+      TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+      INTEGER, INTENT(IN) :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+      INTEGER, INTENT(IN) :: target_count
+      TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_get
+    subroutine pmpi_get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, &
+        result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+        win, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      INTEGER, INTENT(IN) :: origin_count
+      TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+      TYPE(*), DIMENSION(*) :: result_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+      INTEGER, INTENT(IN) :: result_count
+      TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
+      INTEGER, INTENT(IN) :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+      INTEGER, INTENT(IN) :: target_count
+      TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_get_accumulate
+    subroutine pmpi_get_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, &
+        result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+        win, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+      TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+      TYPE(*), DIMENSION(*) :: result_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: result_count
+      TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
+      INTEGER, INTENT(IN) :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+      TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_get_accumulate_c
     subroutine pmpi_get_address(location, address, ierror)
       import
       implicit none
@@ -1122,6 +2719,21 @@ module mpi_f08
       INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: address
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_get_address
+    subroutine pmpi_get_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, win, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+      TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+      INTEGER, INTENT(IN) :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+      TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_get_c
     subroutine pmpi_get_count(status, datatype, count, ierror)
       import
       implicit none
@@ -1189,6 +2801,14 @@ module mpi_f08
       INTEGER, INTENT(OUT) :: subversion
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_get_version
+    subroutine pmpi_graphdims_get(comm, nnodes, nedges, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: nnodes
+      INTEGER, INTENT(OUT) :: nedges
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_graphdims_get
     subroutine pmpi_group_compare(group1, group2, result, ierror)
       import
       implicit none
@@ -1220,6 +2840,14 @@ module mpi_f08
       TYPE(MPI_Group), INTENT(INOUT) :: group
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_group_free
+    subroutine pmpi_group_from_session_pset(session, pset_name, newgroup, ierror)
+      import
+      implicit none
+      TYPE(MPI_Session), INTENT(IN) :: session
+      CHARACTER(LEN=*), INTENT(IN) :: pset_name
+      TYPE(MPI_Group), INTENT(OUT) :: newgroup
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_group_from_session_pset
     subroutine pmpi_group_incl(group, n, ranks, newgroup, ierror)
       import
       implicit none
@@ -1303,6 +2931,22 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_iallgather
+    subroutine pmpi_iallgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+        request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_iallgather_c
     subroutine pmpi_iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
         recvtype, comm, request, ierror)
       import
@@ -1320,6 +2964,23 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_iallgatherv
+    subroutine pmpi_iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_iallgatherv_c
     subroutine pmpi_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
       import
       implicit none
@@ -1334,6 +2995,20 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_iallreduce
+    subroutine pmpi_iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_iallreduce_c
     subroutine pmpi_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
         request, ierror)
       import
@@ -1350,6 +3025,22 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_ialltoall
+    subroutine pmpi_ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+        request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ialltoall_c
     subroutine pmpi_ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
         rdispls, recvtype, comm, request, ierror)
       import
@@ -1368,6 +3059,24 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_ialltoallv
+    subroutine pmpi_ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+        rdispls, recvtype, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ialltoallv_c
     subroutine pmpi_ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
         rdispls, recvtypes, comm, request, ierror)
       import
@@ -1386,6 +3095,24 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_ialltoallw
+    subroutine pmpi_ialltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+        rdispls, recvtypes, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ialltoallw_c
     subroutine pmpi_ibarrier(comm, request, ierror)
       import
       implicit none
@@ -1405,6 +3132,18 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_ibcast
+    subroutine pmpi_ibcast_c(buffer, count, datatype, root, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ibcast_c
     subroutine pmpi_ibsend(buf, count, datatype, dest, tag, comm, request, ierror)
       import
       implicit none
@@ -1432,6 +3171,20 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_iexscan
+    subroutine pmpi_iexscan_c(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_iexscan_c
     subroutine pmpi_igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
         request, ierror)
       import
@@ -1449,6 +3202,23 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_igather
+    subroutine pmpi_igather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+        comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_igather_c
     subroutine pmpi_igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
         root, comm, request, ierror)
       import
@@ -1467,6 +3237,88 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_igatherv
+    subroutine pmpi_igatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+        root, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_igatherv_c
+    subroutine pmpi_ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ineighbor_allgather
+    subroutine pmpi_ineighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+        recvtype, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ineighbor_allgather_c
+    subroutine pmpi_ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ineighbor_alltoall
+    subroutine pmpi_ineighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+        recvtype, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ineighbor_alltoall_c
     subroutine pmpi_info_create(info, ierror)
       import
       implicit none
@@ -1618,6 +3470,21 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_ireduce
+    subroutine pmpi_ireduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ireduce_c
     subroutine pmpi_ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
         ierror)
       import
@@ -1648,6 +3515,36 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_ireduce_scatter_block
+    subroutine pmpi_ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+        request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ireduce_scatter_block_c
+    subroutine pmpi_ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
+        ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ireduce_scatter_c
     subroutine pmpi_irsend(buf, count, datatype, dest, tag, comm, request, ierror)
       import
       implicit none
@@ -1681,6 +3578,20 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_iscan
+    subroutine pmpi_iscan_c(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_iscan_c
     subroutine pmpi_iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
         comm, request, ierror)
       import
@@ -1698,6 +3609,23 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_iscatter
+    subroutine pmpi_iscatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+        comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_iscatter_c
     subroutine pmpi_iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
         root, comm, request, ierror)
       import
@@ -1716,6 +3644,24 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_iscatterv
+    subroutine pmpi_iscatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+        recvtype, root, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_iscatterv_c
     subroutine pmpi_isend(buf, count, datatype, dest, tag, comm, request, ierror)
       import
       implicit none
@@ -1755,6 +3701,142 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_issend
+    subroutine pmpi_lookup_name(service_name, info, port_name, ierror)
+      import
+      implicit none
+      CHARACTER(LEN=*), INTENT(IN) :: service_name
+      TYPE(MPI_Info), INTENT(IN) :: info
+      CHARACTER(LEN=*), INTENT(OUT) :: port_name
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_lookup_name
+    subroutine pmpi_neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_neighbor_allgather
+    subroutine pmpi_neighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+        recvtype, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_neighbor_allgather_c
+    subroutine pmpi_neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+        recvtype, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_neighbor_allgather_init
+    subroutine pmpi_neighbor_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+        recvtype, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_neighbor_allgather_init_c
+    subroutine pmpi_neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_neighbor_alltoall
+    subroutine pmpi_neighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_neighbor_alltoall_c
+    subroutine pmpi_neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+        recvtype, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_neighbor_alltoall_init
+    subroutine pmpi_neighbor_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+        recvtype, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_neighbor_alltoall_init_c
     subroutine pmpi_op_commutative(op, commute, ierror)
       import
       implicit none
@@ -1768,6 +3850,13 @@ module mpi_f08
       TYPE(MPI_Op), INTENT(INOUT) :: op
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_op_free
+    subroutine pmpi_open_port(info, port_name, ierror)
+      import
+      implicit none
+      TYPE(MPI_Info), INTENT(IN) :: info
+      CHARACTER(LEN=*), INTENT(OUT) :: port_name
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_open_port
     subroutine pmpi_pack(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
       import
       implicit none
@@ -1828,12 +3917,84 @@ module mpi_f08
       TYPE(MPI_Status), INTENT(OUT) :: status
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_probe
+    subroutine pmpi_publish_name(service_name, info, port_name, ierror)
+      import
+      implicit none
+      CHARACTER(LEN=*), INTENT(IN) :: service_name
+      TYPE(MPI_Info), INTENT(IN) :: info
+      CHARACTER(LEN=*), INTENT(IN) :: port_name
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_publish_name
+    subroutine pmpi_put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, win, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      INTEGER, INTENT(IN) :: origin_count
+      TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+      INTEGER, INTENT(IN) :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+      INTEGER, INTENT(IN) :: target_count
+      TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_put
+    subroutine pmpi_put_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, win, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+      TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+      INTEGER, INTENT(IN) :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+      TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_put_c
     subroutine pmpi_query_thread(provided, ierror)
       import
       implicit none
       INTEGER, INTENT(OUT) :: provided
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_query_thread
+    subroutine pmpi_raccumulate(origin_addr, origin_count, origin_datatype, target_rank, &
+        target_disp, target_count, target_datatype, op, win, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      INTEGER, INTENT(IN) :: origin_count
+      TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+      INTEGER, INTENT(IN) :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+      INTEGER, INTENT(IN) :: target_count
+      TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Win), INTENT(IN) :: win
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_raccumulate
+    subroutine pmpi_raccumulate_c(origin_addr, origin_count, origin_datatype, target_rank, &
+        target_disp, target_count, target_datatype, op, win, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+      TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+      INTEGER, INTENT(IN) :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+      TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Win), INTENT(IN) :: win
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_raccumulate_c
     subroutine pmpi_recv(buf, count, datatype, source, tag, comm, status, ierror)
       import
       implicit none
@@ -1887,6 +4048,54 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_reduce
+    subroutine pmpi_reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_reduce_c
+    subroutine pmpi_reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, &
+        ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_reduce_init
+    subroutine pmpi_reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, &
+        ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_reduce_init_c
     subroutine pmpi_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
       import
       implicit none
@@ -1913,6 +4122,96 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_reduce_scatter_block
+    subroutine pmpi_reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_reduce_scatter_block_c
+    subroutine pmpi_reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+        info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_reduce_scatter_block_init
+    subroutine pmpi_reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+        info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_reduce_scatter_block_init_c
+    subroutine pmpi_reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_reduce_scatter_c
+    subroutine pmpi_reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
+        request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_reduce_scatter_init
+    subroutine pmpi_reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
+        request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_reduce_scatter_init_c
     subroutine pmpi_remove_error_class(errorclass, ierror)
       import
       implicit none
@@ -1976,6 +4275,114 @@ module mpi_f08
       TYPE(MPI_Status), INTENT(OUT) :: array_of_statuses(*)
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_request_get_status_some
+    subroutine pmpi_rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, win, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      INTEGER, INTENT(IN) :: origin_count
+      TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+      INTEGER, INTENT(IN) :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+      INTEGER, INTENT(IN) :: target_count
+      TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+      TYPE(MPI_Win), INTENT(IN) :: win
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_rget
+    subroutine pmpi_rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, &
+        result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+        win, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      INTEGER, INTENT(IN) :: origin_count
+      TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+      TYPE(*), DIMENSION(*) :: result_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+      INTEGER, INTENT(IN) :: result_count
+      TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
+      INTEGER, INTENT(IN) :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+      INTEGER, INTENT(IN) :: target_count
+      TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Win), INTENT(IN) :: win
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_rget_accumulate
+    subroutine pmpi_rget_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, &
+        result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+        win, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+      TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+      TYPE(*), DIMENSION(*) :: result_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: result_count
+      TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
+      INTEGER, INTENT(IN) :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+      TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Win), INTENT(IN) :: win
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_rget_accumulate_c
+    subroutine pmpi_rget_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, win, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+      TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+      INTEGER, INTENT(IN) :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+      TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+      TYPE(MPI_Win), INTENT(IN) :: win
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_rget_c
+    subroutine pmpi_rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, win, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      INTEGER, INTENT(IN) :: origin_count
+      TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+      INTEGER, INTENT(IN) :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+      INTEGER, INTENT(IN) :: target_count
+      TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+      TYPE(MPI_Win), INTENT(IN) :: win
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_rput
+    subroutine pmpi_rput_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, win, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+      TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+      INTEGER, INTENT(IN) :: target_rank
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+      TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+      TYPE(MPI_Win), INTENT(IN) :: win
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_rput_c
     subroutine pmpi_rsend(buf, count, datatype, dest, tag, comm, ierror)
       import
       implicit none
@@ -2014,6 +4421,49 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_scan
+    subroutine pmpi_scan_c(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_scan_c
+    subroutine pmpi_scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_scan_init
+    subroutine pmpi_scan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Op), INTENT(IN) :: op
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_scan_init_c
     subroutine pmpi_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
         ierror)
       import
@@ -2030,6 +4480,58 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_scatter
+    subroutine pmpi_scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+        comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_scatter_c
+    subroutine pmpi_scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+        comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_scatter_init
+    subroutine pmpi_scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        root, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_scatter_init_c
     subroutine pmpi_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
         root, comm, ierror)
       import
@@ -2047,6 +4549,61 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_scatterv
+    subroutine pmpi_scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+        root, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_scatterv_c
+    subroutine pmpi_scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+        recvtype, root, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcounts(*)
+      INTEGER, INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_scatterv_init
+    subroutine pmpi_scatterv_init_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+        recvtype, root, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_scatterv_init_c
     subroutine pmpi_send(buf, count, datatype, dest, tag, comm, ierror)
       import
       implicit none
@@ -2120,6 +4677,111 @@ module mpi_f08
       TYPE(MPI_Status), INTENT(OUT) :: status
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_sendrecv_replace
+    subroutine pmpi_session_attach_buffer(session, buffer, size, ierror)
+      import
+      implicit none
+      TYPE(MPI_Session), INTENT(IN) :: session
+      TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+      INTEGER, INTENT(IN) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_session_attach_buffer
+    subroutine pmpi_session_attach_buffer_c(session, buffer, size, ierror)
+      import
+      implicit none
+      TYPE(MPI_Session), INTENT(IN) :: session
+      TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_session_attach_buffer_c
+    subroutine pmpi_session_call_errhandler(session, errorcode, ierror)
+      import
+      implicit none
+      TYPE(MPI_Session), INTENT(IN) :: session
+      INTEGER, INTENT(IN) :: errorcode
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_session_call_errhandler
+    subroutine pmpi_session_detach_buffer(session, buffer_addr, size, ierror)
+      import
+      implicit none
+      TYPE(MPI_Session), INTENT(IN) :: session
+      TYPE(C_PTR), INTENT(OUT) :: buffer_addr
+      INTEGER, INTENT(OUT) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_session_detach_buffer
+    subroutine pmpi_session_detach_buffer_c(session, buffer_addr, size, ierror)
+      import
+      implicit none
+      TYPE(MPI_Session), INTENT(IN) :: session
+      TYPE(C_PTR), INTENT(OUT) :: buffer_addr
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_session_detach_buffer_c
+    subroutine pmpi_session_finalize(session, ierror)
+      import
+      implicit none
+      TYPE(MPI_Session), INTENT(INOUT) :: session
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_session_finalize
+    subroutine pmpi_session_flush_buffer(session, ierror)
+      import
+      implicit none
+      TYPE(MPI_Session), INTENT(IN) :: session
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_session_flush_buffer
+    subroutine pmpi_session_get_errhandler(session, errhandler, ierror)
+      import
+      implicit none
+      TYPE(MPI_Session), INTENT(IN) :: session
+      TYPE(MPI_Errhandler), INTENT(OUT) :: errhandler
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_session_get_errhandler
+    subroutine pmpi_session_get_info(session, info_used, ierror)
+      import
+      implicit none
+      TYPE(MPI_Session), INTENT(IN) :: session
+      TYPE(MPI_Info), INTENT(OUT) :: info_used
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_session_get_info
+    subroutine pmpi_session_get_num_psets(session, info, npset_names, ierror)
+      import
+      implicit none
+      TYPE(MPI_Session), INTENT(IN) :: session
+      TYPE(MPI_Info), INTENT(IN) :: info
+      INTEGER, INTENT(OUT) :: npset_names
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_session_get_num_psets
+    subroutine pmpi_session_get_pset_info(session, pset_name, info, ierror)
+      import
+      implicit none
+      TYPE(MPI_Session), INTENT(IN) :: session
+      CHARACTER(LEN=*), INTENT(IN) :: pset_name
+      TYPE(MPI_Info), INTENT(OUT) :: info
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_session_get_pset_info
+    subroutine pmpi_session_iflush_buffer(session, request, ierror)
+      import
+      implicit none
+      TYPE(MPI_Session), INTENT(IN) :: session
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_session_iflush_buffer
+    subroutine pmpi_session_init(info, errhandler, session, ierror)
+      import
+      implicit none
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Errhandler), INTENT(IN) :: errhandler
+      TYPE(MPI_Session), INTENT(OUT) :: session
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_session_init
+    subroutine pmpi_session_set_errhandler(session, errhandler, ierror)
+      import
+      implicit none
+      TYPE(MPI_Session), INTENT(IN) :: session
+      TYPE(MPI_Errhandler), INTENT(IN) :: errhandler
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_session_set_errhandler
     subroutine pmpi_ssend(buf, count, datatype, dest, tag, comm, ierror)
       import
       implicit none
@@ -2689,6 +5351,14 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_unpack_c
+    subroutine pmpi_unpublish_name(service_name, info, port_name, ierror)
+      import
+      implicit none
+      CHARACTER(LEN=*), INTENT(IN) :: service_name
+      TYPE(MPI_Info), INTENT(IN) :: info
+      CHARACTER(LEN=*), INTENT(IN) :: port_name
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_unpublish_name
     subroutine pmpi_wait(request, status, ierror)
       import
       implicit none
@@ -2735,6 +5405,39 @@ module mpi_f08
       TYPE(MPI_Win), INTENT(OUT) :: win
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_win_allocate
+    subroutine pmpi_win_allocate_c(size, disp_unit, info, comm, baseptr, win, ierror)
+      import
+      implicit none
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: disp_unit
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(C_PTR), INTENT(OUT) :: baseptr
+      TYPE(MPI_Win), INTENT(OUT) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_allocate_c
+    subroutine pmpi_win_allocate_shared(size, disp_unit, info, comm, baseptr, win, ierror)
+      import
+      implicit none
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+      INTEGER, INTENT(IN) :: disp_unit
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(C_PTR), INTENT(OUT) :: baseptr
+      TYPE(MPI_Win), INTENT(OUT) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_allocate_shared
+    subroutine pmpi_win_allocate_shared_c(size, disp_unit, info, comm, baseptr, win, ierror)
+      import
+      implicit none
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: disp_unit
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(C_PTR), INTENT(OUT) :: baseptr
+      TYPE(MPI_Win), INTENT(OUT) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_allocate_shared_c
     subroutine pmpi_win_attach(win, base, size, ierror)
       import
       implicit none
@@ -2751,6 +5454,12 @@ module mpi_f08
       INTEGER, INTENT(IN) :: errorcode
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_win_call_errhandler
+    subroutine pmpi_win_complete(win, ierror)
+      import
+      implicit none
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_complete
     subroutine pmpi_win_create(base, size, disp_unit, info, comm, win, ierror)
       import
       implicit none
@@ -2763,6 +5472,18 @@ module mpi_f08
       TYPE(MPI_Win), INTENT(OUT) :: win
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_win_create
+    subroutine pmpi_win_create_c(base, size, disp_unit, info, comm, win, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: base
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: base
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: disp_unit
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Win), INTENT(OUT) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_create_c
     subroutine pmpi_win_create_dynamic(info, comm, win, ierror)
       import
       implicit none
@@ -2810,6 +5531,32 @@ module mpi_f08
       TYPE(MPI_Win), INTENT(IN) :: win
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_win_fence
+    subroutine pmpi_win_flush(rank, win, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: rank
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_flush
+    subroutine pmpi_win_flush_all(win, ierror)
+      import
+      implicit none
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_flush_all
+    subroutine pmpi_win_flush_local(rank, win, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: rank
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_flush_local
+    subroutine pmpi_win_flush_local_all(win, ierror)
+      import
+      implicit none
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_flush_local_all
     subroutine pmpi_win_free(win, ierror)
       import
       implicit none
@@ -2845,6 +5592,13 @@ module mpi_f08
       TYPE(MPI_Group), INTENT(OUT) :: group
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_win_get_group
+    subroutine pmpi_win_get_info(win, info_used, ierror)
+      import
+      implicit none
+      TYPE(MPI_Win), INTENT(IN) :: win
+      TYPE(MPI_Info), INTENT(OUT) :: info_used
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_get_info
     subroutine pmpi_win_get_name(win, win_name, resultlen, ierror)
       import
       implicit none
@@ -2853,6 +5607,30 @@ module mpi_f08
       INTEGER, INTENT(OUT) :: resultlen
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_win_get_name
+    subroutine pmpi_win_lock(lock_type, rank, assert, win, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: lock_type
+      INTEGER, INTENT(IN) :: rank
+      INTEGER, INTENT(IN) :: assert
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_lock
+    subroutine pmpi_win_lock_all(assert, win, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: assert
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_lock_all
+    subroutine pmpi_win_post(group, assert, win, ierror)
+      import
+      implicit none
+      TYPE(MPI_Group), INTENT(IN) :: group
+      INTEGER, INTENT(IN) :: assert
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_post
     subroutine pmpi_win_set_attr(win, win_keyval, attribute_val, ierror)
       import
       implicit none
@@ -2868,6 +5646,13 @@ module mpi_f08
       TYPE(MPI_Errhandler), INTENT(IN) :: errhandler
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_win_set_errhandler
+    subroutine pmpi_win_set_info(win, info, ierror)
+      import
+      implicit none
+      TYPE(MPI_Win), INTENT(IN) :: win
+      TYPE(MPI_Info), INTENT(IN) :: info
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_set_info
     subroutine pmpi_win_set_name(win, win_name, ierror)
       import
       implicit none
@@ -2895,6 +5680,46 @@ module mpi_f08
       TYPE(C_PTR), INTENT(OUT) :: baseptr
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_win_shared_query_c
+    subroutine pmpi_win_start(group, assert, win, ierror)
+      import
+      implicit none
+      TYPE(MPI_Group), INTENT(IN) :: group
+      INTEGER, INTENT(IN) :: assert
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_start
+    subroutine pmpi_win_sync(win, ierror)
+      import
+      implicit none
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_sync
+    subroutine pmpi_win_test(win, flag, ierror)
+      import
+      implicit none
+      TYPE(MPI_Win), INTENT(IN) :: win
+      LOGICAL, INTENT(OUT) :: flag
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_test
+    subroutine pmpi_win_unlock(rank, win, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: rank
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_unlock
+    subroutine pmpi_win_unlock_all(win, ierror)
+      import
+      implicit none
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_unlock_all
+    subroutine pmpi_win_wait(win, ierror)
+      import
+      implicit none
+      TYPE(MPI_Win), INTENT(IN) :: win
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_win_wait
     double precision function pmpi_wtick()
       import
       implicit none
@@ -2905,20 +5730,44 @@ module mpi_f08
     end function pmpi_wtime
   end interface
   private :: pmpi_abort
+  private :: pmpi_accumulate
+  private :: pmpi_accumulate_c
   private :: pmpi_add_error_class
   private :: pmpi_add_error_code
   private :: pmpi_add_error_string
   private :: pmpi_aint_add
   private :: pmpi_aint_diff
   private :: pmpi_allgather
+  private :: pmpi_allgather_c
+  private :: pmpi_allgather_init
+  private :: pmpi_allgather_init_c
   private :: pmpi_allgatherv
+  private :: pmpi_allgatherv_c
+  private :: pmpi_allgatherv_init
+  private :: pmpi_allgatherv_init_c
   private :: pmpi_alloc_mem
   private :: pmpi_allreduce
+  private :: pmpi_allreduce_c
+  private :: pmpi_allreduce_init
+  private :: pmpi_allreduce_init_c
   private :: pmpi_alltoall
+  private :: pmpi_alltoall_c
+  private :: pmpi_alltoall_init
+  private :: pmpi_alltoall_init_c
   private :: pmpi_alltoallv
+  private :: pmpi_alltoallv_c
+  private :: pmpi_alltoallv_init
+  private :: pmpi_alltoallv_init_c
   private :: pmpi_alltoallw
+  private :: pmpi_alltoallw_c
+  private :: pmpi_alltoallw_init
+  private :: pmpi_alltoallw_init_c
   private :: pmpi_barrier
+  private :: pmpi_barrier_init
   private :: pmpi_bcast
+  private :: pmpi_bcast_c
+  private :: pmpi_bcast_init
+  private :: pmpi_bcast_init_c
   private :: pmpi_bsend
   private :: pmpi_bsend_init
   private :: pmpi_buffer_attach
@@ -2928,10 +5777,19 @@ module mpi_f08
   private :: pmpi_buffer_flush
   private :: pmpi_buffer_iflush
   private :: pmpi_cancel
+  private :: pmpi_cart_coords
+  private :: pmpi_cart_create
+  private :: pmpi_cart_get
+  private :: pmpi_cart_map
+  private :: pmpi_cart_shift
+  private :: pmpi_cartdim_get
+  private :: pmpi_close_port
+  private :: pmpi_comm_accept
   private :: pmpi_comm_attach_buffer
   private :: pmpi_comm_attach_buffer_c
   private :: pmpi_comm_call_errhandler
   private :: pmpi_comm_compare
+  private :: pmpi_comm_connect
   private :: pmpi_comm_create
   private :: pmpi_comm_create_errhandler
   private :: pmpi_comm_create_from_group
@@ -2940,6 +5798,7 @@ module mpi_f08
   private :: pmpi_comm_delete_attr
   private :: pmpi_comm_detach_buffer
   private :: pmpi_comm_detach_buffer_c
+  private :: pmpi_comm_disconnect
   private :: pmpi_comm_dup
   private :: pmpi_comm_dup_with_info
   private :: pmpi_comm_flush_buffer
@@ -2949,10 +5808,12 @@ module mpi_f08
   private :: pmpi_comm_get_errhandler
   private :: pmpi_comm_get_info
   private :: pmpi_comm_get_name
+  private :: pmpi_comm_get_parent
   private :: pmpi_comm_group
   private :: pmpi_comm_idup
   private :: pmpi_comm_idup_with_info
   private :: pmpi_comm_iflush_buffer
+  private :: pmpi_comm_join
   private :: pmpi_comm_rank
   private :: pmpi_comm_remote_group
   private :: pmpi_comm_remote_size
@@ -2964,16 +5825,119 @@ module mpi_f08
   private :: pmpi_comm_split
   private :: pmpi_comm_split_type
   private :: pmpi_comm_test_inter
+  private :: pmpi_compare_and_swap
+  private :: pmpi_dims_create
   private :: pmpi_errhandler_free
   private :: pmpi_error_class
   private :: pmpi_error_string
   private :: pmpi_exscan
+  private :: pmpi_exscan_c
+  private :: pmpi_exscan_init
+  private :: pmpi_exscan_init_c
+  private :: pmpi_fetch_and_op
+  private :: pmpi_file_call_errhandler
+  private :: pmpi_file_close
+  private :: pmpi_file_delete
+  private :: pmpi_file_get_amode
+  private :: pmpi_file_get_atomicity
+  private :: pmpi_file_get_byte_offset
+  private :: pmpi_file_get_errhandler
+  private :: pmpi_file_get_group
+  private :: pmpi_file_get_info
+  private :: pmpi_file_get_position
+  private :: pmpi_file_get_position_shared
+  private :: pmpi_file_get_size
+  private :: pmpi_file_get_type_extent
+  private :: pmpi_file_get_type_extent_c
+  private :: pmpi_file_get_view
+  private :: pmpi_file_iread
+  private :: pmpi_file_iread_all
+  private :: pmpi_file_iread_all_c
+  private :: pmpi_file_iread_at
+  private :: pmpi_file_iread_at_all
+  private :: pmpi_file_iread_at_all_c
+  private :: pmpi_file_iread_at_c
+  private :: pmpi_file_iread_c
+  private :: pmpi_file_iread_shared
+  private :: pmpi_file_iread_shared_c
+  private :: pmpi_file_iwrite
+  private :: pmpi_file_iwrite_all
+  private :: pmpi_file_iwrite_all_c
+  private :: pmpi_file_iwrite_at
+  private :: pmpi_file_iwrite_at_all
+  private :: pmpi_file_iwrite_at_all_c
+  private :: pmpi_file_iwrite_at_c
+  private :: pmpi_file_iwrite_c
+  private :: pmpi_file_iwrite_shared
+  private :: pmpi_file_iwrite_shared_c
+  private :: pmpi_file_open
+  private :: pmpi_file_preallocate
+  private :: pmpi_file_read
+  private :: pmpi_file_read_all
+  private :: pmpi_file_read_all_begin
+  private :: pmpi_file_read_all_begin_c
+  private :: pmpi_file_read_all_c
+  private :: pmpi_file_read_all_end
+  private :: pmpi_file_read_at
+  private :: pmpi_file_read_at_all
+  private :: pmpi_file_read_at_all_begin
+  private :: pmpi_file_read_at_all_begin_c
+  private :: pmpi_file_read_at_all_c
+  private :: pmpi_file_read_at_all_end
+  private :: pmpi_file_read_at_c
+  private :: pmpi_file_read_c
+  private :: pmpi_file_read_ordered
+  private :: pmpi_file_read_ordered_begin
+  private :: pmpi_file_read_ordered_begin_c
+  private :: pmpi_file_read_ordered_c
+  private :: pmpi_file_read_ordered_end
+  private :: pmpi_file_read_shared
+  private :: pmpi_file_read_shared_c
+  private :: pmpi_file_seek
+  private :: pmpi_file_seek_shared
+  private :: pmpi_file_set_atomicity
+  private :: pmpi_file_set_errhandler
+  private :: pmpi_file_set_info
+  private :: pmpi_file_set_size
+  private :: pmpi_file_set_view
+  private :: pmpi_file_sync
+  private :: pmpi_file_write
+  private :: pmpi_file_write_all
+  private :: pmpi_file_write_all_begin
+  private :: pmpi_file_write_all_begin_c
+  private :: pmpi_file_write_all_c
+  private :: pmpi_file_write_all_end
+  private :: pmpi_file_write_at
+  private :: pmpi_file_write_at_all
+  private :: pmpi_file_write_at_all_begin
+  private :: pmpi_file_write_at_all_begin_c
+  private :: pmpi_file_write_at_all_c
+  private :: pmpi_file_write_at_all_end
+  private :: pmpi_file_write_at_c
+  private :: pmpi_file_write_c
+  private :: pmpi_file_write_ordered
+  private :: pmpi_file_write_ordered_begin
+  private :: pmpi_file_write_ordered_begin_c
+  private :: pmpi_file_write_ordered_c
+  private :: pmpi_file_write_ordered_end
+  private :: pmpi_file_write_shared
+  private :: pmpi_file_write_shared_c
   private :: pmpi_finalize
   private :: pmpi_finalized
   private :: pmpi_free_mem
   private :: pmpi_gather
+  private :: pmpi_gather_c
+  private :: pmpi_gather_init
+  private :: pmpi_gather_init_c
   private :: pmpi_gatherv
+  private :: pmpi_gatherv_c
+  private :: pmpi_gatherv_init
+  private :: pmpi_gatherv_init_c
+  private :: pmpi_get
+  private :: pmpi_get_accumulate
+  private :: pmpi_get_accumulate_c
   private :: pmpi_get_address
+  private :: pmpi_get_c
   private :: pmpi_get_count
   private :: pmpi_get_count_c
   private :: pmpi_get_elements
@@ -2983,10 +5947,12 @@ module mpi_f08
   private :: pmpi_get_library_version
   private :: pmpi_get_processor_name
   private :: pmpi_get_version
+  private :: pmpi_graphdims_get
   private :: pmpi_group_compare
   private :: pmpi_group_difference
   private :: pmpi_group_excl
   private :: pmpi_group_free
+  private :: pmpi_group_from_session_pset
   private :: pmpi_group_incl
   private :: pmpi_group_intersection
   private :: pmpi_group_range_excl
@@ -2996,17 +5962,31 @@ module mpi_f08
   private :: pmpi_group_translate_ranks
   private :: pmpi_group_union
   private :: pmpi_iallgather
+  private :: pmpi_iallgather_c
   private :: pmpi_iallgatherv
+  private :: pmpi_iallgatherv_c
   private :: pmpi_iallreduce
+  private :: pmpi_iallreduce_c
   private :: pmpi_ialltoall
+  private :: pmpi_ialltoall_c
   private :: pmpi_ialltoallv
+  private :: pmpi_ialltoallv_c
   private :: pmpi_ialltoallw
+  private :: pmpi_ialltoallw_c
   private :: pmpi_ibarrier
   private :: pmpi_ibcast
+  private :: pmpi_ibcast_c
   private :: pmpi_ibsend
   private :: pmpi_iexscan
+  private :: pmpi_iexscan_c
   private :: pmpi_igather
+  private :: pmpi_igather_c
   private :: pmpi_igatherv
+  private :: pmpi_igatherv_c
+  private :: pmpi_ineighbor_allgather
+  private :: pmpi_ineighbor_allgather_c
+  private :: pmpi_ineighbor_alltoall
+  private :: pmpi_ineighbor_alltoall_c
   private :: pmpi_info_create
   private :: pmpi_info_create_env
   private :: pmpi_info_delete
@@ -3025,31 +6005,61 @@ module mpi_f08
   private :: pmpi_irecv
   private :: pmpi_irecv_c
   private :: pmpi_ireduce
+  private :: pmpi_ireduce_c
   private :: pmpi_ireduce_scatter
   private :: pmpi_ireduce_scatter_block
+  private :: pmpi_ireduce_scatter_block_c
+  private :: pmpi_ireduce_scatter_c
   private :: pmpi_irsend
   private :: pmpi_is_thread_main
   private :: pmpi_iscan
+  private :: pmpi_iscan_c
   private :: pmpi_iscatter
+  private :: pmpi_iscatter_c
   private :: pmpi_iscatterv
+  private :: pmpi_iscatterv_c
   private :: pmpi_isend
   private :: pmpi_isend_c
   private :: pmpi_issend
+  private :: pmpi_lookup_name
+  private :: pmpi_neighbor_allgather
+  private :: pmpi_neighbor_allgather_c
+  private :: pmpi_neighbor_allgather_init
+  private :: pmpi_neighbor_allgather_init_c
+  private :: pmpi_neighbor_alltoall
+  private :: pmpi_neighbor_alltoall_c
+  private :: pmpi_neighbor_alltoall_init
+  private :: pmpi_neighbor_alltoall_init_c
   private :: pmpi_op_commutative
   private :: pmpi_op_free
+  private :: pmpi_open_port
   private :: pmpi_pack
   private :: pmpi_pack_c
   private :: pmpi_pack_size
   private :: pmpi_pack_size_c
   private :: pmpi_pcontrol
   private :: pmpi_probe
+  private :: pmpi_publish_name
+  private :: pmpi_put
+  private :: pmpi_put_c
   private :: pmpi_query_thread
+  private :: pmpi_raccumulate
+  private :: pmpi_raccumulate_c
   private :: pmpi_recv
   private :: pmpi_recv_c
   private :: pmpi_recv_init
   private :: pmpi_reduce
+  private :: pmpi_reduce_c
+  private :: pmpi_reduce_init
+  private :: pmpi_reduce_init_c
   private :: pmpi_reduce_scatter
   private :: pmpi_reduce_scatter_block
+  private :: pmpi_reduce_scatter_block_c
+  private :: pmpi_reduce_scatter_block_init
+  private :: pmpi_reduce_scatter_block_init_c
+  private :: pmpi_reduce_scatter_c
+  private :: pmpi_reduce_scatter_init
+  private :: pmpi_reduce_scatter_init_c
   private :: pmpi_remove_error_class
   private :: pmpi_remove_error_code
   private :: pmpi_remove_error_string
@@ -3058,16 +6068,45 @@ module mpi_f08
   private :: pmpi_request_get_status_all
   private :: pmpi_request_get_status_any
   private :: pmpi_request_get_status_some
+  private :: pmpi_rget
+  private :: pmpi_rget_accumulate
+  private :: pmpi_rget_accumulate_c
+  private :: pmpi_rget_c
+  private :: pmpi_rput
+  private :: pmpi_rput_c
   private :: pmpi_rsend
   private :: pmpi_rsend_init
   private :: pmpi_scan
+  private :: pmpi_scan_c
+  private :: pmpi_scan_init
+  private :: pmpi_scan_init_c
   private :: pmpi_scatter
+  private :: pmpi_scatter_c
+  private :: pmpi_scatter_init
+  private :: pmpi_scatter_init_c
   private :: pmpi_scatterv
+  private :: pmpi_scatterv_c
+  private :: pmpi_scatterv_init
+  private :: pmpi_scatterv_init_c
   private :: pmpi_send
   private :: pmpi_send_c
   private :: pmpi_send_init
   private :: pmpi_sendrecv
   private :: pmpi_sendrecv_replace
+  private :: pmpi_session_attach_buffer
+  private :: pmpi_session_attach_buffer_c
+  private :: pmpi_session_call_errhandler
+  private :: pmpi_session_detach_buffer
+  private :: pmpi_session_detach_buffer_c
+  private :: pmpi_session_finalize
+  private :: pmpi_session_flush_buffer
+  private :: pmpi_session_get_errhandler
+  private :: pmpi_session_get_info
+  private :: pmpi_session_get_num_psets
+  private :: pmpi_session_get_pset_info
+  private :: pmpi_session_iflush_buffer
+  private :: pmpi_session_init
+  private :: pmpi_session_set_errhandler
   private :: pmpi_ssend
   private :: pmpi_ssend_init
   private :: pmpi_start
@@ -3131,31 +6170,52 @@ module mpi_f08
   private :: pmpi_type_vector_c
   private :: pmpi_unpack
   private :: pmpi_unpack_c
+  private :: pmpi_unpublish_name
   private :: pmpi_wait
   private :: pmpi_waitall
   private :: pmpi_waitany
   private :: pmpi_waitsome
   private :: pmpi_win_allocate
+  private :: pmpi_win_allocate_c
+  private :: pmpi_win_allocate_shared
+  private :: pmpi_win_allocate_shared_c
   private :: pmpi_win_attach
   private :: pmpi_win_call_errhandler
+  private :: pmpi_win_complete
   private :: pmpi_win_create
+  private :: pmpi_win_create_c
   private :: pmpi_win_create_dynamic
   private :: pmpi_win_create_errhandler
   private :: pmpi_win_create_keyval
   private :: pmpi_win_delete_attr
   private :: pmpi_win_detach
   private :: pmpi_win_fence
+  private :: pmpi_win_flush
+  private :: pmpi_win_flush_all
+  private :: pmpi_win_flush_local
+  private :: pmpi_win_flush_local_all
   private :: pmpi_win_free
   private :: pmpi_win_free_keyval
   private :: pmpi_win_get_attr
   private :: pmpi_win_get_errhandler
   private :: pmpi_win_get_group
+  private :: pmpi_win_get_info
   private :: pmpi_win_get_name
+  private :: pmpi_win_lock
+  private :: pmpi_win_lock_all
+  private :: pmpi_win_post
   private :: pmpi_win_set_attr
   private :: pmpi_win_set_errhandler
+  private :: pmpi_win_set_info
   private :: pmpi_win_set_name
   private :: pmpi_win_shared_query
   private :: pmpi_win_shared_query_c
+  private :: pmpi_win_start
+  private :: pmpi_win_sync
+  private :: pmpi_win_test
+  private :: pmpi_win_unlock
+  private :: pmpi_win_unlock_all
+  private :: pmpi_win_wait
   private :: pmpi_wtick
   private :: pmpi_wtime
 
@@ -3260,6 +6320,46 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Abort
 
+  subroutine MPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, op, win, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, op, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Accumulate
+
+  subroutine MPI_Accumulate_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, op, win, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_accumulate_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, op, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Accumulate_c
+
   subroutine MPI_Add_error_class(errorclass, ierror)
     implicit none
     INTEGER, INTENT(OUT) :: errorclass
@@ -3320,6 +6420,67 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Allgather
 
+  subroutine MPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Allgather_c
+
+  subroutine MPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+        info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Allgather_init
+
+  subroutine MPI_Allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+        info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Allgather_init_c
+
   subroutine MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
       comm, ierror)
     implicit none
@@ -3339,6 +6500,70 @@ contains
         ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Allgatherv
+
+  subroutine MPI_Allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+        comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Allgatherv_c
+
+  subroutine MPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+        comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Allgatherv_init
+
+  subroutine MPI_Allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Allgatherv_init_c
 
   subroutine MPI_Alloc_mem(size, info, baseptr, ierror)
     implicit none
@@ -3367,6 +6592,59 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Allreduce
 
+  subroutine MPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_allreduce_c(sendbuf, recvbuf, count, datatype, op, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Allreduce_c
+
+  subroutine MPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Allreduce_init
+
+  subroutine MPI_Allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
+      ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Allreduce_init_c
+
   subroutine MPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
     implicit none
     TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
@@ -3383,6 +6661,66 @@ contains
     call pmpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Alltoall
+
+  subroutine MPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Alltoall_c
+
+  subroutine MPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, &
+        request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Alltoall_init
+
+  subroutine MPI_Alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+        info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Alltoall_init_c
 
   subroutine MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
       recvtype, comm, ierror)
@@ -3405,6 +6743,73 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Alltoallv
 
+  subroutine MPI_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+      recvtype, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+        recvtype, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Alltoallv_c
+
+  subroutine MPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER, INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+        recvtype, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Alltoallv_init
+
+  subroutine MPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+        rdispls, recvtype, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Alltoallv_init_c
+
   subroutine MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
       recvtypes, comm, ierror)
     implicit none
@@ -3426,6 +6831,73 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Alltoallw
 
+  subroutine MPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+      recvtypes, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+        recvtypes, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Alltoallw_c
+
+  subroutine MPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER, INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+        recvtypes, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Alltoallw_init
+
+  subroutine MPI_Alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+        rdispls, recvtypes, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Alltoallw_init_c
+
   subroutine MPI_Barrier(comm, ierror)
     implicit none
     TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -3434,6 +6906,17 @@ contains
     call pmpi_barrier(comm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Barrier
+
+  subroutine MPI_Barrier_init(comm, info, request, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_barrier_init(comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Barrier_init
 
   subroutine MPI_Bcast(buffer, count, datatype, root, comm, ierror)
     implicit none
@@ -3448,6 +6931,52 @@ contains
     call pmpi_bcast(buffer, count, datatype, root, comm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Bcast
+
+  subroutine MPI_Bcast_c(buffer, count, datatype, root, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_bcast_c(buffer, count, datatype, root, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Bcast_c
+
+  subroutine MPI_Bcast_init(buffer, count, datatype, root, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_bcast_init(buffer, count, datatype, root, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Bcast_init
+
+  subroutine MPI_Bcast_init_c(buffer, count, datatype, root, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_bcast_init_c(buffer, count, datatype, root, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Bcast_init_c
 
   subroutine MPI_Bsend(buf, count, datatype, dest, tag, comm, ierror)
     implicit none
@@ -3548,6 +7077,103 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Cancel
 
+  subroutine MPI_Cart_coords(comm, rank, maxdims, coords, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: rank
+    INTEGER, INTENT(IN) :: maxdims
+    INTEGER, INTENT(OUT) :: coords(*)
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_cart_coords(comm, rank, maxdims, coords, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Cart_coords
+
+  subroutine MPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm_old
+    INTEGER, INTENT(IN) :: ndims
+    INTEGER, INTENT(IN) :: dims(*)
+    LOGICAL, INTENT(IN) :: periods(*)
+    LOGICAL, INTENT(IN) :: reorder
+    TYPE(MPI_Comm), INTENT(OUT) :: comm_cart
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_cart_create(comm_old, ndims, dims, periods, reorder, comm_cart, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Cart_create
+
+  subroutine MPI_Cart_get(comm, maxdims, dims, periods, coords, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: maxdims
+    INTEGER, INTENT(OUT) :: dims(*)
+    LOGICAL, INTENT(OUT) :: periods(*)
+    INTEGER, INTENT(OUT) :: coords(*)
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_cart_get(comm, maxdims, dims, periods, coords, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Cart_get
+
+  subroutine MPI_Cart_map(comm, ndims, dims, periods, newrank, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: ndims
+    INTEGER, INTENT(IN) :: dims(*)
+    LOGICAL, INTENT(IN) :: periods(*)
+    INTEGER, INTENT(OUT) :: newrank
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_cart_map(comm, ndims, dims, periods, newrank, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Cart_map
+
+  subroutine MPI_Cart_shift(comm, direction, disp, rank_source, rank_dest, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: direction
+    INTEGER, INTENT(IN) :: disp
+    INTEGER, INTENT(OUT) :: rank_source
+    INTEGER, INTENT(OUT) :: rank_dest
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_cart_shift(comm, direction, disp, rank_source, rank_dest, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Cart_shift
+
+  subroutine MPI_Cartdim_get(comm, ndims, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, INTENT(OUT) :: ndims
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_cartdim_get(comm, ndims, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Cartdim_get
+
+  subroutine MPI_Close_port(port_name, ierror)
+    implicit none
+    CHARACTER(LEN=*), INTENT(IN) :: port_name
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_close_port(port_name, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Close_port
+
+  subroutine MPI_Comm_accept(port_name, info, root, comm, newcomm, ierror)
+    implicit none
+    CHARACTER(LEN=*), INTENT(IN) :: port_name
+    TYPE(MPI_Info), INTENT(IN) :: info
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Comm), INTENT(OUT) :: newcomm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_accept(port_name, info, root, comm, newcomm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_accept
+
   subroutine MPI_Comm_attach_buffer(comm, buffer, size, ierror)
     implicit none
     TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -3592,6 +7218,19 @@ contains
     call pmpi_comm_compare(comm1, comm2, result, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_compare
+
+  subroutine MPI_Comm_connect(port_name, info, root, comm, newcomm, ierror)
+    implicit none
+    CHARACTER(LEN=*), INTENT(IN) :: port_name
+    TYPE(MPI_Info), INTENT(IN) :: info
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Comm), INTENT(OUT) :: newcomm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_connect(port_name, info, root, comm, newcomm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_connect
 
   subroutine MPI_Comm_create(comm, group, newcomm, ierror)
     implicit none
@@ -3685,6 +7324,15 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_detach_buffer_c
 
+  subroutine MPI_Comm_disconnect(comm, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(INOUT) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_disconnect(comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_disconnect
+
   subroutine MPI_Comm_dup(comm, newcomm, ierror)
     implicit none
     TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -3776,6 +7424,15 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_get_name
 
+  subroutine MPI_Comm_get_parent(parent, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(OUT) :: parent
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_get_parent(parent, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_get_parent
+
   subroutine MPI_Comm_group(comm, group, ierror)
     implicit none
     TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -3818,6 +7475,16 @@ contains
     call pmpi_comm_iflush_buffer(comm, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_iflush_buffer
+
+  subroutine MPI_Comm_join(fd, intercomm, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: fd
+    TYPE(MPI_Comm), INTENT(OUT) :: intercomm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_join(fd, intercomm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_join
 
   subroutine MPI_Comm_rank(comm, rank, ierror)
     implicit none
@@ -3935,6 +7602,37 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_test_inter
 
+  subroutine MPI_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, &
+      target_disp, win, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    TYPE(*), DIMENSION(*), INTENT(IN) :: compare_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: compare_addr
+    TYPE(*), DIMENSION(*) :: result_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, &
+        target_disp, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Compare_and_swap
+
+  subroutine MPI_Dims_create(nnodes, ndims, dims, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: nnodes
+    INTEGER, INTENT(IN) :: ndims
+    INTEGER, INTENT(INOUT) :: dims(*)
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_dims_create(nnodes, ndims, dims, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Dims_create
+
   subroutine MPI_Errhandler_free(errhandler, ierror)
     implicit none
     TYPE(MPI_Errhandler), INTENT(INOUT) :: errhandler
@@ -3980,6 +7678,1204 @@ contains
     call pmpi_exscan(sendbuf, recvbuf, count, datatype, op, comm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Exscan
+
+  subroutine MPI_Exscan_c(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_exscan_c(sendbuf, recvbuf, count, datatype, op, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Exscan_c
+
+  subroutine MPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Exscan_init
+
+  subroutine MPI_Exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Exscan_init_c
+
+  subroutine MPI_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, &
+      win, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    TYPE(*), DIMENSION(*) :: result_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, win, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Fetch_and_op
+
+  subroutine MPI_File_call_errhandler(fh, errorcode, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER, INTENT(IN) :: errorcode
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_call_errhandler(fh, errorcode, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_call_errhandler
+
+  subroutine MPI_File_close(fh, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(INOUT) :: fh
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_close(fh, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_close
+
+  subroutine MPI_File_delete(filename, info, ierror)
+    implicit none
+    CHARACTER(LEN=*), INTENT(IN) :: filename
+    TYPE(MPI_Info), INTENT(IN) :: info
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_delete(filename, info, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_delete
+
+  subroutine MPI_File_get_amode(fh, amode, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER, INTENT(OUT) :: amode
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_get_amode(fh, amode, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_get_amode
+
+  subroutine MPI_File_get_atomicity(fh, flag, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    LOGICAL, INTENT(OUT) :: flag
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_get_atomicity(fh, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_get_atomicity
+
+  subroutine MPI_File_get_byte_offset(fh, offset, disp, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(OUT) :: disp
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_get_byte_offset(fh, offset, disp, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_get_byte_offset
+
+  subroutine MPI_File_get_errhandler(file, errhandler, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: file
+    TYPE(MPI_Errhandler), INTENT(OUT) :: errhandler
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_get_errhandler(file, errhandler, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_get_errhandler
+
+  subroutine MPI_File_get_group(fh, group, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(MPI_Group), INTENT(OUT) :: group
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_get_group(fh, group, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_get_group
+
+  subroutine MPI_File_get_info(fh, info_used, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(MPI_Info), INTENT(OUT) :: info_used
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_get_info(fh, info_used, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_get_info
+
+  subroutine MPI_File_get_position(fh, offset, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(OUT) :: offset
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_get_position(fh, offset, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_get_position
+
+  subroutine MPI_File_get_position_shared(fh, offset, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(OUT) :: offset
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_get_position_shared(fh, offset, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_get_position_shared
+
+  subroutine MPI_File_get_size(fh, size, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(OUT) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_get_size(fh, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_get_size
+
+  subroutine MPI_File_get_type_extent(fh, datatype, extent, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: extent
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_get_type_extent(fh, datatype, extent, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_get_type_extent
+
+  subroutine MPI_File_get_type_extent_c(fh, datatype, extent, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: extent
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_get_type_extent_c(fh, datatype, extent, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_get_type_extent_c
+
+  subroutine MPI_File_get_view(fh, disp, etype, filetype, datarep, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(OUT) :: disp
+    TYPE(MPI_Datatype), INTENT(OUT) :: etype
+    TYPE(MPI_Datatype), INTENT(OUT) :: filetype
+    CHARACTER(LEN=*), INTENT(OUT) :: datarep
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_get_view(fh, disp, etype, filetype, datarep, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_get_view
+
+  subroutine MPI_File_iread(fh, buf, count, datatype, request, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_iread(fh, buf, count, datatype, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_iread
+
+  subroutine MPI_File_iread_all(fh, buf, count, datatype, request, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_iread_all(fh, buf, count, datatype, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_iread_all
+
+  subroutine MPI_File_iread_all_c(fh, buf, count, datatype, request, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_iread_all_c(fh, buf, count, datatype, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_iread_all_c
+
+  subroutine MPI_File_iread_at(fh, offset, buf, count, datatype, request, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_iread_at(fh, offset, buf, count, datatype, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_iread_at
+
+  subroutine MPI_File_iread_at_all(fh, offset, buf, count, datatype, request, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_iread_at_all(fh, offset, buf, count, datatype, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_iread_at_all
+
+  subroutine MPI_File_iread_at_all_c(fh, offset, buf, count, datatype, request, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_iread_at_all_c(fh, offset, buf, count, datatype, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_iread_at_all_c
+
+  subroutine MPI_File_iread_at_c(fh, offset, buf, count, datatype, request, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_iread_at_c(fh, offset, buf, count, datatype, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_iread_at_c
+
+  subroutine MPI_File_iread_c(fh, buf, count, datatype, request, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_iread_c(fh, buf, count, datatype, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_iread_c
+
+  subroutine MPI_File_iread_shared(fh, buf, count, datatype, request, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_iread_shared(fh, buf, count, datatype, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_iread_shared
+
+  subroutine MPI_File_iread_shared_c(fh, buf, count, datatype, request, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_iread_shared_c(fh, buf, count, datatype, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_iread_shared_c
+
+  subroutine MPI_File_iwrite(fh, buf, count, datatype, request, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_iwrite(fh, buf, count, datatype, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_iwrite
+
+  subroutine MPI_File_iwrite_all(fh, buf, count, datatype, request, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_iwrite_all(fh, buf, count, datatype, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_iwrite_all
+
+  subroutine MPI_File_iwrite_all_c(fh, buf, count, datatype, request, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_iwrite_all_c(fh, buf, count, datatype, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_iwrite_all_c
+
+  subroutine MPI_File_iwrite_at(fh, offset, buf, count, datatype, request, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_iwrite_at(fh, offset, buf, count, datatype, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_iwrite_at
+
+  subroutine MPI_File_iwrite_at_all(fh, offset, buf, count, datatype, request, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_iwrite_at_all(fh, offset, buf, count, datatype, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_iwrite_at_all
+
+  subroutine MPI_File_iwrite_at_all_c(fh, offset, buf, count, datatype, request, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_iwrite_at_all_c(fh, offset, buf, count, datatype, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_iwrite_at_all_c
+
+  subroutine MPI_File_iwrite_at_c(fh, offset, buf, count, datatype, request, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_iwrite_at_c(fh, offset, buf, count, datatype, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_iwrite_at_c
+
+  subroutine MPI_File_iwrite_c(fh, buf, count, datatype, request, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_iwrite_c(fh, buf, count, datatype, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_iwrite_c
+
+  subroutine MPI_File_iwrite_shared(fh, buf, count, datatype, request, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_iwrite_shared(fh, buf, count, datatype, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_iwrite_shared
+
+  subroutine MPI_File_iwrite_shared_c(fh, buf, count, datatype, request, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_iwrite_shared_c(fh, buf, count, datatype, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_iwrite_shared_c
+
+  subroutine MPI_File_open(comm, filename, amode, info, fh, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    CHARACTER(LEN=*), INTENT(IN) :: filename
+    INTEGER, INTENT(IN) :: amode
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_File), INTENT(OUT) :: fh
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_open(comm, filename, amode, info, fh, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_open
+
+  subroutine MPI_File_preallocate(fh, size, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_preallocate(fh, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_preallocate
+
+  subroutine MPI_File_read(fh, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_read(fh, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_read
+
+  subroutine MPI_File_read_all(fh, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_read_all(fh, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_read_all
+
+  subroutine MPI_File_read_all_begin(fh, buf, count, datatype, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_read_all_begin(fh, buf, count, datatype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_read_all_begin
+
+  subroutine MPI_File_read_all_begin_c(fh, buf, count, datatype, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_read_all_begin_c(fh, buf, count, datatype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_read_all_begin_c
+
+  subroutine MPI_File_read_all_c(fh, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_read_all_c(fh, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_read_all_c
+
+  subroutine MPI_File_read_all_end(fh, buf, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_read_all_end(fh, buf, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_read_all_end
+
+  subroutine MPI_File_read_at(fh, offset, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_read_at(fh, offset, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_read_at
+
+  subroutine MPI_File_read_at_all(fh, offset, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_read_at_all(fh, offset, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_read_at_all
+
+  subroutine MPI_File_read_at_all_begin(fh, offset, buf, count, datatype, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_read_at_all_begin(fh, offset, buf, count, datatype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_read_at_all_begin
+
+  subroutine MPI_File_read_at_all_begin_c(fh, offset, buf, count, datatype, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_read_at_all_begin_c(fh, offset, buf, count, datatype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_read_at_all_begin_c
+
+  subroutine MPI_File_read_at_all_c(fh, offset, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_read_at_all_c(fh, offset, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_read_at_all_c
+
+  subroutine MPI_File_read_at_all_end(fh, buf, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_read_at_all_end(fh, buf, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_read_at_all_end
+
+  subroutine MPI_File_read_at_c(fh, offset, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_read_at_c(fh, offset, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_read_at_c
+
+  subroutine MPI_File_read_c(fh, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_read_c(fh, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_read_c
+
+  subroutine MPI_File_read_ordered(fh, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_read_ordered(fh, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_read_ordered
+
+  subroutine MPI_File_read_ordered_begin(fh, buf, count, datatype, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_read_ordered_begin(fh, buf, count, datatype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_read_ordered_begin
+
+  subroutine MPI_File_read_ordered_begin_c(fh, buf, count, datatype, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_read_ordered_begin_c(fh, buf, count, datatype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_read_ordered_begin_c
+
+  subroutine MPI_File_read_ordered_c(fh, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_read_ordered_c(fh, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_read_ordered_c
+
+  subroutine MPI_File_read_ordered_end(fh, buf, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_read_ordered_end(fh, buf, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_read_ordered_end
+
+  subroutine MPI_File_read_shared(fh, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_read_shared(fh, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_read_shared
+
+  subroutine MPI_File_read_shared_c(fh, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_read_shared_c(fh, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_read_shared_c
+
+  subroutine MPI_File_seek(fh, offset, whence, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    INTEGER, INTENT(IN) :: whence
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_seek(fh, offset, whence, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_seek
+
+  subroutine MPI_File_seek_shared(fh, offset, whence, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    INTEGER, INTENT(IN) :: whence
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_seek_shared(fh, offset, whence, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_seek_shared
+
+  subroutine MPI_File_set_atomicity(fh, flag, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    LOGICAL, INTENT(IN) :: flag
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_set_atomicity(fh, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_set_atomicity
+
+  subroutine MPI_File_set_errhandler(file, errhandler, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: file
+    TYPE(MPI_Errhandler), INTENT(IN) :: errhandler
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_set_errhandler(file, errhandler, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_set_errhandler
+
+  subroutine MPI_File_set_info(fh, info, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(MPI_Info), INTENT(IN) :: info
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_set_info(fh, info, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_set_info
+
+  subroutine MPI_File_set_size(fh, size, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_set_size(fh, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_set_size
+
+  subroutine MPI_File_set_view(fh, disp, etype, filetype, datarep, info, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: disp
+    TYPE(MPI_Datatype), INTENT(IN) :: etype
+    TYPE(MPI_Datatype), INTENT(IN) :: filetype
+    CHARACTER(LEN=*), INTENT(IN) :: datarep
+    TYPE(MPI_Info), INTENT(IN) :: info
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_set_view(fh, disp, etype, filetype, datarep, info, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_set_view
+
+  subroutine MPI_File_sync(fh, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_sync(fh, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_sync
+
+  subroutine MPI_File_write(fh, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_write(fh, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_write
+
+  subroutine MPI_File_write_all(fh, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_write_all(fh, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_write_all
+
+  subroutine MPI_File_write_all_begin(fh, buf, count, datatype, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_write_all_begin(fh, buf, count, datatype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_write_all_begin
+
+  subroutine MPI_File_write_all_begin_c(fh, buf, count, datatype, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_write_all_begin_c(fh, buf, count, datatype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_write_all_begin_c
+
+  subroutine MPI_File_write_all_c(fh, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_write_all_c(fh, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_write_all_c
+
+  subroutine MPI_File_write_all_end(fh, buf, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_write_all_end(fh, buf, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_write_all_end
+
+  subroutine MPI_File_write_at(fh, offset, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_write_at(fh, offset, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_write_at
+
+  subroutine MPI_File_write_at_all(fh, offset, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_write_at_all(fh, offset, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_write_at_all
+
+  subroutine MPI_File_write_at_all_begin(fh, offset, buf, count, datatype, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_write_at_all_begin(fh, offset, buf, count, datatype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_write_at_all_begin
+
+  subroutine MPI_File_write_at_all_begin_c(fh, offset, buf, count, datatype, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_write_at_all_begin_c(fh, offset, buf, count, datatype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_write_at_all_begin_c
+
+  subroutine MPI_File_write_at_all_c(fh, offset, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_write_at_all_c(fh, offset, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_write_at_all_c
+
+  subroutine MPI_File_write_at_all_end(fh, buf, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_write_at_all_end(fh, buf, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_write_at_all_end
+
+  subroutine MPI_File_write_at_c(fh, offset, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_write_at_c(fh, offset, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_write_at_c
+
+  subroutine MPI_File_write_c(fh, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_write_c(fh, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_write_c
+
+  subroutine MPI_File_write_ordered(fh, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_write_ordered(fh, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_write_ordered
+
+  subroutine MPI_File_write_ordered_begin(fh, buf, count, datatype, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_write_ordered_begin(fh, buf, count, datatype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_write_ordered_begin
+
+  subroutine MPI_File_write_ordered_begin_c(fh, buf, count, datatype, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_write_ordered_begin_c(fh, buf, count, datatype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_write_ordered_begin_c
+
+  subroutine MPI_File_write_ordered_c(fh, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_write_ordered_c(fh, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_write_ordered_c
+
+  subroutine MPI_File_write_ordered_end(fh, buf, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_write_ordered_end(fh, buf, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_write_ordered_end
+
+  subroutine MPI_File_write_shared(fh, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_write_shared(fh, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_write_shared
+
+  subroutine MPI_File_write_shared_c(fh, buf, count, datatype, status, ierror)
+    implicit none
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_write_shared_c(fh, buf, count, datatype, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_write_shared_c
 
   subroutine MPI_Finalize(ierror)
     implicit none
@@ -4028,6 +8924,70 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Gather
 
+  subroutine MPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+      ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Gather_c
+
+  subroutine MPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+        info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Gather_init
+
+  subroutine MPI_Gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+        info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Gather_init_c
+
   subroutine MPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, &
       comm, ierror)
     implicit none
@@ -4049,6 +9009,143 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Gatherv
 
+  subroutine MPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      root, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, &
+        comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Gatherv_c
+
+  subroutine MPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      root, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+        root, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Gatherv_init
+
+  subroutine MPI_Gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, root, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+        root, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Gatherv_init_c
+
+  subroutine MPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Get
+
+  subroutine MPI_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, &
+      result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+      win, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    TYPE(*), DIMENSION(*) :: result_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+    INTEGER, INTENT(IN) :: result_count
+    TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, &
+        result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Get_accumulate
+
+  subroutine MPI_Get_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, &
+      result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+      win, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    TYPE(*), DIMENSION(*) :: result_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: result_count
+    TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_get_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, &
+        result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+        win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Get_accumulate_c
+
   subroutine MPI_Get_address(location, address, ierror)
     implicit none
     TYPE(*), DIMENSION(*), INTENT(IN) :: location
@@ -4059,6 +9156,25 @@ contains
     call pmpi_get_address(location, address, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Get_address
+
+  subroutine MPI_Get_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_get_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Get_c
 
   subroutine MPI_Get_count(status, datatype, count, ierror)
     implicit none
@@ -4154,6 +9270,17 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Get_version
 
+  subroutine MPI_Graphdims_get(comm, nnodes, nedges, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, INTENT(OUT) :: nnodes
+    INTEGER, INTENT(OUT) :: nedges
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_graphdims_get(comm, nnodes, nedges, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Graphdims_get
+
   subroutine MPI_Group_compare(group1, group2, result, ierror)
     implicit none
     TYPE(MPI_Group), INTENT(IN) :: group1
@@ -4196,6 +9323,17 @@ contains
     call pmpi_group_free(group, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Group_free
+
+  subroutine MPI_Group_from_session_pset(session, pset_name, newgroup, ierror)
+    implicit none
+    TYPE(MPI_Session), INTENT(IN) :: session
+    CHARACTER(LEN=*), INTENT(IN) :: pset_name
+    TYPE(MPI_Group), INTENT(OUT) :: newgroup
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_group_from_session_pset(session, pset_name, newgroup, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Group_from_session_pset
 
   subroutine MPI_Group_incl(group, n, ranks, newgroup, ierror)
     implicit none
@@ -4308,6 +9446,26 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iallgather
 
+  subroutine MPI_Iallgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_iallgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+        request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Iallgather_c
+
   subroutine MPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
       comm, request, ierror)
     implicit none
@@ -4329,6 +9487,27 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iallgatherv
 
+  subroutine MPI_Iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+        comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Iallgatherv_c
+
   subroutine MPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
     implicit none
     TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
@@ -4345,6 +9524,23 @@ contains
     call pmpi_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iallreduce
+
+  subroutine MPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Iallreduce_c
 
   subroutine MPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
       request, ierror)
@@ -4365,6 +9561,26 @@ contains
         ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ialltoall
+
+  subroutine MPI_Ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+        request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ialltoall_c
 
   subroutine MPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
       recvtype, comm, request, ierror)
@@ -4388,6 +9604,28 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ialltoallv
 
+  subroutine MPI_Ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+      recvtype, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+        recvtype, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ialltoallv_c
+
   subroutine MPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
       recvtypes, comm, request, ierror)
     implicit none
@@ -4409,6 +9647,28 @@ contains
         recvtypes, comm, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ialltoallw
+
+  subroutine MPI_Ialltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ialltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+        recvtypes, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ialltoallw_c
 
   subroutine MPI_Ibarrier(comm, request, ierror)
     implicit none
@@ -4434,6 +9694,21 @@ contains
     call pmpi_ibcast(buffer, count, datatype, root, comm, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ibcast
+
+  subroutine MPI_Ibcast_c(buffer, count, datatype, root, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ibcast_c(buffer, count, datatype, root, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ibcast_c
 
   subroutine MPI_Ibsend(buf, count, datatype, dest, tag, comm, request, ierror)
     implicit none
@@ -4468,6 +9743,23 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iexscan
 
+  subroutine MPI_Iexscan_c(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_iexscan_c(sendbuf, recvbuf, count, datatype, op, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Iexscan_c
+
   subroutine MPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
       request, ierror)
     implicit none
@@ -4488,6 +9780,27 @@ contains
         request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Igather
+
+  subroutine MPI_Igather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+      request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_igather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+        request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Igather_c
 
   subroutine MPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
       root, comm, request, ierror)
@@ -4510,6 +9823,108 @@ contains
         comm, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Igatherv
+
+  subroutine MPI_Igatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      root, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_igatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, &
+        comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Igatherv_c
+
+  subroutine MPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+        request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ineighbor_allgather
+
+  subroutine MPI_Ineighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ineighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ineighbor_allgather_c
+
+  subroutine MPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+        request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ineighbor_alltoall
+
+  subroutine MPI_Ineighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ineighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ineighbor_alltoall_c
 
   subroutine MPI_Info_create(info, ierror)
     implicit none
@@ -4716,6 +10131,24 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ireduce
 
+  subroutine MPI_Ireduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ireduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ireduce_c
+
   subroutine MPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, ierror)
     implicit none
     TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
@@ -4751,6 +10184,43 @@ contains
         ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ireduce_scatter_block
+
+  subroutine MPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm, request, &
+      ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm, request, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ireduce_scatter_block_c
+
+  subroutine MPI_Ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
+      ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ireduce_scatter_c
 
   subroutine MPI_Irsend(buf, count, datatype, dest, tag, comm, request, ierror)
     implicit none
@@ -4794,6 +10264,23 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iscan
 
+  subroutine MPI_Iscan_c(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_iscan_c(sendbuf, recvbuf, count, datatype, op, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Iscan_c
+
   subroutine MPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
       request, ierror)
     implicit none
@@ -4814,6 +10301,27 @@ contains
         request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iscatter
+
+  subroutine MPI_Iscatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+      request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_iscatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+        request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Iscatter_c
 
   subroutine MPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
       root, comm, request, ierror)
@@ -4836,6 +10344,28 @@ contains
         comm, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Iscatterv
+
+  subroutine MPI_Iscatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+      root, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_iscatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+        root, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Iscatterv_c
 
   subroutine MPI_Isend(buf, count, datatype, dest, tag, comm, request, ierror)
     implicit none
@@ -4885,6 +10415,177 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Issend
 
+  subroutine MPI_Lookup_name(service_name, info, port_name, ierror)
+    implicit none
+    CHARACTER(LEN=*), INTENT(IN) :: service_name
+    TYPE(MPI_Info), INTENT(IN) :: info
+    CHARACTER(LEN=*), INTENT(OUT) :: port_name
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_lookup_name(service_name, info, port_name, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Lookup_name
+
+  subroutine MPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_allgather
+
+  subroutine MPI_Neighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_neighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_allgather_c
+
+  subroutine MPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_allgather_init
+
+  subroutine MPI_Neighbor_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_neighbor_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_allgather_init_c
+
+  subroutine MPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_alltoall
+
+  subroutine MPI_Neighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_neighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_alltoall_c
+
+  subroutine MPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_alltoall_init
+
+  subroutine MPI_Neighbor_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_neighbor_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+        comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_alltoall_init_c
+
   subroutine MPI_Op_commutative(op, commute, ierror)
     implicit none
     TYPE(MPI_Op), INTENT(IN) :: op
@@ -4903,6 +10604,16 @@ contains
     call pmpi_op_free(op, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Op_free
+
+  subroutine MPI_Open_port(info, port_name, ierror)
+    implicit none
+    TYPE(MPI_Info), INTENT(IN) :: info
+    CHARACTER(LEN=*), INTENT(OUT) :: port_name
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_open_port(info, port_name, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Open_port
 
   subroutine MPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
     implicit none
@@ -4980,6 +10691,55 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Probe
 
+  subroutine MPI_Publish_name(service_name, info, port_name, ierror)
+    implicit none
+    CHARACTER(LEN=*), INTENT(IN) :: service_name
+    TYPE(MPI_Info), INTENT(IN) :: info
+    CHARACTER(LEN=*), INTENT(IN) :: port_name
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_publish_name(service_name, info, port_name, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Publish_name
+
+  subroutine MPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Put
+
+  subroutine MPI_Put_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_put_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Put_c
+
   subroutine MPI_Query_thread(provided, ierror)
     implicit none
     INTEGER, INTENT(OUT) :: provided
@@ -4988,6 +10748,48 @@ contains
     call pmpi_query_thread(provided, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Query_thread
+
+  subroutine MPI_Raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, op, win, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, op, win, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Raccumulate
+
+  subroutine MPI_Raccumulate_c(origin_addr, origin_count, origin_datatype, target_rank, &
+      target_disp, target_count, target_datatype, op, win, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_raccumulate_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, op, win, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Raccumulate_c
 
   subroutine MPI_Recv(buf, count, datatype, source, tag, comm, status, ierror)
     implicit none
@@ -5054,6 +10856,65 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Reduce
 
+  subroutine MPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Reduce_c
+
+  subroutine MPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, &
+      ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Reduce_init
+
+  subroutine MPI_Reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, &
+      ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Reduce_init_c
+
   subroutine MPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
     implicit none
     TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
@@ -5085,6 +10946,118 @@ contains
     call pmpi_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Reduce_scatter_block
+
+  subroutine MPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Reduce_scatter_block_c
+
+  subroutine MPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, &
+      request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, &
+        request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Reduce_scatter_block_init
+
+  subroutine MPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm, info, &
+      request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm, info, &
+        request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Reduce_scatter_block_init_c
+
+  subroutine MPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Reduce_scatter_c
+
+  subroutine MPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
+      request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Reduce_scatter_init
+
+  subroutine MPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
+      request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
+        request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Reduce_scatter_init_c
 
   subroutine MPI_Remove_error_class(errorclass, ierror)
     implicit none
@@ -5173,6 +11146,140 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Request_get_status_some
 
+  subroutine MPI_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, win, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Rget
+
+  subroutine MPI_Rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, &
+      result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+      win, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    TYPE(*), DIMENSION(*) :: result_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+    INTEGER, INTENT(IN) :: result_count
+    TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, &
+        result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+        win, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Rget_accumulate
+
+  subroutine MPI_Rget_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, &
+      result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+      win, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    TYPE(*), DIMENSION(*) :: result_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: result_count
+    TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_rget_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, &
+        result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+        win, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Rget_accumulate_c
+
+  subroutine MPI_Rget_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_rget_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, win, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Rget_c
+
+  subroutine MPI_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, win, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Rput
+
+  subroutine MPI_Rput_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_rput_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, win, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Rput_c
+
   subroutine MPI_Rsend(buf, count, datatype, dest, tag, comm, ierror)
     implicit none
     TYPE(*), DIMENSION(*), INTENT(IN) :: buf
@@ -5220,6 +11327,58 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Scan
 
+  subroutine MPI_Scan_c(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_scan_c(sendbuf, recvbuf, count, datatype, op, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Scan_c
+
+  subroutine MPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Scan_init
+
+  subroutine MPI_Scan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_scan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Scan_init_c
+
   subroutine MPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
       ierror)
     implicit none
@@ -5239,6 +11398,70 @@ contains
         ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Scatter
+
+  subroutine MPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+      ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Scatter_c
+
+  subroutine MPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+        info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Scatter_init
+
+  subroutine MPI_Scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+        comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Scatter_init_c
 
   subroutine MPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
       root, comm, ierror)
@@ -5260,6 +11483,73 @@ contains
         comm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Scatterv
+
+  subroutine MPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+      root, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, &
+        comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Scatterv_c
+
+  subroutine MPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+      root, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+        root, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Scatterv_init
+
+  subroutine MPI_Scatterv_init_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+      recvtype, root, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_scatterv_init_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+        root, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Scatterv_init_c
 
   subroutine MPI_Send(buf, count, datatype, dest, tag, comm, ierror)
     implicit none
@@ -5350,6 +11640,153 @@ contains
         ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Sendrecv_replace
+
+  subroutine MPI_Session_attach_buffer(session, buffer, size, ierror)
+    implicit none
+    TYPE(MPI_Session), INTENT(IN) :: session
+    TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    INTEGER, INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_session_attach_buffer(session, buffer, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Session_attach_buffer
+
+  subroutine MPI_Session_attach_buffer_c(session, buffer, size, ierror)
+    implicit none
+    TYPE(MPI_Session), INTENT(IN) :: session
+    TYPE(*), DIMENSION(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_session_attach_buffer_c(session, buffer, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Session_attach_buffer_c
+
+  subroutine MPI_Session_call_errhandler(session, errorcode, ierror)
+    implicit none
+    TYPE(MPI_Session), INTENT(IN) :: session
+    INTEGER, INTENT(IN) :: errorcode
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_session_call_errhandler(session, errorcode, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Session_call_errhandler
+
+  subroutine MPI_Session_detach_buffer(session, buffer_addr, size, ierror)
+    implicit none
+    TYPE(MPI_Session), INTENT(IN) :: session
+    TYPE(C_PTR), INTENT(OUT) :: buffer_addr
+    INTEGER, INTENT(OUT) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_session_detach_buffer(session, buffer_addr, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Session_detach_buffer
+
+  subroutine MPI_Session_detach_buffer_c(session, buffer_addr, size, ierror)
+    implicit none
+    TYPE(MPI_Session), INTENT(IN) :: session
+    TYPE(C_PTR), INTENT(OUT) :: buffer_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_session_detach_buffer_c(session, buffer_addr, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Session_detach_buffer_c
+
+  subroutine MPI_Session_finalize(session, ierror)
+    implicit none
+    TYPE(MPI_Session), INTENT(INOUT) :: session
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_session_finalize(session, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Session_finalize
+
+  subroutine MPI_Session_flush_buffer(session, ierror)
+    implicit none
+    TYPE(MPI_Session), INTENT(IN) :: session
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_session_flush_buffer(session, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Session_flush_buffer
+
+  subroutine MPI_Session_get_errhandler(session, errhandler, ierror)
+    implicit none
+    TYPE(MPI_Session), INTENT(IN) :: session
+    TYPE(MPI_Errhandler), INTENT(OUT) :: errhandler
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_session_get_errhandler(session, errhandler, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Session_get_errhandler
+
+  subroutine MPI_Session_get_info(session, info_used, ierror)
+    implicit none
+    TYPE(MPI_Session), INTENT(IN) :: session
+    TYPE(MPI_Info), INTENT(OUT) :: info_used
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_session_get_info(session, info_used, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Session_get_info
+
+  subroutine MPI_Session_get_num_psets(session, info, npset_names, ierror)
+    implicit none
+    TYPE(MPI_Session), INTENT(IN) :: session
+    TYPE(MPI_Info), INTENT(IN) :: info
+    INTEGER, INTENT(OUT) :: npset_names
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_session_get_num_psets(session, info, npset_names, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Session_get_num_psets
+
+  subroutine MPI_Session_get_pset_info(session, pset_name, info, ierror)
+    implicit none
+    TYPE(MPI_Session), INTENT(IN) :: session
+    CHARACTER(LEN=*), INTENT(IN) :: pset_name
+    TYPE(MPI_Info), INTENT(OUT) :: info
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_session_get_pset_info(session, pset_name, info, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Session_get_pset_info
+
+  subroutine MPI_Session_iflush_buffer(session, request, ierror)
+    implicit none
+    TYPE(MPI_Session), INTENT(IN) :: session
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_session_iflush_buffer(session, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Session_iflush_buffer
+
+  subroutine MPI_Session_init(info, errhandler, session, ierror)
+    implicit none
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Errhandler), INTENT(IN) :: errhandler
+    TYPE(MPI_Session), INTENT(OUT) :: session
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_session_init(info, errhandler, session, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Session_init
+
+  subroutine MPI_Session_set_errhandler(session, errhandler, ierror)
+    implicit none
+    TYPE(MPI_Session), INTENT(IN) :: session
+    TYPE(MPI_Errhandler), INTENT(IN) :: errhandler
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_session_set_errhandler(session, errhandler, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Session_set_errhandler
 
   subroutine MPI_Ssend(buf, count, datatype, dest, tag, comm, ierror)
     implicit none
@@ -6125,6 +12562,17 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Unpack_c
 
+  subroutine MPI_Unpublish_name(service_name, info, port_name, ierror)
+    implicit none
+    CHARACTER(LEN=*), INTENT(IN) :: service_name
+    TYPE(MPI_Info), INTENT(IN) :: info
+    CHARACTER(LEN=*), INTENT(IN) :: port_name
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_unpublish_name(service_name, info, port_name, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Unpublish_name
+
   subroutine MPI_Wait(request, status, ierror)
     implicit none
     TYPE(MPI_Request), INTENT(INOUT) :: request
@@ -6187,6 +12635,48 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_allocate
 
+  subroutine MPI_Win_allocate_c(size, disp_unit, info, comm, baseptr, win, ierror)
+    implicit none
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: disp_unit
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(C_PTR), INTENT(OUT) :: baseptr
+    TYPE(MPI_Win), INTENT(OUT) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_allocate_c(size, disp_unit, info, comm, baseptr, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_allocate_c
+
+  subroutine MPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win, ierror)
+    implicit none
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+    INTEGER, INTENT(IN) :: disp_unit
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(C_PTR), INTENT(OUT) :: baseptr
+    TYPE(MPI_Win), INTENT(OUT) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_allocate_shared(size, disp_unit, info, comm, baseptr, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_allocate_shared
+
+  subroutine MPI_Win_allocate_shared_c(size, disp_unit, info, comm, baseptr, win, ierror)
+    implicit none
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: disp_unit
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(C_PTR), INTENT(OUT) :: baseptr
+    TYPE(MPI_Win), INTENT(OUT) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_allocate_shared_c(size, disp_unit, info, comm, baseptr, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_allocate_shared_c
+
   subroutine MPI_Win_attach(win, base, size, ierror)
     implicit none
     TYPE(MPI_Win), INTENT(IN) :: win
@@ -6209,6 +12699,15 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_call_errhandler
 
+  subroutine MPI_Win_complete(win, ierror)
+    implicit none
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_complete(win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_complete
+
   subroutine MPI_Win_create(base, size, disp_unit, info, comm, win, ierror)
     implicit none
     TYPE(*), DIMENSION(*) :: base
@@ -6223,6 +12722,21 @@ contains
     call pmpi_win_create(base, size, disp_unit, info, comm, win, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_create
+
+  subroutine MPI_Win_create_c(base, size, disp_unit, info, comm, win, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: base
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: base
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: disp_unit
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Win), INTENT(OUT) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_create_c(base, size, disp_unit, info, comm, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_create_c
 
   subroutine MPI_Win_create_dynamic(info, comm, win, ierror)
     implicit none
@@ -6290,6 +12804,44 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_fence
 
+  subroutine MPI_Win_flush(rank, win, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: rank
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_flush(rank, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_flush
+
+  subroutine MPI_Win_flush_all(win, ierror)
+    implicit none
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_flush_all(win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_flush_all
+
+  subroutine MPI_Win_flush_local(rank, win, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: rank
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_flush_local(rank, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_flush_local
+
+  subroutine MPI_Win_flush_local_all(win, ierror)
+    implicit none
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_flush_local_all(win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_flush_local_all
+
   subroutine MPI_Win_free(win, ierror)
     implicit none
     TYPE(MPI_Win), INTENT(INOUT) :: win
@@ -6340,6 +12892,16 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_get_group
 
+  subroutine MPI_Win_get_info(win, info_used, ierror)
+    implicit none
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Info), INTENT(OUT) :: info_used
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_get_info(win, info_used, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_get_info
+
   subroutine MPI_Win_get_name(win, win_name, resultlen, ierror)
     implicit none
     TYPE(MPI_Win), INTENT(IN) :: win
@@ -6350,6 +12912,39 @@ contains
     call pmpi_win_get_name(win, win_name, resultlen, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_get_name
+
+  subroutine MPI_Win_lock(lock_type, rank, assert, win, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: lock_type
+    INTEGER, INTENT(IN) :: rank
+    INTEGER, INTENT(IN) :: assert
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_lock(lock_type, rank, assert, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_lock
+
+  subroutine MPI_Win_lock_all(assert, win, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: assert
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_lock_all(assert, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_lock_all
+
+  subroutine MPI_Win_post(group, assert, win, ierror)
+    implicit none
+    TYPE(MPI_Group), INTENT(IN) :: group
+    INTEGER, INTENT(IN) :: assert
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_post(group, assert, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_post
 
   subroutine MPI_Win_set_attr(win, win_keyval, attribute_val, ierror)
     implicit none
@@ -6371,6 +12966,16 @@ contains
     call pmpi_win_set_errhandler(win, errhandler, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_set_errhandler
+
+  subroutine MPI_Win_set_info(win, info, ierror)
+    implicit none
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Info), INTENT(IN) :: info
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_set_info(win, info, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_set_info
 
   subroutine MPI_Win_set_name(win, win_name, ierror)
     implicit none
@@ -6407,6 +13012,64 @@ contains
     call pmpi_win_shared_query_c(win, rank, size, disp_unit, baseptr, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Win_shared_query_c
+
+  subroutine MPI_Win_start(group, assert, win, ierror)
+    implicit none
+    TYPE(MPI_Group), INTENT(IN) :: group
+    INTEGER, INTENT(IN) :: assert
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_start(group, assert, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_start
+
+  subroutine MPI_Win_sync(win, ierror)
+    implicit none
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_sync(win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_sync
+
+  subroutine MPI_Win_test(win, flag, ierror)
+    implicit none
+    TYPE(MPI_Win), INTENT(IN) :: win
+    LOGICAL, INTENT(OUT) :: flag
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_test(win, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_test
+
+  subroutine MPI_Win_unlock(rank, win, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: rank
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_unlock(rank, win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_unlock
+
+  subroutine MPI_Win_unlock_all(win, ierror)
+    implicit none
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_unlock_all(win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_unlock_all
+
+  subroutine MPI_Win_wait(win, ierror)
+    implicit none
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_win_wait(win, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Win_wait
 
   double precision function MPI_Wtick()
     implicit none
