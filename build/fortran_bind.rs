@@ -21,7 +21,7 @@ use super::signatures::{self, Signature};
 use std::path::Path;
 
 /// C entry points that get no generated Fortran binding, each with its reason.
-pub const EXCLUDED: [(&str, &str); 27] = [
+pub const EXCLUDED: [(&str, &str); 26] = [
     (
         "MPI_Status_c2f",
         "status conversion, C only (MPI 4.1 §19.3.5)",
@@ -45,10 +45,6 @@ pub const EXCLUDED: [(&str, &str); 27] = [
     (
         "MPI_Info_create_env",
         "the Fortran binding has no argc/argv (MPI 4.1 §11.4.4): hand-written in src/fortran",
-    ),
-    (
-        "MPI_Info_get_string",
-        "CHARACTER output whose BUFLEN is INOUT (MPI 4.1 §10.3): needs a hand-written binding, not yet written",
     ),
     (
         "MPI_Pcontrol",

@@ -3376,6 +3376,16 @@ module mpi_f08
       CHARACTER(LEN=*), INTENT(OUT) :: key
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_info_get_nthkey
+    subroutine pmpi_info_get_string(info, key, buflen, value, flag, ierror)
+      import
+      implicit none
+      TYPE(MPI_Info), INTENT(IN) :: info
+      CHARACTER(LEN=*), INTENT(IN) :: key
+      INTEGER, INTENT(OUT) :: buflen
+      CHARACTER(LEN=*), INTENT(OUT) :: value
+      LOGICAL, INTENT(OUT) :: flag
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_info_get_string
     subroutine pmpi_info_get_valuelen(info, key, valuelen, flag, ierror)
       import
       implicit none
@@ -5995,6 +6005,7 @@ module mpi_f08
   private :: pmpi_info_get
   private :: pmpi_info_get_nkeys
   private :: pmpi_info_get_nthkey
+  private :: pmpi_info_get_string
   private :: pmpi_info_get_valuelen
   private :: pmpi_info_set
   private :: pmpi_init
@@ -10006,6 +10017,19 @@ contains
     call pmpi_info_get_nthkey(info, n, key, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Info_get_nthkey
+
+  subroutine MPI_Info_get_string(info, key, buflen, value, flag, ierror)
+    implicit none
+    TYPE(MPI_Info), INTENT(IN) :: info
+    CHARACTER(LEN=*), INTENT(IN) :: key
+    INTEGER, INTENT(OUT) :: buflen
+    CHARACTER(LEN=*), INTENT(OUT) :: value
+    LOGICAL, INTENT(OUT) :: flag
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_info_get_string(info, key, buflen, value, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Info_get_string
 
   subroutine MPI_Info_get_valuelen(info, key, valuelen, flag, ierror)
     implicit none

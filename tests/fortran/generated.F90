@@ -155,6 +155,26 @@ program generated
   call check(ierr == MPI_SUCCESS .and. inf /= MPI_INFO_NULL, 'MPI 4.1 §11.4.4: MPI_INFO_CREATE_ENV')
   if (inf /= MPI_INFO_NULL) call MPI_INFO_FREE(inf, ierr)
 
+  ! MPI 4.1 §10.3: MPI_INFO_GET_STRING: BUFLEN in is the room, out the value's length; a
+  ! shorter room truncates, BUFLEN = 0 leaves VALUE unchanged, an absent key gives .FALSE.
+  call MPI_INFO_CREATE(inf, ierr)
+  call MPI_INFO_SET(inf, 'colour', 'ultramarine', ierr)
+  packbuf = 'x'
+  n = len(packbuf)
+  call MPI_INFO_GET_STRING(inf, 'colour', n, packbuf, flag, ierr)
+  call check(ierr == MPI_SUCCESS .and. flag .and. n == 11 .and. packbuf == 'ultramarine', &
+       'MPI 4.1 §10.3: MPI_INFO_GET_STRING value and length')
+  n = 5
+  call MPI_INFO_GET_STRING(inf, 'colour', n, packbuf, flag, ierr)
+  call check(flag .and. n == 11 .and. packbuf == 'ultra', 'MPI 4.1 §10.3: MPI_INFO_GET_STRING truncates to BUFLEN')
+  n = 0
+  packbuf = 'kept'
+  call MPI_INFO_GET_STRING(inf, 'colour', n, packbuf, flag, ierr)
+  call check(flag .and. n == 11 .and. packbuf == 'kept', 'MPI 4.1 §10.3: BUFLEN = 0 leaves VALUE unchanged')
+  call MPI_INFO_GET_STRING(inf, 'absent', n, packbuf, flag, ierr)
+  call check(ierr == MPI_SUCCESS .and. .not. flag, 'MPI 4.1 §10.3: MPI_INFO_GET_STRING of an absent key')
+  call MPI_INFO_FREE(inf, ierr)
+
 #ifdef ILP64
   ! MPI 4.1 §19.1.6 (8-byte INTEGER build): a count the C int cannot hold is an error, never
   ! a truncation (2**40 would truncate to 0).
