@@ -21,7 +21,7 @@ use super::signatures::{self, Signature};
 use std::path::Path;
 
 /// C entry points that get no generated Fortran binding, each with its reason.
-pub const EXCLUDED: [(&str, &str); 26] = [
+pub const EXCLUDED: [(&str, &str); 25] = [
     (
         "MPI_Status_c2f",
         "status conversion, C only (MPI 4.1 §19.3.5)",
@@ -53,10 +53,6 @@ pub const EXCLUDED: [(&str, &str); 26] = [
     (
         "MPI_T_",
         "the tool information interface has no Fortran binding (MPI 4.1 §15.3)",
-    ),
-    (
-        "MPI_Session_get_nth_pset",
-        "CHARACTER output whose PSET_LEN is INOUT (MPI 4.1 §11.3.2): needs a hand-written binding",
     ),
     (
         "MPI_Op_create",

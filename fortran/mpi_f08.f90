@@ -3381,7 +3381,7 @@ module mpi_f08
       implicit none
       TYPE(MPI_Info), INTENT(IN) :: info
       CHARACTER(LEN=*), INTENT(IN) :: key
-      INTEGER, INTENT(OUT) :: buflen
+      INTEGER, INTENT(INOUT) :: buflen
       CHARACTER(LEN=*), INTENT(OUT) :: value
       LOGICAL, INTENT(OUT) :: flag
       INTEGER, INTENT(OUT) :: ierror
@@ -4754,6 +4754,16 @@ module mpi_f08
       TYPE(MPI_Info), INTENT(OUT) :: info_used
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_session_get_info
+    subroutine pmpi_session_get_nth_pset(session, info, n, pset_len, pset_name, ierror)
+      import
+      implicit none
+      TYPE(MPI_Session), INTENT(IN) :: session
+      TYPE(MPI_Info), INTENT(IN) :: info
+      INTEGER, INTENT(IN) :: n
+      INTEGER, INTENT(INOUT) :: pset_len
+      CHARACTER(LEN=*), INTENT(OUT) :: pset_name
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_session_get_nth_pset
     subroutine pmpi_session_get_num_psets(session, info, npset_names, ierror)
       import
       implicit none
@@ -6113,6 +6123,7 @@ module mpi_f08
   private :: pmpi_session_flush_buffer
   private :: pmpi_session_get_errhandler
   private :: pmpi_session_get_info
+  private :: pmpi_session_get_nth_pset
   private :: pmpi_session_get_num_psets
   private :: pmpi_session_get_pset_info
   private :: pmpi_session_iflush_buffer
@@ -10022,7 +10033,7 @@ contains
     implicit none
     TYPE(MPI_Info), INTENT(IN) :: info
     CHARACTER(LEN=*), INTENT(IN) :: key
-    INTEGER, INTENT(OUT) :: buflen
+    INTEGER, INTENT(INOUT) :: buflen
     CHARACTER(LEN=*), INTENT(OUT) :: value
     LOGICAL, INTENT(OUT) :: flag
     INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -11758,6 +11769,19 @@ contains
     call pmpi_session_get_info(session, info_used, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Session_get_info
+
+  subroutine MPI_Session_get_nth_pset(session, info, n, pset_len, pset_name, ierror)
+    implicit none
+    TYPE(MPI_Session), INTENT(IN) :: session
+    TYPE(MPI_Info), INTENT(IN) :: info
+    INTEGER, INTENT(IN) :: n
+    INTEGER, INTENT(INOUT) :: pset_len
+    CHARACTER(LEN=*), INTENT(OUT) :: pset_name
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_session_get_nth_pset(session, info, n, pset_len, pset_name, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Session_get_nth_pset
 
   subroutine MPI_Session_get_num_psets(session, info, npset_names, ierror)
     implicit none
