@@ -21,7 +21,7 @@ use super::signatures::{self, Signature};
 use std::path::Path;
 
 /// C entry points that get no generated Fortran binding, each with its reason.
-pub const EXCLUDED: [(&str, &str); 28] = [
+pub const EXCLUDED: [(&str, &str); 26] = [
     (
         "MPI_Status_c2f",
         "status conversion, C only (MPI 4.1 §19.3.5)",
@@ -47,20 +47,12 @@ pub const EXCLUDED: [(&str, &str); 28] = [
         "the Fortran binding has no argc/argv (MPI 4.1 §11.4.4): hand-written in src/fortran",
     ),
     (
-        "MPI_Info_get_string",
-        "CHARACTER output whose BUFLEN is INOUT (MPI 4.1 §10.3): needs a hand-written binding, not yet written",
-    ),
-    (
         "MPI_Pcontrol",
         "variadic in C, no IERROR in Fortran (MPI 4.1 §15.2.4): hand-written in src/fortran",
     ),
     (
         "MPI_T_",
         "the tool information interface has no Fortran binding (MPI 4.1 §15.3)",
-    ),
-    (
-        "MPI_Session_get_nth_pset",
-        "CHARACTER output whose PSET_LEN is INOUT (MPI 4.1 §11.3.2): needs a hand-written binding",
     ),
     (
         "MPI_Op_create",

@@ -539,7 +539,12 @@ fn f08_dummy(e: &FortranEntry, index: usize, interface: bool) -> Option<(String,
             && (stem.ends_with("_free")
                 || stem.ends_with("_free_keyval")
                 || matches!(stem, "mpi_type_commit" | "mpi_wait" | "mpi_test")))
-            || (e.module.ends_with("::generated") && super::fortran_bind::is_inout(stem, name)));
+            || (e.module.ends_with("::generated") && super::fortran_bind::is_inout(stem, name))
+            // The INOUT lengths of the hand-written CHARACTER outputs (MPI 4.1 §10.3, §11.3.2).
+            || matches!(
+                (stem, name.as_str()),
+                ("mpi_info_get_string", "buflen") | ("mpi_session_get_nth_pset", "pset_len")
+            ));
     let intent = if is_const {
         "INTENT(IN)"
     } else if inout {

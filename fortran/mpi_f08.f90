@@ -3414,6 +3414,16 @@ module mpi_f08
       CHARACTER(LEN=*), INTENT(OUT) :: key
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_info_get_nthkey
+    subroutine pmpi_info_get_string(info, key, buflen, value, flag, ierror)
+      import
+      implicit none
+      TYPE(MPI_Info), INTENT(IN) :: info
+      CHARACTER(LEN=*), INTENT(IN) :: key
+      INTEGER, INTENT(INOUT) :: buflen
+      CHARACTER(LEN=*), INTENT(OUT) :: value
+      LOGICAL, INTENT(OUT) :: flag
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_info_get_string
     subroutine pmpi_info_get_valuelen(info, key, valuelen, flag, ierror)
       import
       implicit none
@@ -5017,6 +5027,16 @@ module mpi_f08
       TYPE(MPI_Info), INTENT(OUT) :: info_used
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_session_get_info
+    subroutine pmpi_session_get_nth_pset(session, info, n, pset_len, pset_name, ierror)
+      import
+      implicit none
+      TYPE(MPI_Session), INTENT(IN) :: session
+      TYPE(MPI_Info), INTENT(IN) :: info
+      INTEGER, INTENT(IN) :: n
+      INTEGER, INTENT(INOUT) :: pset_len
+      CHARACTER(LEN=*), INTENT(OUT) :: pset_name
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_session_get_nth_pset
     subroutine pmpi_session_get_num_psets(session, info, npset_names, ierror)
       import
       implicit none
@@ -6304,6 +6324,7 @@ module mpi_f08
   private :: pmpi_info_get
   private :: pmpi_info_get_nkeys
   private :: pmpi_info_get_nthkey
+  private :: pmpi_info_get_string
   private :: pmpi_info_get_valuelen
   private :: pmpi_info_set
   private :: pmpi_init
@@ -6427,6 +6448,7 @@ module mpi_f08
   private :: pmpi_session_flush_buffer
   private :: pmpi_session_get_errhandler
   private :: pmpi_session_get_info
+  private :: pmpi_session_get_nth_pset
   private :: pmpi_session_get_num_psets
   private :: pmpi_session_get_pset_info
   private :: pmpi_session_iflush_buffer
@@ -10382,6 +10404,19 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Info_get_nthkey
 
+  subroutine MPI_Info_get_string(info, key, buflen, value, flag, ierror)
+    implicit none
+    TYPE(MPI_Info), INTENT(IN) :: info
+    CHARACTER(LEN=*), INTENT(IN) :: key
+    INTEGER, INTENT(INOUT) :: buflen
+    CHARACTER(LEN=*), INTENT(OUT) :: value
+    LOGICAL, INTENT(OUT) :: flag
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_info_get_string(info, key, buflen, value, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Info_get_string
+
   subroutine MPI_Info_get_valuelen(info, key, valuelen, flag, ierror)
     implicit none
     TYPE(MPI_Info), INTENT(IN) :: info
@@ -12400,6 +12435,19 @@ contains
     call pmpi_session_get_info(session, info_used, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Session_get_info
+
+  subroutine MPI_Session_get_nth_pset(session, info, n, pset_len, pset_name, ierror)
+    implicit none
+    TYPE(MPI_Session), INTENT(IN) :: session
+    TYPE(MPI_Info), INTENT(IN) :: info
+    INTEGER, INTENT(IN) :: n
+    INTEGER, INTENT(INOUT) :: pset_len
+    CHARACTER(LEN=*), INTENT(OUT) :: pset_name
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_session_get_nth_pset(session, info, n, pset_len, pset_name, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Session_get_nth_pset
 
   subroutine MPI_Session_get_num_psets(session, info, npset_names, ierror)
     implicit none

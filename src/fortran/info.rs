@@ -94,6 +94,49 @@ pub unsafe extern "C" fn mpi_info_get_(
     })
 }
 
+/// `MPI_INFO_GET_STRING(INFO, KEY, BUFLEN, VALUE, FLAG, IERROR)` (MPI 4.1 §10.3): BUFLEN is
+/// INOUT: on input the number of characters VALUE may receive (at most its length; 0 leaves
+/// VALUE unchanged), on output the value's length. Fortran strings have no terminator, so the
+/// C binding's "+ 1" is not added here.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_info_get_string_(
+    info: *const MPI_Fint,
+    key: *const c_char,
+    buflen: *mut MPI_Fint,
+    value: *mut c_char,
+    flag: *mut MPI_Flogical,
+    ierror: *mut MPI_Fint,
+    key_len: usize,
+    value_len: usize,
+) {
+    fentry!(ierror, "MPI_INFO_GET_STRING", Scope::NoObject, {
+        nonnull!(key);
+        let buflen = try_out!(buflen);
+        let flag = try_out!(flag);
+        // SAFETY: `info_arg` needs the INFO argument readable (the by-reference contract of this
+        // entry point, fortran/mod.rs).
+        let h = unsafe { info_arg(info) }?;
+        let room = usize::try_from(buflen.get())
+            .map_err(|_| Error::invalid(MPI_ERR_ARG, "BUFLEN is negative"))?;
+        // SAFETY: `key` checked non-NULL above (fortran/mod.rs contract).
+        let k = unsafe { read_fortran_string(key, key_len) };
+        match rt().info_get(h, &k)? {
+            Some(v) => {
+                if room > 0 {
+                    nonnull!(value);
+                    // SAFETY: `value` is not NULL (checked above) and a CHARACTER of
+                    // `value_len` bytes (the by-reference contract of this entry point).
+                    unsafe { write_fortran_string(value, value_len, room, &v) };
+                }
+                buflen.set(fint(i32::try_from(v.len()).unwrap_or(i32::MAX)));
+                flag.set(logical(true));
+            }
+            None => flag.set(logical(false)),
+        }
+        Ok(())
+    })
+}
+
 /// `MPI_INFO_GET_VALUELEN(INFO, KEY, VALUELEN, FLAG, IERROR)`.
 #[no_mangle]
 pub unsafe extern "C" fn mpi_info_get_valuelen_(

@@ -41,6 +41,7 @@ pub mod errhandler;
 pub mod info;
 pub mod init;
 pub mod sentinels;
+pub mod session;
 pub mod status;
 pub mod strings;
 pub mod win;

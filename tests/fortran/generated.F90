@@ -14,7 +14,7 @@ program generated
   integer :: sbuf(4), rbuf(8), i, n, idx, outcount, indices(3), grp, res, vec
   integer :: ni, na, nd, comb, ints(3), types(1), pos, newcomm, tst
   integer(kind=MPI_ADDRESS_KIND) :: addrs(1), a1, a2
-  integer :: inf
+  integer :: inf, ses
   character(len=64) :: packbuf
   logical :: flag
 
@@ -154,6 +154,47 @@ program generated
   call MPI_INFO_CREATE_ENV(inf, ierr)
   call check(ierr == MPI_SUCCESS .and. inf /= MPI_INFO_NULL, 'MPI 4.1 §11.4.4: MPI_INFO_CREATE_ENV')
   if (inf /= MPI_INFO_NULL) call MPI_INFO_FREE(inf, ierr)
+
+  ! MPI 4.1 §10.3: MPI_INFO_GET_STRING: BUFLEN in is the room, out the value's length; a
+  ! shorter room truncates, BUFLEN = 0 leaves VALUE unchanged, an absent key gives .FALSE.
+  call MPI_INFO_CREATE(inf, ierr)
+  call MPI_INFO_SET(inf, 'colour', 'ultramarine', ierr)
+  packbuf = 'x'
+  n = len(packbuf)
+  call MPI_INFO_GET_STRING(inf, 'colour', n, packbuf, flag, ierr)
+  call check(ierr == MPI_SUCCESS .and. flag .and. n == 11 .and. packbuf == 'ultramarine', &
+       'MPI 4.1 §10.3: MPI_INFO_GET_STRING value and length')
+  n = 5
+  call MPI_INFO_GET_STRING(inf, 'colour', n, packbuf, flag, ierr)
+  call check(flag .and. n == 11 .and. packbuf == 'ultra', 'MPI 4.1 §10.3: MPI_INFO_GET_STRING truncates to BUFLEN')
+  n = 0
+  packbuf = 'kept'
+  call MPI_INFO_GET_STRING(inf, 'colour', n, packbuf, flag, ierr)
+  call check(flag .and. n == 11 .and. packbuf == 'kept', 'MPI 4.1 §10.3: BUFLEN = 0 leaves VALUE unchanged')
+  call MPI_INFO_GET_STRING(inf, 'absent', n, packbuf, flag, ierr)
+  call check(ierr == MPI_SUCCESS .and. .not. flag, 'MPI 4.1 §10.3: MPI_INFO_GET_STRING of an absent key')
+  call MPI_INFO_FREE(inf, ierr)
+
+  ! MPI 4.1 §11.3.2: MPI_SESSION_GET_NTH_PSET: N counts from 0, PSET_LEN in is the room, out
+  ! the name's length; this process has mpi://WORLD and mpi://SELF.
+  call MPI_SESSION_INIT(MPI_INFO_NULL, MPI_ERRORS_RETURN, ses, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI 4.1 §11.3.1: MPI_SESSION_INIT')
+  call MPI_SESSION_GET_NUM_PSETS(ses, MPI_INFO_NULL, n, ierr)
+  call check(ierr == MPI_SUCCESS .and. n == 2, 'MPI 4.1 §11.3.2: MPI_SESSION_GET_NUM_PSETS')
+  packbuf = ' '
+  n = len(packbuf)
+  call MPI_SESSION_GET_NTH_PSET(ses, MPI_INFO_NULL, 0, n, packbuf, ierr)
+  call check(ierr == MPI_SUCCESS .and. n == 11 .and. packbuf == 'mpi://WORLD', &
+       'MPI 4.1 §11.3.2: MPI_SESSION_GET_NTH_PSET(0) is mpi://WORLD')
+  n = 0
+  call MPI_SESSION_GET_NTH_PSET(ses, MPI_INFO_NULL, 1, n, packbuf, ierr)
+  call check(ierr == MPI_SUCCESS .and. n == 10 .and. packbuf == 'mpi://WORLD', &
+       'MPI 4.1 §11.3.2: PSET_LEN = 0 gives the length, leaves PSET_NAME unchanged')
+  n = len(packbuf)
+  call MPI_SESSION_GET_NTH_PSET(ses, MPI_INFO_NULL, 2, n, packbuf, ierr)
+  call check(ierr /= MPI_SUCCESS, 'MPI 4.1 §11.3.2: N beyond the number of process sets is an error')
+  call MPI_SESSION_FINALIZE(ses, ierr)
+  call check(ierr == MPI_SUCCESS .and. ses == MPI_SESSION_NULL, 'MPI 4.1 §11.3.1: MPI_SESSION_FINALIZE')
 
 #ifdef ILP64
   ! MPI 4.1 §19.1.6 (8-byte INTEGER build): a count the C int cannot hold is an error, never
