@@ -3293,6 +3293,39 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_igatherv_c
+    subroutine pmpi_improbe(source, tag, comm, flag, message, status, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: source
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      LOGICAL, INTENT(OUT) :: flag
+      TYPE(MPI_Message), INTENT(OUT) :: message
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_improbe
+    subroutine pmpi_imrecv(buf, count, datatype, message, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Message), INTENT(INOUT) :: message
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_imrecv
+    subroutine pmpi_imrecv_c(buf, count, datatype, message, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Message), INTENT(INOUT) :: message
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_imrecv_c
     subroutine pmpi_ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         comm, request, ierror)
       import
@@ -3881,6 +3914,38 @@ module mpi_f08
       CHARACTER(LEN=*), INTENT(OUT) :: port_name
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_lookup_name
+    subroutine pmpi_mprobe(source, tag, comm, message, status, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: source
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Message), INTENT(OUT) :: message
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_mprobe
+    subroutine pmpi_mrecv(buf, count, datatype, message, status, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Message), INTENT(INOUT) :: message
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_mrecv
+    subroutine pmpi_mrecv_c(buf, count, datatype, message, status, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(MPI_Message), INTENT(INOUT) :: message
+      TYPE(MPI_Status), INTENT(OUT) :: status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_mrecv_c
     subroutine pmpi_neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         comm, ierror)
       import
@@ -6312,6 +6377,9 @@ module mpi_f08
   private :: pmpi_igather_c
   private :: pmpi_igatherv
   private :: pmpi_igatherv_c
+  private :: pmpi_improbe
+  private :: pmpi_imrecv
+  private :: pmpi_imrecv_c
   private :: pmpi_ineighbor_allgather
   private :: pmpi_ineighbor_allgather_c
   private :: pmpi_ineighbor_alltoall
@@ -6360,6 +6428,9 @@ module mpi_f08
   private :: pmpi_issend
   private :: pmpi_issend_c
   private :: pmpi_lookup_name
+  private :: pmpi_mprobe
+  private :: pmpi_mrecv
+  private :: pmpi_mrecv_c
   private :: pmpi_neighbor_allgather
   private :: pmpi_neighbor_allgather_c
   private :: pmpi_neighbor_allgather_init
@@ -10243,6 +10314,48 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Igatherv_c
 
+  subroutine MPI_Improbe(source, tag, comm, flag, message, status, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    LOGICAL, INTENT(OUT) :: flag
+    TYPE(MPI_Message), INTENT(OUT) :: message
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_improbe(source, tag, comm, flag, message, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Improbe
+
+  subroutine MPI_Imrecv(buf, count, datatype, message, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Message), INTENT(INOUT) :: message
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_imrecv(buf, count, datatype, message, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Imrecv
+
+  subroutine MPI_Imrecv_c(buf, count, datatype, message, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Message), INTENT(INOUT) :: message
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_imrecv_c(buf, count, datatype, message, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Imrecv_c
+
   subroutine MPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
       comm, request, ierror)
     implicit none
@@ -10989,6 +11102,47 @@ contains
     call pmpi_lookup_name(service_name, info, port_name, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Lookup_name
+
+  subroutine MPI_Mprobe(source, tag, comm, message, status, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Message), INTENT(OUT) :: message
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_mprobe(source, tag, comm, message, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Mprobe
+
+  subroutine MPI_Mrecv(buf, count, datatype, message, status, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Message), INTENT(INOUT) :: message
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_mrecv(buf, count, datatype, message, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Mrecv
+
+  subroutine MPI_Mrecv_c(buf, count, datatype, message, status, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Message), INTENT(INOUT) :: message
+    TYPE(MPI_Status), INTENT(OUT) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_mrecv_c(buf, count, datatype, message, status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Mrecv_c
 
   subroutine MPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
       comm, ierror)

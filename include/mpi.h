@@ -800,6 +800,8 @@ typedef struct {
   int MPI_internal[5];
 } MPI_Status;
 
+typedef int MPI_Message;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -2212,6 +2214,25 @@ int MPI_Igatherv_c(const void *sendbuf,
                    MPI_Comm comm,
                    MPI_Request *request);
 
+int MPI_Improbe(int source,
+                int tag,
+                MPI_Comm comm,
+                int *flag,
+                MPI_Message *message,
+                MPI_Status *status);
+
+int MPI_Imrecv(void *buf,
+               int count,
+               MPI_Datatype datatype,
+               MPI_Message *message,
+               MPI_Request *request);
+
+int MPI_Imrecv_c(void *buf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 MPI_Message *message,
+                 MPI_Request *request);
+
 int MPI_Ineighbor_allgather(const void *sendbuf,
                             int sendcount,
                             MPI_Datatype sendtype,
@@ -2596,6 +2617,24 @@ int MPI_Keyval_create(MPI_Copy_function * copy_fn,
 int MPI_Keyval_free(int *keyval);
 
 int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
+
+MPI_Fint MPI_Message_c2f(MPI_Message message);
+
+MPI_Message MPI_Message_f2c(MPI_Fint message);
+
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
+
+int MPI_Mrecv(void *buf,
+              int count,
+              MPI_Datatype datatype,
+              MPI_Message *message,
+              MPI_Status *status);
+
+int MPI_Mrecv_c(void *buf,
+                MPI_Count count,
+                MPI_Datatype datatype,
+                MPI_Message *message,
+                MPI_Status *status);
 
 int MPI_NULL_COPY_FN(MPI_Comm oldcomm,
                      int keyval,
@@ -5418,6 +5457,25 @@ int PMPI_Igatherv_c(const void *sendbuf,
                     MPI_Comm comm,
                     MPI_Request *request);
 
+int PMPI_Improbe(int source,
+                 int tag,
+                 MPI_Comm comm,
+                 int *flag,
+                 MPI_Message *message,
+                 MPI_Status *status);
+
+int PMPI_Imrecv(void *buf,
+                int count,
+                MPI_Datatype datatype,
+                MPI_Message *message,
+                MPI_Request *request);
+
+int PMPI_Imrecv_c(void *buf,
+                  MPI_Count count,
+                  MPI_Datatype datatype,
+                  MPI_Message *message,
+                  MPI_Request *request);
+
 int PMPI_Ineighbor_allgather(const void *sendbuf,
                              int sendcount,
                              MPI_Datatype sendtype,
@@ -5802,6 +5860,24 @@ int PMPI_Keyval_create(MPI_Copy_function * copy_fn,
 int PMPI_Keyval_free(int *keyval);
 
 int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
+
+MPI_Fint PMPI_Message_c2f(MPI_Message message);
+
+MPI_Message PMPI_Message_f2c(MPI_Fint message);
+
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
+
+int PMPI_Mrecv(void *buf,
+               int count,
+               MPI_Datatype datatype,
+               MPI_Message *message,
+               MPI_Status *status);
+
+int PMPI_Mrecv_c(void *buf,
+                 MPI_Count count,
+                 MPI_Datatype datatype,
+                 MPI_Message *message,
+                 MPI_Status *status);
 
 int PMPI_Neighbor_allgather(const void *sendbuf,
                             int sendcount,

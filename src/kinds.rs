@@ -43,6 +43,8 @@ pub enum HandleKind {
     Op,
     Session,
     File,
+    /// A matched message of `MPI_Mprobe` (MPI 4.1 §3.8.2).
+    Message,
 }
 
 impl HandleKind {
@@ -59,6 +61,8 @@ impl HandleKind {
             HandleKind::Op => MPI_ERR_OP,
             HandleKind::Session => MPI_ERR_SESSION,
             HandleKind::File => MPI_ERR_FILE,
+            // MPI 4.1 §3.8.2 names no class of its own for a bad message handle.
+            HandleKind::Message => MPI_ERR_REQUEST,
         }
     }
 }
@@ -76,6 +80,7 @@ impl fmt::Display for HandleKind {
             HandleKind::Op => "operation",
             HandleKind::Session => "session",
             HandleKind::File => "file",
+            HandleKind::Message => "message",
         })
     }
 }

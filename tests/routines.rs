@@ -14,6 +14,15 @@ use std::path::Path;
 
 /// Routines that must exist (MPI 4.1 section in the comment of each group).
 const REQUIRED: &[&str] = &[
+    // Matched probe and receive (§3.8.2, §3.8.3).
+    "MPI_Mprobe",
+    "MPI_Improbe",
+    "MPI_Mrecv",
+    "MPI_Mrecv_c",
+    "MPI_Imrecv",
+    "MPI_Imrecv_c",
+    "MPI_Message_c2f",
+    "MPI_Message_f2c",
     // MPI-IO (§14).
     "MPI_File_c2f",
     "MPI_File_call_errhandler",

@@ -169,3 +169,15 @@ pub extern "C" fn MPI_Session_toint(session: MPI_Session) -> c_int {
 pub extern "C" fn MPI_Session_fromint(session: c_int) -> MPI_Session {
     f2c(HandleKind::Session, session)
 }
+#[no_mangle]
+pub extern "C" fn MPI_Message_c2f(message: MPI_Message) -> MPI_Fint {
+    message
+}
+#[no_mangle]
+pub extern "C" fn MPI_Message_f2c(message: MPI_Fint) -> MPI_Message {
+    // MPI_MESSAGE_NO_PROC is a predefined message no table holds.
+    if message == crate::consts::MPI_MESSAGE_NO_PROC {
+        return message;
+    }
+    f2c(HandleKind::Message, message)
+}

@@ -35,6 +35,7 @@ pub mod init;
 pub mod inter;
 pub mod intercomm;
 pub mod memory;
+pub mod mprobe;
 pub mod neighbor;
 pub mod neighbor_plan;
 pub mod op;

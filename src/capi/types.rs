@@ -10,6 +10,7 @@ pub type MPI_Group = c_int;
 pub type MPI_Info = c_int;
 pub type MPI_Errhandler = c_int;
 pub type MPI_Request = c_int;
+pub type MPI_Message = c_int;
 pub type MPI_Op = c_int;
 pub type MPI_Session = c_int;
 pub type MPI_File = c_int;

@@ -70,7 +70,7 @@ const REUSE_DELAY: usize = 64;
 
 /// How this world encodes each kind in its handles.
 impl HandleKind {
-    const ALL: [HandleKind; 10] = [
+    const ALL: [HandleKind; 11] = [
         HandleKind::Comm,
         HandleKind::Group,
         HandleKind::Datatype,
@@ -81,6 +81,7 @@ impl HandleKind {
         HandleKind::Op,
         HandleKind::Session,
         HandleKind::File,
+        HandleKind::Message,
     ];
 
     const fn code(self) -> u32 {
@@ -101,6 +102,8 @@ impl HandleKind {
             HandleKind::Op => (MPI_OP_NULL, 0x20),
             HandleKind::Session => (MPI_SESSION_NULL, 1),
             HandleKind::File => (MPI_FILE_NULL, 1),
+            // MPI_MESSAGE_NULL, then MPI_MESSAGE_NO_PROC.
+            HandleKind::Message => (MPI_MESSAGE_NULL, 2),
         }
     }
 

@@ -381,3 +381,73 @@ impl Runtime {
         Ok((b.addr, b.size))
     }
 }
+
+/// Matched probe and receive (MPI 4.1 §3.8.2): a matched message leaves the queue, so only
+/// the `MPI_Mrecv`/`MPI_Imrecv` of its handle can receive it.
+impl Runtime {
+    /// `MPI_Improbe`/`MPI_Mprobe`: the handle and status of the message taken off the queue,
+    /// if one matches; `MPI_MESSAGE_NO_PROC` for `MPI_PROC_NULL`.
+    pub fn mprobe(&self, comm: Handle, source: i32, tag: i32) -> Result<Option<(Handle, Status)>> {
+        let mut st = self.active()?;
+        let size = st.p2p_size(comm)?;
+        check_recv(source, tag, size)?;
+        if source == MPI_PROC_NULL {
+            return Ok(Some((Handle(MPI_MESSAGE_NO_PROC), Status::PROC_NULL)));
+        }
+        let Some(i) = st
+            .p2p
+            .unexpected
+            .iter()
+            .position(|m| matches(m, comm, source, tag))
+        else {
+            return Ok(None);
+        };
+        let m = st.p2p.unexpected.remove(i).expect("position found");
+        let status = Status {
+            source: 0,
+            tag: m.tag,
+            error: MPI_SUCCESS,
+            bytes: m.data.len() as i64,
+            cancelled: false,
+        };
+        let sync = m.sync;
+        let buffered = m.buffered;
+        match st.messages.insert(m) {
+            Ok(h) => {
+                // Matched: a synchronous send completes, a buffered one frees its bytes.
+                if let Some((owner, n)) = buffered {
+                    if let Some(b) = st.p2p.buffer(owner) {
+                        b.used -= n;
+                    }
+                }
+                if let Some(s) = sync {
+                    st.set_active_state(s, Request::Done(Status::EMPTY))?;
+                }
+                Ok(Some((h, status)))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `MPI_Mrecv`/`MPI_Imrecv`: receives the matched message `msg` into `target` (whose
+    /// source and tag are ignored); the message handle is consumed.
+    pub fn mrecv(&self, msg: Handle, target: RecvTarget) -> Result<(Handle, Option<Delivery>)> {
+        let mut st = self.active()?;
+        if msg.0 == MPI_MESSAGE_NO_PROC {
+            let h = st.requests.insert(Request::Done(Status::PROC_NULL))?;
+            return Ok((h, None));
+        }
+        if msg.0 == MPI_MESSAGE_NULL {
+            return Err(Error::invalid(
+                MPI_ERR_REQUEST,
+                "MPI_MESSAGE_NULL is not a matched message".to_string(),
+            ));
+        }
+        st.messages.get(msg)?;
+        let h = st.requests.insert(Request::Delivering(Status::EMPTY))?;
+        let m = st.messages.remove(msg).expect("checked above");
+        let d = receive(target, m.tag, m.data);
+        st.set_active_state(h, Request::Delivering(d.status))?;
+        Ok((h, Some(Delivery { req: h, ..d })))
+    }
+}

@@ -230,6 +230,7 @@ impl Runtime {
             HandleKind::Op => predefined::check_op(h),
             HandleKind::Session => st.sessions.get(h).map(drop),
             HandleKind::File => st.files.get(h).map(drop),
+            HandleKind::Message => st.messages.get(h).map(drop),
         }
     }
 }

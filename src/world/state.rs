@@ -36,6 +36,8 @@ pub struct State {
     pub wins: Slab<Window>,
     pub errhandlers: Slab<Errhandler>,
     pub requests: Slab<Request>,
+    /// Messages matched by `MPI_Mprobe`/`MPI_Improbe`, off the queue until `MPI_Mrecv`.
+    pub(crate) messages: Slab<crate::world::objects::p2p::Message>,
     pub infos: Slab<Info>,
     pub sessions: Slab<crate::world::session::Session>,
     /// Whether the predefined objects exist (built by `MPI_Init` or the first session).
@@ -70,6 +72,7 @@ impl State {
             wins: Slab::new(HandleKind::Win),
             errhandlers: Slab::new(HandleKind::Errhandler),
             requests: Slab::new(HandleKind::Request),
+            messages: Slab::new(HandleKind::Message),
             infos: Slab::new(HandleKind::Info),
             sessions: Slab::new(HandleKind::Session),
             up: false,

@@ -152,6 +152,7 @@ c_programs! {
         keyval_reuse,
         p2p_large_count,
         p2p_self,
+        mprobe,
         pmpi,
         rma_self,
         session,

@@ -213,6 +213,7 @@ pub fn pvar_read(what: PvarWhat, obj: i32) -> TResult<u64> {
             HandleKind::Session => st.sessions.len(),
             HandleKind::File => st.files.len(),
             HandleKind::Op => 0,
+            HandleKind::Message => st.messages.len(),
         },
         PvarWhat::Keyvals => st.keyvals().held(),
         PvarWhat::Attributes(kind) => st
