@@ -5287,6 +5287,17 @@ module mpi_f08
       TYPE(MPI_Datatype), INTENT(OUT) :: newtype
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_type_create_hindexed_block
+    subroutine pmpi_type_create_hindexed_block_c(count, blocklength, array_of_displacements, &
+        oldtype, newtype, ierror)
+      import
+      implicit none
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: blocklength
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+      TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_create_hindexed_block_c
     subroutine pmpi_type_create_hindexed_c(count, array_of_blocklengths, array_of_displacements, &
         oldtype, newtype, ierror)
       import
@@ -5329,6 +5340,17 @@ module mpi_f08
       TYPE(MPI_Datatype), INTENT(OUT) :: newtype
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_type_create_indexed_block
+    subroutine pmpi_type_create_indexed_block_c(count, blocklength, array_of_displacements, &
+        oldtype, newtype, ierror)
+      import
+      implicit none
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: blocklength
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+      TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_create_indexed_block_c
     subroutine pmpi_type_create_keyval(type_copy_attr_fn, type_delete_attr_fn, type_keyval, &
         extra_state, ierror)
       import
@@ -5392,6 +5414,19 @@ module mpi_f08
       TYPE(MPI_Datatype), INTENT(OUT) :: newtype
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_type_create_subarray
+    subroutine pmpi_type_create_subarray_c(ndims, array_of_sizes, array_of_subsizes, &
+        array_of_starts, order, oldtype, newtype, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: ndims
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_sizes
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_subsizes
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_starts
+      INTEGER, INTENT(IN) :: order
+      TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+      TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_create_subarray_c
     subroutine pmpi_type_delete_attr(datatype, type_keyval, ierror)
       import
       implicit none
@@ -6459,16 +6494,19 @@ module mpi_f08
   private :: pmpi_type_contiguous_c
   private :: pmpi_type_create_hindexed
   private :: pmpi_type_create_hindexed_block
+  private :: pmpi_type_create_hindexed_block_c
   private :: pmpi_type_create_hindexed_c
   private :: pmpi_type_create_hvector
   private :: pmpi_type_create_hvector_c
   private :: pmpi_type_create_indexed_block
+  private :: pmpi_type_create_indexed_block_c
   private :: pmpi_type_create_keyval
   private :: pmpi_type_create_resized
   private :: pmpi_type_create_resized_c
   private :: pmpi_type_create_struct
   private :: pmpi_type_create_struct_c
   private :: pmpi_type_create_subarray
+  private :: pmpi_type_create_subarray_c
   private :: pmpi_type_delete_attr
   private :: pmpi_type_dup
   private :: pmpi_type_free
@@ -12770,6 +12808,21 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_hindexed_block
 
+  subroutine MPI_Type_create_hindexed_block_c(count, blocklength, array_of_displacements, oldtype, &
+      newtype, ierror)
+    implicit none
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: blocklength
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+    TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_create_hindexed_block_c(count, blocklength, array_of_displacements, oldtype, &
+        newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_create_hindexed_block_c
+
   subroutine MPI_Type_create_hindexed_c(count, array_of_blocklengths, array_of_displacements, &
       oldtype, newtype, ierror)
     implicit none
@@ -12825,6 +12878,21 @@ contains
         newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_indexed_block
+
+  subroutine MPI_Type_create_indexed_block_c(count, blocklength, array_of_displacements, oldtype, &
+      newtype, ierror)
+    implicit none
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: blocklength
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+    TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_create_indexed_block_c(count, blocklength, array_of_displacements, oldtype, &
+        newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_create_indexed_block_c
 
   subroutine MPI_Type_create_keyval(type_copy_attr_fn, type_delete_attr_fn, type_keyval, &
       extra_state, ierror)
@@ -12910,6 +12978,23 @@ contains
         order, oldtype, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_subarray
+
+  subroutine MPI_Type_create_subarray_c(ndims, array_of_sizes, array_of_subsizes, array_of_starts, &
+      order, oldtype, newtype, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: ndims
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_sizes
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_subsizes
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_starts
+    INTEGER, INTENT(IN) :: order
+    TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+    TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_create_subarray_c(ndims, array_of_sizes, array_of_subsizes, array_of_starts, &
+        order, oldtype, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_create_subarray_c
 
   subroutine MPI_Type_delete_attr(datatype, type_keyval, ierror)
     implicit none

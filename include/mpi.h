@@ -3679,6 +3679,28 @@ int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 
 int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 
+int MPI_Type_create_darray(int size,
+                           int rank,
+                           int ndims,
+                           const int *array_of_gsizes,
+                           const int *array_of_distribs,
+                           const int *array_of_dargs,
+                           const int *array_of_psizes,
+                           int order,
+                           MPI_Datatype oldtype,
+                           MPI_Datatype *newtype);
+
+int MPI_Type_create_darray_c(int size,
+                             int rank,
+                             int ndims,
+                             const MPI_Count *array_of_gsizes,
+                             const int *array_of_distribs,
+                             const int *array_of_dargs,
+                             const int *array_of_psizes,
+                             int order,
+                             MPI_Datatype oldtype,
+                             MPI_Datatype *newtype);
+
 int MPI_Type_create_hindexed(int count,
                              const int *array_of_blocklengths,
                              const MPI_Aint *array_of_displacements,
@@ -3690,6 +3712,12 @@ int MPI_Type_create_hindexed_block(int count,
                                    const MPI_Aint *array_of_displacements,
                                    MPI_Datatype oldtype,
                                    MPI_Datatype *newtype);
+
+int MPI_Type_create_hindexed_block_c(MPI_Count count,
+                                     MPI_Count blocklength,
+                                     const MPI_Count *array_of_displacements,
+                                     MPI_Datatype oldtype,
+                                     MPI_Datatype *newtype);
 
 int MPI_Type_create_hindexed_c(MPI_Count count,
                                const MPI_Count *array_of_blocklengths,
@@ -3714,6 +3742,12 @@ int MPI_Type_create_indexed_block(int count,
                                   const int *array_of_displacements,
                                   MPI_Datatype oldtype,
                                   MPI_Datatype *newtype);
+
+int MPI_Type_create_indexed_block_c(MPI_Count count,
+                                    MPI_Count blocklength,
+                                    const MPI_Count *array_of_displacements,
+                                    MPI_Datatype oldtype,
+                                    MPI_Datatype *newtype);
 
 int MPI_Type_create_keyval(MPI_Type_copy_attr_function * type_copy_attr_fn,
                            MPI_Type_delete_attr_function * type_delete_attr_fn,
@@ -3749,6 +3783,14 @@ int MPI_Type_create_subarray(int ndims,
                              int order,
                              MPI_Datatype oldtype,
                              MPI_Datatype *newtype);
+
+int MPI_Type_create_subarray_c(int ndims,
+                               const MPI_Count *array_of_sizes,
+                               const MPI_Count *array_of_subsizes,
+                               const MPI_Count *array_of_starts,
+                               int order,
+                               MPI_Datatype oldtype,
+                               MPI_Datatype *newtype);
 
 int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 
@@ -6857,6 +6899,28 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 
 int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 
+int PMPI_Type_create_darray(int size,
+                            int rank,
+                            int ndims,
+                            const int *array_of_gsizes,
+                            const int *array_of_distribs,
+                            const int *array_of_dargs,
+                            const int *array_of_psizes,
+                            int order,
+                            MPI_Datatype oldtype,
+                            MPI_Datatype *newtype);
+
+int PMPI_Type_create_darray_c(int size,
+                              int rank,
+                              int ndims,
+                              const MPI_Count *array_of_gsizes,
+                              const int *array_of_distribs,
+                              const int *array_of_dargs,
+                              const int *array_of_psizes,
+                              int order,
+                              MPI_Datatype oldtype,
+                              MPI_Datatype *newtype);
+
 int PMPI_Type_create_hindexed(int count,
                               const int *array_of_blocklengths,
                               const MPI_Aint *array_of_displacements,
@@ -6868,6 +6932,12 @@ int PMPI_Type_create_hindexed_block(int count,
                                     const MPI_Aint *array_of_displacements,
                                     MPI_Datatype oldtype,
                                     MPI_Datatype *newtype);
+
+int PMPI_Type_create_hindexed_block_c(MPI_Count count,
+                                      MPI_Count blocklength,
+                                      const MPI_Count *array_of_displacements,
+                                      MPI_Datatype oldtype,
+                                      MPI_Datatype *newtype);
 
 int PMPI_Type_create_hindexed_c(MPI_Count count,
                                 const MPI_Count *array_of_blocklengths,
@@ -6892,6 +6962,12 @@ int PMPI_Type_create_indexed_block(int count,
                                    const int *array_of_displacements,
                                    MPI_Datatype oldtype,
                                    MPI_Datatype *newtype);
+
+int PMPI_Type_create_indexed_block_c(MPI_Count count,
+                                     MPI_Count blocklength,
+                                     const MPI_Count *array_of_displacements,
+                                     MPI_Datatype oldtype,
+                                     MPI_Datatype *newtype);
 
 int PMPI_Type_create_keyval(MPI_Type_copy_attr_function * type_copy_attr_fn,
                             MPI_Type_delete_attr_function * type_delete_attr_fn,
@@ -6927,6 +7003,14 @@ int PMPI_Type_create_subarray(int ndims,
                               int order,
                               MPI_Datatype oldtype,
                               MPI_Datatype *newtype);
+
+int PMPI_Type_create_subarray_c(int ndims,
+                                const MPI_Count *array_of_sizes,
+                                const MPI_Count *array_of_subsizes,
+                                const MPI_Count *array_of_starts,
+                                int order,
+                                MPI_Datatype oldtype,
+                                MPI_Datatype *newtype);
 
 int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 

@@ -14,6 +14,12 @@ use std::path::Path;
 
 /// Routines that must exist (MPI 4.1 section in the comment of each group).
 const REQUIRED: &[&str] = &[
+    // Datatype constructors (§5.1.2–§5.1.4), large-count forms (issue 14).
+    "MPI_Type_create_darray",
+    "MPI_Type_create_darray_c",
+    "MPI_Type_create_hindexed_block_c",
+    "MPI_Type_create_indexed_block_c",
+    "MPI_Type_create_subarray_c",
     // MPI-IO (§14).
     "MPI_File_c2f",
     "MPI_File_call_errhandler",

@@ -123,6 +123,7 @@ macro_rules! c_programs {
 c_programs! {
     pass:
         attr_examples,
+        type_darray,
         attr_comm,
         attr_dup,
         attr_keyval_free,
