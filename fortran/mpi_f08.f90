@@ -5265,6 +5265,29 @@ module mpi_f08
       TYPE(MPI_Datatype), INTENT(OUT) :: newtype
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_type_contiguous_c
+    subroutine pmpi_type_create_f90_complex(p, r, newtype, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: p
+      INTEGER, INTENT(IN) :: r
+      TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_create_f90_complex
+    subroutine pmpi_type_create_f90_integer(r, newtype, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: r
+      TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_create_f90_integer
+    subroutine pmpi_type_create_f90_real(p, r, newtype, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: p
+      INTEGER, INTENT(IN) :: r
+      TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_create_f90_real
     subroutine pmpi_type_create_hindexed(count, array_of_blocklengths, array_of_displacements, &
         oldtype, newtype, ierror)
       import
@@ -6492,6 +6515,9 @@ module mpi_f08
   private :: pmpi_type_commit
   private :: pmpi_type_contiguous
   private :: pmpi_type_contiguous_c
+  private :: pmpi_type_create_f90_complex
+  private :: pmpi_type_create_f90_integer
+  private :: pmpi_type_create_f90_real
   private :: pmpi_type_create_hindexed
   private :: pmpi_type_create_hindexed_block
   private :: pmpi_type_create_hindexed_block_c
@@ -12777,6 +12803,38 @@ contains
     call pmpi_type_contiguous_c(count, oldtype, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_contiguous_c
+
+  subroutine MPI_Type_create_f90_complex(p, r, newtype, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: p
+    INTEGER, INTENT(IN) :: r
+    TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_create_f90_complex(p, r, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_create_f90_complex
+
+  subroutine MPI_Type_create_f90_integer(r, newtype, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: r
+    TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_create_f90_integer(r, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_create_f90_integer
+
+  subroutine MPI_Type_create_f90_real(p, r, newtype, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: p
+    INTEGER, INTENT(IN) :: r
+    TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_create_f90_real(p, r, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_create_f90_real
 
   subroutine MPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, &
       oldtype, newtype, ierror)

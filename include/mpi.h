@@ -3701,6 +3701,12 @@ int MPI_Type_create_darray_c(int size,
                              MPI_Datatype oldtype,
                              MPI_Datatype *newtype);
 
+int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+
+int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+
+int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+
 int MPI_Type_create_hindexed(int count,
                              const int *array_of_blocklengths,
                              const MPI_Aint *array_of_displacements,
@@ -6920,6 +6926,12 @@ int PMPI_Type_create_darray_c(int size,
                               int order,
                               MPI_Datatype oldtype,
                               MPI_Datatype *newtype);
+
+int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+
+int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+
+int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
 
 int PMPI_Type_create_hindexed(int count,
                               const int *array_of_blocklengths,

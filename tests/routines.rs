@@ -20,6 +20,9 @@ const REQUIRED: &[&str] = &[
     "MPI_Type_create_hindexed_block_c",
     "MPI_Type_create_indexed_block_c",
     "MPI_Type_create_subarray_c",
+    "MPI_Type_create_f90_complex",
+    "MPI_Type_create_f90_integer",
+    "MPI_Type_create_f90_real",
     // MPI-IO (§14).
     "MPI_File_c2f",
     "MPI_File_call_errhandler",

@@ -124,6 +124,7 @@ c_programs! {
     pass:
         attr_examples,
         type_darray,
+        type_f90,
         attr_comm,
         attr_dup,
         attr_keyval_free,
