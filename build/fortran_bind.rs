@@ -21,7 +21,7 @@ use super::signatures::{self, Signature};
 use std::path::Path;
 
 /// C entry points that get no generated Fortran binding, each with its reason.
-pub const EXCLUDED: [(&str, &str); 26] = [
+pub const EXCLUDED: [(&str, &str); 27] = [
     (
         "MPI_Status_c2f",
         "status conversion, C only (MPI 4.1 §19.3.5)",
@@ -111,6 +111,7 @@ pub const EXCLUDED: [(&str, &str); 26] = [
         "MPI_Wtick",
         "a DOUBLE PRECISION function without IERROR: hand-written in src/fortran",
     ),
+    ("*_darray", "arrays as long as NDIMS, which array_len does not know (§5.1.4): needs a hand-written binding"),
     (
         "MPI_Op_create_c",
         "procedure argument (MPI_User_function_c, §6.9.5): needs a hand-written binding",

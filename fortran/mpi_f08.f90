@@ -5350,6 +5350,29 @@ module mpi_f08
       TYPE(MPI_Datatype), INTENT(OUT) :: newtype
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_type_contiguous_c
+    subroutine pmpi_type_create_f90_complex(p, r, newtype, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: p
+      INTEGER, INTENT(IN) :: r
+      TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_create_f90_complex
+    subroutine pmpi_type_create_f90_integer(r, newtype, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: r
+      TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_create_f90_integer
+    subroutine pmpi_type_create_f90_real(p, r, newtype, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: p
+      INTEGER, INTENT(IN) :: r
+      TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_create_f90_real
     subroutine pmpi_type_create_hindexed(count, array_of_blocklengths, array_of_displacements, &
         oldtype, newtype, ierror)
       import
@@ -5372,6 +5395,17 @@ module mpi_f08
       TYPE(MPI_Datatype), INTENT(OUT) :: newtype
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_type_create_hindexed_block
+    subroutine pmpi_type_create_hindexed_block_c(count, blocklength, array_of_displacements, &
+        oldtype, newtype, ierror)
+      import
+      implicit none
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: blocklength
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+      TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_create_hindexed_block_c
     subroutine pmpi_type_create_hindexed_c(count, array_of_blocklengths, array_of_displacements, &
         oldtype, newtype, ierror)
       import
@@ -5414,6 +5448,17 @@ module mpi_f08
       TYPE(MPI_Datatype), INTENT(OUT) :: newtype
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_type_create_indexed_block
+    subroutine pmpi_type_create_indexed_block_c(count, blocklength, array_of_displacements, &
+        oldtype, newtype, ierror)
+      import
+      implicit none
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: blocklength
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+      TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_create_indexed_block_c
     subroutine pmpi_type_create_keyval(type_copy_attr_fn, type_delete_attr_fn, type_keyval, &
         extra_state, ierror)
       import
@@ -5477,6 +5522,19 @@ module mpi_f08
       TYPE(MPI_Datatype), INTENT(OUT) :: newtype
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_type_create_subarray
+    subroutine pmpi_type_create_subarray_c(ndims, array_of_sizes, array_of_subsizes, &
+        array_of_starts, order, oldtype, newtype, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: ndims
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_sizes
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_subsizes
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_starts
+      INTEGER, INTENT(IN) :: order
+      TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+      TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_create_subarray_c
     subroutine pmpi_type_delete_attr(datatype, type_keyval, ierror)
       import
       implicit none
@@ -6550,18 +6608,24 @@ module mpi_f08
   private :: pmpi_type_commit
   private :: pmpi_type_contiguous
   private :: pmpi_type_contiguous_c
+  private :: pmpi_type_create_f90_complex
+  private :: pmpi_type_create_f90_integer
+  private :: pmpi_type_create_f90_real
   private :: pmpi_type_create_hindexed
   private :: pmpi_type_create_hindexed_block
+  private :: pmpi_type_create_hindexed_block_c
   private :: pmpi_type_create_hindexed_c
   private :: pmpi_type_create_hvector
   private :: pmpi_type_create_hvector_c
   private :: pmpi_type_create_indexed_block
+  private :: pmpi_type_create_indexed_block_c
   private :: pmpi_type_create_keyval
   private :: pmpi_type_create_resized
   private :: pmpi_type_create_resized_c
   private :: pmpi_type_create_struct
   private :: pmpi_type_create_struct_c
   private :: pmpi_type_create_subarray
+  private :: pmpi_type_create_subarray_c
   private :: pmpi_type_delete_attr
   private :: pmpi_type_dup
   private :: pmpi_type_free
@@ -12942,6 +13006,38 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_contiguous_c
 
+  subroutine MPI_Type_create_f90_complex(p, r, newtype, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: p
+    INTEGER, INTENT(IN) :: r
+    TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_create_f90_complex(p, r, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_create_f90_complex
+
+  subroutine MPI_Type_create_f90_integer(r, newtype, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: r
+    TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_create_f90_integer(r, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_create_f90_integer
+
+  subroutine MPI_Type_create_f90_real(p, r, newtype, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: p
+    INTEGER, INTENT(IN) :: r
+    TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_create_f90_real(p, r, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_create_f90_real
+
   subroutine MPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, &
       oldtype, newtype, ierror)
     implicit none
@@ -12971,6 +13067,21 @@ contains
         newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_hindexed_block
+
+  subroutine MPI_Type_create_hindexed_block_c(count, blocklength, array_of_displacements, oldtype, &
+      newtype, ierror)
+    implicit none
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: blocklength
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+    TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_create_hindexed_block_c(count, blocklength, array_of_displacements, oldtype, &
+        newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_create_hindexed_block_c
 
   subroutine MPI_Type_create_hindexed_c(count, array_of_blocklengths, array_of_displacements, &
       oldtype, newtype, ierror)
@@ -13027,6 +13138,21 @@ contains
         newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_indexed_block
+
+  subroutine MPI_Type_create_indexed_block_c(count, blocklength, array_of_displacements, oldtype, &
+      newtype, ierror)
+    implicit none
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: blocklength
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+    TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_create_indexed_block_c(count, blocklength, array_of_displacements, oldtype, &
+        newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_create_indexed_block_c
 
   subroutine MPI_Type_create_keyval(type_copy_attr_fn, type_delete_attr_fn, type_keyval, &
       extra_state, ierror)
@@ -13112,6 +13238,23 @@ contains
         order, oldtype, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_create_subarray
+
+  subroutine MPI_Type_create_subarray_c(ndims, array_of_sizes, array_of_subsizes, array_of_starts, &
+      order, oldtype, newtype, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: ndims
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_sizes
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_subsizes
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_starts
+    INTEGER, INTENT(IN) :: order
+    TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+    TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_create_subarray_c(ndims, array_of_sizes, array_of_subsizes, array_of_starts, &
+        order, oldtype, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_create_subarray_c
 
   subroutine MPI_Type_delete_attr(datatype, type_keyval, ierror)
     implicit none

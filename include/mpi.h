@@ -3718,6 +3718,34 @@ int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 
 int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 
+int MPI_Type_create_darray(int size,
+                           int rank,
+                           int ndims,
+                           const int *array_of_gsizes,
+                           const int *array_of_distribs,
+                           const int *array_of_dargs,
+                           const int *array_of_psizes,
+                           int order,
+                           MPI_Datatype oldtype,
+                           MPI_Datatype *newtype);
+
+int MPI_Type_create_darray_c(int size,
+                             int rank,
+                             int ndims,
+                             const MPI_Count *array_of_gsizes,
+                             const int *array_of_distribs,
+                             const int *array_of_dargs,
+                             const int *array_of_psizes,
+                             int order,
+                             MPI_Datatype oldtype,
+                             MPI_Datatype *newtype);
+
+int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+
+int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+
+int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+
 int MPI_Type_create_hindexed(int count,
                              const int *array_of_blocklengths,
                              const MPI_Aint *array_of_displacements,
@@ -3729,6 +3757,12 @@ int MPI_Type_create_hindexed_block(int count,
                                    const MPI_Aint *array_of_displacements,
                                    MPI_Datatype oldtype,
                                    MPI_Datatype *newtype);
+
+int MPI_Type_create_hindexed_block_c(MPI_Count count,
+                                     MPI_Count blocklength,
+                                     const MPI_Count *array_of_displacements,
+                                     MPI_Datatype oldtype,
+                                     MPI_Datatype *newtype);
 
 int MPI_Type_create_hindexed_c(MPI_Count count,
                                const MPI_Count *array_of_blocklengths,
@@ -3753,6 +3787,12 @@ int MPI_Type_create_indexed_block(int count,
                                   const int *array_of_displacements,
                                   MPI_Datatype oldtype,
                                   MPI_Datatype *newtype);
+
+int MPI_Type_create_indexed_block_c(MPI_Count count,
+                                    MPI_Count blocklength,
+                                    const MPI_Count *array_of_displacements,
+                                    MPI_Datatype oldtype,
+                                    MPI_Datatype *newtype);
 
 int MPI_Type_create_keyval(MPI_Type_copy_attr_function * type_copy_attr_fn,
                            MPI_Type_delete_attr_function * type_delete_attr_fn,
@@ -3788,6 +3828,14 @@ int MPI_Type_create_subarray(int ndims,
                              int order,
                              MPI_Datatype oldtype,
                              MPI_Datatype *newtype);
+
+int MPI_Type_create_subarray_c(int ndims,
+                               const MPI_Count *array_of_sizes,
+                               const MPI_Count *array_of_subsizes,
+                               const MPI_Count *array_of_starts,
+                               int order,
+                               MPI_Datatype oldtype,
+                               MPI_Datatype *newtype);
 
 int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 
@@ -6933,6 +6981,34 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 
 int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 
+int PMPI_Type_create_darray(int size,
+                            int rank,
+                            int ndims,
+                            const int *array_of_gsizes,
+                            const int *array_of_distribs,
+                            const int *array_of_dargs,
+                            const int *array_of_psizes,
+                            int order,
+                            MPI_Datatype oldtype,
+                            MPI_Datatype *newtype);
+
+int PMPI_Type_create_darray_c(int size,
+                              int rank,
+                              int ndims,
+                              const MPI_Count *array_of_gsizes,
+                              const int *array_of_distribs,
+                              const int *array_of_dargs,
+                              const int *array_of_psizes,
+                              int order,
+                              MPI_Datatype oldtype,
+                              MPI_Datatype *newtype);
+
+int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+
+int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+
+int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+
 int PMPI_Type_create_hindexed(int count,
                               const int *array_of_blocklengths,
                               const MPI_Aint *array_of_displacements,
@@ -6944,6 +7020,12 @@ int PMPI_Type_create_hindexed_block(int count,
                                     const MPI_Aint *array_of_displacements,
                                     MPI_Datatype oldtype,
                                     MPI_Datatype *newtype);
+
+int PMPI_Type_create_hindexed_block_c(MPI_Count count,
+                                      MPI_Count blocklength,
+                                      const MPI_Count *array_of_displacements,
+                                      MPI_Datatype oldtype,
+                                      MPI_Datatype *newtype);
 
 int PMPI_Type_create_hindexed_c(MPI_Count count,
                                 const MPI_Count *array_of_blocklengths,
@@ -6968,6 +7050,12 @@ int PMPI_Type_create_indexed_block(int count,
                                    const int *array_of_displacements,
                                    MPI_Datatype oldtype,
                                    MPI_Datatype *newtype);
+
+int PMPI_Type_create_indexed_block_c(MPI_Count count,
+                                     MPI_Count blocklength,
+                                     const MPI_Count *array_of_displacements,
+                                     MPI_Datatype oldtype,
+                                     MPI_Datatype *newtype);
 
 int PMPI_Type_create_keyval(MPI_Type_copy_attr_function * type_copy_attr_fn,
                             MPI_Type_delete_attr_function * type_delete_attr_fn,
@@ -7003,6 +7091,14 @@ int PMPI_Type_create_subarray(int ndims,
                               int order,
                               MPI_Datatype oldtype,
                               MPI_Datatype *newtype);
+
+int PMPI_Type_create_subarray_c(int ndims,
+                                const MPI_Count *array_of_sizes,
+                                const MPI_Count *array_of_subsizes,
+                                const MPI_Count *array_of_starts,
+                                int order,
+                                MPI_Datatype oldtype,
+                                MPI_Datatype *newtype);
 
 int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 

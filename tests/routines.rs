@@ -23,6 +23,15 @@ const REQUIRED: &[&str] = &[
     "MPI_Imrecv_c",
     "MPI_Message_c2f",
     "MPI_Message_f2c",
+    // Datatype constructors (§5.1.2–§5.1.4), large-count forms (issue 14).
+    "MPI_Type_create_darray",
+    "MPI_Type_create_darray_c",
+    "MPI_Type_create_hindexed_block_c",
+    "MPI_Type_create_indexed_block_c",
+    "MPI_Type_create_subarray_c",
+    "MPI_Type_create_f90_complex",
+    "MPI_Type_create_f90_integer",
+    "MPI_Type_create_f90_real",
     // MPI-IO (§14).
     "MPI_File_c2f",
     "MPI_File_call_errhandler",

@@ -430,3 +430,45 @@ pub unsafe extern "C" fn MPI_Get_address(location: *const c_void, address: *mut 
         Ok(())
     })
 }
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_create_darray(
+    size: c_int,
+    rank: c_int,
+    ndims: c_int,
+    array_of_gsizes: *const c_int,
+    array_of_distribs: *const c_int,
+    array_of_dargs: *const c_int,
+    array_of_psizes: *const c_int,
+    order: c_int,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    entry!("MPI_Type_create_darray", Scope::NoObject, {
+        nonnull!(newtype);
+        // MPI 4.1 §5.1.4: ndims must be positive; the core says so with MPI_ERR_ARG.
+        let n = usize::try_from(ndims).unwrap_or(0);
+        // SAFETY: `array_arg` needs the array to hold `n` elements when `n > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
+        let gsizes = unsafe { array_arg(array_of_gsizes, n, "array_of_gsizes") }?;
+        // SAFETY: as above.
+        let distribs = unsafe { array_arg(array_of_distribs, n, "array_of_distribs") }?;
+        // SAFETY: as above.
+        let dargs = unsafe { array_arg(array_of_dargs, n, "array_of_dargs") }?;
+        // SAFETY: as above.
+        let psizes = unsafe { array_arg(array_of_psizes, n, "array_of_psizes") }?;
+        let distribs: Vec<i32> = distribs.iter().map(|&d| d as i32).collect();
+        let h = rt().type_create_darray(
+            size.into(),
+            rank.into(),
+            &gsizes,
+            &distribs,
+            &dargs,
+            &psizes,
+            order,
+            Handle(oldtype),
+        )?;
+        // SAFETY: `newtype` checked non-NULL above (capi/mod.rs contract).
+        unsafe { out(newtype, h) }
+    })
+}

@@ -197,3 +197,130 @@ pub unsafe extern "C" fn MPI_Type_create_resized_c(
         }
     })
 }
+
+/// Reads `n` C ints (NULL allowed when `n` is 0).
+///
+/// # Safety
+/// `p` must point to `n` readable ints when `n > 0`.
+unsafe fn ints(p: *const c_int, n: usize, name: &'static str) -> Result<Vec<i64>> {
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    if p.is_null() {
+        return Err(Error::NullArgument { name });
+    }
+    // SAFETY: `p` is valid here by this function's contract (its `# Safety`).
+    Ok(unsafe { std::slice::from_raw_parts(p, n) }
+        .iter()
+        .map(|&x| i64::from(x))
+        .collect())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_create_indexed_block_c(
+    count: MPI_Count,
+    blocklength: MPI_Count,
+    array_of_displacements: *const MPI_Count,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    entry!("MPI_Type_create_indexed_block_c", Scope::NoObject, {
+        nonnull!(newtype);
+        let n = count_arg(count)?;
+        // SAFETY: `counts` needs the array to hold `n` counts when `n > 0` (MPI's contract for this
+        // routine, capi/mod.rs).
+        let ds = unsafe { counts(array_of_displacements, n, "array_of_displacements") }?;
+        let h = rt().type_create_indexed_block(blocklength, &ds, Handle(oldtype));
+        // SAFETY: `out` needs the output handle writable (checked non-NULL above).
+        unsafe { out(newtype, h) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_create_hindexed_block_c(
+    count: MPI_Count,
+    blocklength: MPI_Count,
+    array_of_displacements: *const MPI_Count,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    entry!("MPI_Type_create_hindexed_block_c", Scope::NoObject, {
+        nonnull!(newtype);
+        let n = count_arg(count)?;
+        // SAFETY: `counts` needs the array to hold `n` counts when `n > 0` (MPI's contract for this
+        // routine, capi/mod.rs).
+        let ds = unsafe { counts(array_of_displacements, n, "array_of_displacements") }?;
+        let h = rt().type_create_hindexed_block(blocklength, &ds, Handle(oldtype));
+        // SAFETY: `out` needs the output handle writable (checked non-NULL above).
+        unsafe { out(newtype, h) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_create_subarray_c(
+    ndims: c_int,
+    array_of_sizes: *const MPI_Count,
+    array_of_subsizes: *const MPI_Count,
+    array_of_starts: *const MPI_Count,
+    order: c_int,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    entry!("MPI_Type_create_subarray_c", Scope::NoObject, {
+        nonnull!(newtype);
+        // MPI 4.1 §5.1.3: ndims must be positive; the core says so with MPI_ERR_ARG.
+        let n = usize::try_from(ndims).unwrap_or(0);
+        // SAFETY: `counts` needs each array to hold `n` counts when `n > 0` (MPI's contract for
+        // this routine, capi/mod.rs).
+        let sizes = unsafe { counts(array_of_sizes, n, "array_of_sizes") }?;
+        // SAFETY: as above.
+        let subsizes = unsafe { counts(array_of_subsizes, n, "array_of_subsizes") }?;
+        // SAFETY: as above.
+        let starts = unsafe { counts(array_of_starts, n, "array_of_starts") }?;
+        let h = rt().type_create_subarray(&sizes, &subsizes, &starts, order, Handle(oldtype));
+        // SAFETY: `out` needs the output handle writable (checked non-NULL above).
+        unsafe { out(newtype, h) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Type_create_darray_c(
+    size: c_int,
+    rank: c_int,
+    ndims: c_int,
+    array_of_gsizes: *const MPI_Count,
+    array_of_distribs: *const c_int,
+    array_of_dargs: *const c_int,
+    array_of_psizes: *const c_int,
+    order: c_int,
+    oldtype: MPI_Datatype,
+    newtype: *mut MPI_Datatype,
+) -> c_int {
+    entry!("MPI_Type_create_darray_c", Scope::NoObject, {
+        nonnull!(newtype);
+        // MPI 4.1 §5.1.4: ndims must be positive; the core says so with MPI_ERR_ARG.
+        let n = usize::try_from(ndims).unwrap_or(0);
+        // SAFETY: `counts`/`ints` need each array to hold `n` elements when `n > 0` (MPI's
+        // contract for this routine, capi/mod.rs).
+        let gsizes = unsafe { counts(array_of_gsizes, n, "array_of_gsizes") }?;
+        // SAFETY: as above.
+        let distribs = unsafe { ints(array_of_distribs, n, "array_of_distribs") }?;
+        // SAFETY: as above.
+        let dargs = unsafe { ints(array_of_dargs, n, "array_of_dargs") }?;
+        // SAFETY: as above.
+        let psizes = unsafe { ints(array_of_psizes, n, "array_of_psizes") }?;
+        let distribs: Vec<i32> = distribs.iter().map(|&d| d as i32).collect();
+        let h = rt().type_create_darray(
+            size.into(),
+            rank.into(),
+            &gsizes,
+            &distribs,
+            &dargs,
+            &psizes,
+            order,
+            Handle(oldtype),
+        );
+        // SAFETY: `out` needs the output handle writable (checked non-NULL above).
+        unsafe { out(newtype, h) }
+    })
+}

@@ -27,6 +27,7 @@ pub mod decode;
 pub mod dynamic;
 pub mod errhandler;
 pub mod error_remove;
+pub mod f90_types;
 pub mod file;
 pub mod file_data;
 pub mod handles;

@@ -123,6 +123,8 @@ macro_rules! c_programs {
 c_programs! {
     pass:
         attr_examples,
+        type_darray,
+        type_f90,
         attr_comm,
         attr_dup,
         attr_keyval_free,

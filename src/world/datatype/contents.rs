@@ -78,6 +78,27 @@ impl Counter<'_> {
                         let n = i[0] as usize;
                         self.repeat(i[1 + n..=2 * n].iter().product(), &c.types[0])
                     }
+                    MPI_COMBINER_DARRAY => {
+                        let n = i[2] as usize;
+                        let (g, ds, da, ps) =
+                            (&i[3..], &i[3 + n..], &i[3 + 2 * n..], &i[3 + 3 * n..]);
+                        let mut r = i[1];
+                        let mut owned = 1i64;
+                        for d in (0..n).rev() {
+                            let coord = r % ps[d];
+                            r /= ps[d];
+                            let runs = super::layout::darray_runs(
+                                d,
+                                g[d],
+                                ds[d] as i32,
+                                da[d],
+                                ps[d],
+                                coord,
+                            )?;
+                            owned *= runs.iter().map(|&(_, len)| len).sum::<i64>();
+                        }
+                        self.repeat(owned, &c.types[0])
+                    }
                     other => Err(Error::invalid(
                         MPI_ERR_INTERN,
                         format!("combiner {other} cannot be counted"),

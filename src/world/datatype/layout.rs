@@ -445,3 +445,119 @@ pub(super) fn resized(old: &Layout, lb: i64, extent: i64) -> Result<Layout> {
     l.empty = false;
     Ok(l)
 }
+
+/// The index runs `(start, length)` one process coordinate owns along one darray dimension
+/// (MPI 4.1 §5.1.4): all of it (`MPI_DISTRIBUTE_NONE`), one block of `darg` (default
+/// ⌈gsize/psize⌉), or blocks of `darg` (default 1) dealt round-robin.
+pub(super) fn darray_runs(
+    dim: usize,
+    gsize: i64,
+    distrib: i32,
+    darg: i64,
+    psize: i64,
+    coord: i64,
+) -> Result<Vec<(i64, i64)>> {
+    let bad = |what: String| {
+        Err(Error::invalid(
+            MPI_ERR_ARG,
+            format!("dimension {dim}: {what}"),
+        ))
+    };
+    if gsize < 1 {
+        return bad(format!("array_of_gsizes = {gsize} is not positive"));
+    }
+    if psize < 1 {
+        return bad(format!("array_of_psizes = {psize} is not positive"));
+    }
+    let dflt = darg == i64::from(MPI_DISTRIBUTE_DFLT_DARG);
+    if !dflt && darg < 1 {
+        return bad(format!(
+            "array_of_dargs = {darg} is neither positive nor MPI_DISTRIBUTE_DFLT_DARG"
+        ));
+    }
+    match distrib {
+        MPI_DISTRIBUTE_NONE => {
+            if psize != 1 {
+                return bad(format!(
+                    "MPI_DISTRIBUTE_NONE needs array_of_psizes = 1, not {psize}"
+                ));
+            }
+            Ok(vec![(0, gsize)])
+        }
+        MPI_DISTRIBUTE_BLOCK => {
+            let b = if dflt {
+                (gsize + psize - 1) / psize
+            } else {
+                darg
+            };
+            if mul(b, psize)? < gsize {
+                return bad(format!(
+                    "block {b} times {psize} processes does not cover {gsize}"
+                ));
+            }
+            let start = mul(coord, b)?;
+            let len = (gsize - start).clamp(0, b);
+            Ok(if len > 0 { vec![(start, len)] } else { vec![] })
+        }
+        MPI_DISTRIBUTE_CYCLIC => {
+            let b = if dflt { 1 } else { darg };
+            let step = mul(b, psize)?;
+            let mut runs = Vec::new();
+            let mut start = mul(coord, b)?;
+            while start < gsize {
+                crate::primitives::alloc::try_push(&mut runs, (start, b.min(gsize - start)))?;
+                start = add(start, step)?;
+            }
+            Ok(runs)
+        }
+        other => bad(format!(
+            "array_of_distribs = {other} is not an MPI_DISTRIBUTE_ value"
+        )),
+    }
+}
+
+/// The darray typemap (MPI 4.1 §5.1.4): this process's elements in array order, lower bound 0
+/// and the extent of the whole global array. `runs[d]` are dimension `d`'s owned index runs.
+pub(super) fn darray(
+    gsizes: &[i64],
+    runs: &[Vec<(i64, i64)>],
+    order: i32,
+    old: &Layout,
+) -> Result<Layout> {
+    let n = gsizes.len();
+    let dims: Vec<usize> = match order {
+        MPI_ORDER_C => (0..n).collect(),
+        MPI_ORDER_FORTRAN => (0..n).rev().collect(),
+        _ => {
+            return Err(Error::invalid(
+                MPI_ERR_ARG,
+                format!("order {order} is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN"),
+            ))
+        }
+    };
+    let mut stride = old.extent();
+    let mut layout: Option<Layout> = None;
+    for &d in dims.iter().rev() {
+        let inner = layout.as_ref().unwrap_or(old);
+        let blocks = runs[d]
+            .iter()
+            .map(|&(start, len)| {
+                Ok(Block {
+                    disp: mul(start, stride)?,
+                    count: len,
+                    stride,
+                    old: inner,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        layout = Some(combine(&blocks, false)?);
+        stride = mul(stride, gsizes[d])?;
+    }
+    let mut placed = layout.expect("at least one dimension");
+    placed.lb = 0;
+    placed.ub = stride;
+    placed.sticky_lb = true;
+    placed.sticky_ub = true;
+    placed.empty = false;
+    Ok(placed)
+}

@@ -21,8 +21,8 @@ mod tests;
 pub use crate::world::objects::datatype::{Contents, Datatype, Decoded, Envelope, TypeRef};
 pub use layout::Layout;
 use layout::{
-    add, check_blocklength, check_count, combine, contiguous, hindexed, hvector, mul, resized,
-    scale, subarray, Block,
+    add, check_blocklength, check_count, combine, contiguous, darray, darray_runs, hindexed,
+    hvector, mul, resized, scale, subarray, Block,
 };
 pub use predefined::{check_op, install_predefined};
 
@@ -259,6 +259,69 @@ impl Runtime {
                 vec![],
             ),
             |l| subarray(sizes, subsizes, starts, order, &l[0]),
+        )
+    }
+
+    /// `MPI_Type_create_darray` (MPI 4.1 §5.1.4): the part of a global array that process `rank`
+    /// of a `size`-process grid (row-major, `psizes`) owns.
+    #[allow(clippy::too_many_arguments)]
+    pub fn type_create_darray(
+        &self,
+        size: i64,
+        rank: i64,
+        gsizes: &[i64],
+        distribs: &[i32],
+        dargs: &[i64],
+        psizes: &[i64],
+        order: i32,
+        old: Handle,
+    ) -> Result<Handle> {
+        let n = gsizes.len();
+        if n == 0 || distribs.len() != n || dargs.len() != n || psizes.len() != n {
+            return Err(Error::invalid(
+                MPI_ERR_ARG,
+                format!("ndims = {n}: a darray needs at least one dimension"),
+            ));
+        }
+        if size < 1 || rank < 0 || rank >= size {
+            return Err(Error::invalid(
+                MPI_ERR_ARG,
+                format!("rank {rank} is not in a group of size {size}"),
+            ));
+        }
+        let grid = psizes
+            .iter()
+            .try_fold(1i64, |a, &p| a.checked_mul(p.max(0)));
+        if grid != Some(size) {
+            return Err(Error::invalid(
+                MPI_ERR_ARG,
+                format!("the product of array_of_psizes is not size {size}"),
+            ));
+        }
+        // The process grid is row-major whatever the array order (§5.1.4).
+        let mut coords = vec![0i64; n];
+        let mut r = rank;
+        for d in (0..n).rev() {
+            coords[d] = r % psizes[d];
+            r /= psizes[d];
+        }
+        let runs = (0..n)
+            .map(|d| darray_runs(d, gsizes[d], distribs[d], dargs[d], psizes[d], coords[d]))
+            .collect::<Result<Vec<_>>>()?;
+        let ints = [
+            &[size, rank, n as i64][..],
+            gsizes,
+            &distribs.iter().map(|&x| i64::from(x)).collect::<Vec<_>>(),
+            dargs,
+            psizes,
+            &[i64::from(order)],
+        ]
+        .concat();
+        self.derive(
+            &[old],
+            MPI_COMBINER_DARRAY,
+            Contents::new(ints, vec![]),
+            |l| darray(gsizes, &runs, order, &l[0]),
         )
     }
 
