@@ -45,6 +45,21 @@ unsafe fn out(newtype: *mut MPI_Datatype, h: Result<Handle>) -> Result<()> {
     Ok(())
 }
 
+/// Stores a new subarray or darray type without the large-count mark. MPI 4.1 §5.1.13 keeps
+/// their `ndims`, `order` and distribution arguments as integers and only the extents as large
+/// counts; the mark would report every argument as a large count (a decoder such as mpi4py's
+/// then reads integers that are not there). Until the split is recorded they decode as their
+/// `int` forms do.
+///
+/// # Safety
+/// `newtype` writable (checked by the caller).
+unsafe fn out_int_decoded(newtype: *mut MPI_Datatype, h: Result<Handle>) -> Result<()> {
+    let h = h?;
+    // SAFETY: `newtype` is valid here by this function's contract (its `# Safety`).
+    unsafe { *newtype = h.0 };
+    Ok(())
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_contiguous_c(
     count: MPI_Count,
@@ -279,7 +294,7 @@ pub unsafe extern "C" fn MPI_Type_create_subarray_c(
         let starts = unsafe { counts(array_of_starts, n, "array_of_starts") }?;
         let h = rt().type_create_subarray(&sizes, &subsizes, &starts, order, Handle(oldtype));
         // SAFETY: `out` needs the output handle writable (checked non-NULL above).
-        unsafe { out(newtype, h) }
+        unsafe { out_int_decoded(newtype, h) }
     })
 }
 
@@ -321,6 +336,6 @@ pub unsafe extern "C" fn MPI_Type_create_darray_c(
             Handle(oldtype),
         );
         // SAFETY: `out` needs the output handle writable (checked non-NULL above).
-        unsafe { out(newtype, h) }
+        unsafe { out_int_decoded(newtype, h) }
     })
 }
