@@ -1,13 +1,20 @@
 //! Persistent collectives (MPI 4.1 §6.13): `MPI_Barrier_init` ... `MPI_Scatterv_init_c`. The
-//! init call checks the communicator, info and request and keeps the arguments; each
+//! init call checks the communicator, info and request and binds the arguments; each
 //! `MPI_Start` runs the collective's body ([`crate::capi::coll_body`]), which over one process
 //! completes at once; the request is then complete, inactive after `MPI_Wait`/`MPI_Test`, and
 //! can be started again until `MPI_Request_free`.
+//!
+//! The buffers stay the caller's (their contents are read at each start); the count,
+//! displacement and datatype arrays are copied at the init call, as MPICH and Open MPI bind
+//! them there and their users (mpi4py) free the arrays once the init returns. Each int/_c pair
+//! of entry points shares one body generic in the width of counts and displacements.
 
 use crate::capi::boundary::Scope;
-use crate::capi::coll_body as body;
+use crate::capi::coll_body::{self as body, Count};
+use crate::capi::collective::is_in_place;
 use crate::capi::topo_args::check_info;
 use crate::capi::types::*;
+use crate::capi::width::Num;
 use crate::entry;
 use crate::world::request::PersistentOp;
 use crate::world::{Error, Handle, Result, Runtime};
@@ -37,6 +44,606 @@ pub(crate) unsafe fn persistent(
     Ok(())
 }
 
+/// A buffer's address as the request keeps it for its starts.
+#[derive(Clone, Copy)]
+struct Buf(*mut c_void);
+
+// SAFETY: only the address is kept: nothing is read or written through it until a start hands it
+// back to the collective's body, on the thread that calls `MPI_Start`, and the MPI caller
+// promises the buffer is valid then (§6.13: it stays the request's until the request is freed).
+unsafe impl Send for Buf {}
+// SAFETY: as for `Send`: a shared `Buf` gives out only a copy of the address.
+unsafe impl Sync for Buf {}
+
+impl Buf {
+    fn new(p: *const c_void) -> Buf {
+        Buf(p.cast_mut())
+    }
+    /// The address (a method, so a closure captures the whole `Buf`, not its raw field).
+    fn get(self) -> *mut c_void {
+        self.0
+    }
+}
+
+/// This process's entry of a per-process array argument (counts, displacements, datatypes),
+/// copied at the init call; NULL stays NULL, so a start reports it as the blocking form would.
+#[derive(Clone, Copy)]
+struct Entry<T>(Option<T>);
+
+impl<T: Copy> Entry<T> {
+    /// # Safety
+    /// `p` NULL or readable for the calling process's entry (the first: one process).
+    unsafe fn copy(p: *const T) -> Entry<T> {
+        // SAFETY: not NULL, so readable by this function's contract.
+        Entry((!p.is_null()).then(|| unsafe { *p }))
+    }
+    /// An array the collective ignores (the send side of an in-place call): nothing is read.
+    fn ignored() -> Entry<T> {
+        Entry(None)
+    }
+    /// A pointer to the copy, for the body's array argument; valid while `self` is.
+    fn ptr(&self) -> *const T {
+        self.0.as_ref().map_or(std::ptr::null(), |v| v as *const T)
+    }
+}
+
+// The bodies of the int/_c pairs. Each binds its arguments and makes the request.
+//
+// # Safety (each of them)
+// As the MPI routine promises: `request` NULL or writable; the buffers valid at every start
+// until the request is freed (§6.13); the arrays NULL or readable for this process's entry
+// during this call.
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn allgather_init<C: Count>(
+    sendbuf: *const c_void,
+    sendcount: C,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: C,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    let sendbuf = Buf::new(sendbuf);
+    let recvbuf = Buf::new(recvbuf);
+    let run = move || {
+        // SAFETY: the buffers are valid at each start (this function's contract) and the
+        // array entries are the request's own copies, which is what `allgather` asks.
+        unsafe {
+            body::allgather(
+                sendbuf.get(),
+                sendcount,
+                sendtype,
+                recvbuf.get(),
+                recvcount,
+                recvtype,
+                comm,
+            )
+        }
+    };
+    // SAFETY: `request` NULL or writable, by this function's contract.
+    unsafe { persistent(comm, info, request, run) }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn allgatherv_init<C: Count, D: Num>(
+    sendbuf: *const c_void,
+    sendcount: C,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const C,
+    displs: *const D,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    let sendbuf = Buf::new(sendbuf);
+    let recvbuf = Buf::new(recvbuf);
+    // SAFETY: NULL or readable for this process's entry, by this function's contract.
+    let recvcounts = unsafe { Entry::copy(recvcounts) };
+    // SAFETY: NULL or readable for this process's entry, by this function's contract.
+    let displs = unsafe { Entry::copy(displs) };
+    let run = move || {
+        // SAFETY: the buffers are valid at each start (this function's contract) and the
+        // array entries are the request's own copies, which is what `allgatherv` asks.
+        unsafe {
+            body::allgatherv(
+                sendbuf.get(),
+                sendcount,
+                sendtype,
+                recvbuf.get(),
+                recvcounts.ptr(),
+                displs.ptr(),
+                recvtype,
+                comm,
+            )
+        }
+    };
+    // SAFETY: `request` NULL or writable, by this function's contract.
+    unsafe { persistent(comm, info, request, run) }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn allreduce_init<C: Count>(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: C,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    let sendbuf = Buf::new(sendbuf);
+    let recvbuf = Buf::new(recvbuf);
+    let run = move || {
+        // SAFETY: the buffers are valid at each start (this function's contract) and the
+        // array entries are the request's own copies, which is what `allreduce` asks.
+        unsafe { body::allreduce(sendbuf.get(), recvbuf.get(), count, datatype, op, comm) }
+    };
+    // SAFETY: `request` NULL or writable, by this function's contract.
+    unsafe { persistent(comm, info, request, run) }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn alltoall_init<C: Count>(
+    sendbuf: *const c_void,
+    sendcount: C,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: C,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    let sendbuf = Buf::new(sendbuf);
+    let recvbuf = Buf::new(recvbuf);
+    let run = move || {
+        // SAFETY: the buffers are valid at each start (this function's contract) and the
+        // array entries are the request's own copies, which is what `alltoall` asks.
+        unsafe {
+            body::alltoall(
+                sendbuf.get(),
+                sendcount,
+                sendtype,
+                recvbuf.get(),
+                recvcount,
+                recvtype,
+                comm,
+            )
+        }
+    };
+    // SAFETY: `request` NULL or writable, by this function's contract.
+    unsafe { persistent(comm, info, request, run) }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn alltoallv_init<C: Count, D: Num>(
+    sendbuf: *const c_void,
+    sendcounts: *const C,
+    sdispls: *const D,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const C,
+    rdispls: *const D,
+    recvtype: MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    let sendbuf = Buf::new(sendbuf);
+    let recvbuf = Buf::new(recvbuf);
+    // §6.8: with MPI_IN_PLACE the send arrays are ignored, so they are not read.
+    let in_place = is_in_place(sendbuf.get());
+    let sendcounts = if in_place {
+        Entry::ignored()
+    } else {
+        // SAFETY: NULL or this process's entry, by this function's contract.
+        unsafe { Entry::copy(sendcounts) }
+    };
+    let sdispls = if in_place {
+        Entry::ignored()
+    } else {
+        // SAFETY: NULL or this process's entry, by this function's contract.
+        unsafe { Entry::copy(sdispls) }
+    };
+    // SAFETY: NULL or readable for this process's entry, by this function's contract.
+    let recvcounts = unsafe { Entry::copy(recvcounts) };
+    // SAFETY: NULL or readable for this process's entry, by this function's contract.
+    let rdispls = unsafe { Entry::copy(rdispls) };
+    let run = move || {
+        // SAFETY: the buffers are valid at each start (this function's contract) and the
+        // array entries are the request's own copies, which is what `alltoallv` asks.
+        unsafe {
+            body::alltoallv(
+                sendbuf.get(),
+                sendcounts.ptr(),
+                sdispls.ptr(),
+                sendtype,
+                recvbuf.get(),
+                recvcounts.ptr(),
+                rdispls.ptr(),
+                recvtype,
+                comm,
+            )
+        }
+    };
+    // SAFETY: `request` NULL or writable, by this function's contract.
+    unsafe { persistent(comm, info, request, run) }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn alltoallw_init<C: Count, D: Num>(
+    sendbuf: *const c_void,
+    sendcounts: *const C,
+    sdispls: *const D,
+    sendtypes: *const MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const C,
+    rdispls: *const D,
+    recvtypes: *const MPI_Datatype,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    let sendbuf = Buf::new(sendbuf);
+    let recvbuf = Buf::new(recvbuf);
+    // §6.8: with MPI_IN_PLACE the send arrays are ignored, so they are not read.
+    let in_place = is_in_place(sendbuf.get());
+    let sendcounts = if in_place {
+        Entry::ignored()
+    } else {
+        // SAFETY: NULL or this process's entry, by this function's contract.
+        unsafe { Entry::copy(sendcounts) }
+    };
+    let sdispls = if in_place {
+        Entry::ignored()
+    } else {
+        // SAFETY: NULL or this process's entry, by this function's contract.
+        unsafe { Entry::copy(sdispls) }
+    };
+    let sendtypes = if in_place {
+        Entry::ignored()
+    } else {
+        // SAFETY: NULL or this process's entry, by this function's contract.
+        unsafe { Entry::copy(sendtypes) }
+    };
+    // SAFETY: NULL or readable for this process's entry, by this function's contract.
+    let recvcounts = unsafe { Entry::copy(recvcounts) };
+    // SAFETY: NULL or readable for this process's entry, by this function's contract.
+    let rdispls = unsafe { Entry::copy(rdispls) };
+    // SAFETY: NULL or readable for this process's entry, by this function's contract.
+    let recvtypes = unsafe { Entry::copy(recvtypes) };
+    let run = move || {
+        // SAFETY: the buffers are valid at each start (this function's contract) and the
+        // array entries are the request's own copies, which is what `alltoallw` asks.
+        unsafe {
+            body::alltoallw(
+                sendbuf.get(),
+                sendcounts.ptr(),
+                sdispls.ptr(),
+                sendtypes.ptr(),
+                recvbuf.get(),
+                recvcounts.ptr(),
+                rdispls.ptr(),
+                recvtypes.ptr(),
+                comm,
+            )
+        }
+    };
+    // SAFETY: `request` NULL or writable, by this function's contract.
+    unsafe { persistent(comm, info, request, run) }
+}
+
+unsafe fn bcast_init<C: Count>(
+    buffer: *mut c_void,
+    count: C,
+    datatype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    let buffer = Buf::new(buffer);
+    let run = move || {
+        // SAFETY: the buffers are valid at each start (this function's contract) and the
+        // array entries are the request's own copies, which is what `bcast` asks.
+        unsafe { body::bcast(buffer.get(), count, datatype, root, comm) }
+    };
+    // SAFETY: `request` NULL or writable, by this function's contract.
+    unsafe { persistent(comm, info, request, run) }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn exscan_init<C: Count>(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: C,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    let sendbuf = Buf::new(sendbuf);
+    let recvbuf = Buf::new(recvbuf);
+    let run = move || {
+        // SAFETY: the buffers are valid at each start (this function's contract) and the
+        // array entries are the request's own copies, which is what `exscan` asks.
+        unsafe { body::exscan(sendbuf.get(), recvbuf.get(), count, datatype, op, comm) }
+    };
+    // SAFETY: `request` NULL or writable, by this function's contract.
+    unsafe { persistent(comm, info, request, run) }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn gather_init<C: Count>(
+    sendbuf: *const c_void,
+    sendcount: C,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: C,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    let sendbuf = Buf::new(sendbuf);
+    let recvbuf = Buf::new(recvbuf);
+    let run = move || {
+        // SAFETY: the buffers are valid at each start (this function's contract) and the
+        // array entries are the request's own copies, which is what `gather` asks.
+        unsafe {
+            body::gather(
+                sendbuf.get(),
+                sendcount,
+                sendtype,
+                recvbuf.get(),
+                recvcount,
+                recvtype,
+                root,
+                comm,
+            )
+        }
+    };
+    // SAFETY: `request` NULL or writable, by this function's contract.
+    unsafe { persistent(comm, info, request, run) }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn gatherv_init<C: Count, D: Num>(
+    sendbuf: *const c_void,
+    sendcount: C,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const C,
+    displs: *const D,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    let sendbuf = Buf::new(sendbuf);
+    let recvbuf = Buf::new(recvbuf);
+    // SAFETY: NULL or readable for this process's entry, by this function's contract.
+    let recvcounts = unsafe { Entry::copy(recvcounts) };
+    // SAFETY: NULL or readable for this process's entry, by this function's contract.
+    let displs = unsafe { Entry::copy(displs) };
+    let run = move || {
+        // SAFETY: the buffers are valid at each start (this function's contract) and the
+        // array entries are the request's own copies, which is what `gatherv` asks.
+        unsafe {
+            body::gatherv(
+                sendbuf.get(),
+                sendcount,
+                sendtype,
+                recvbuf.get(),
+                recvcounts.ptr(),
+                displs.ptr(),
+                recvtype,
+                root,
+                comm,
+            )
+        }
+    };
+    // SAFETY: `request` NULL or writable, by this function's contract.
+    unsafe { persistent(comm, info, request, run) }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn reduce_init<C: Count>(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: C,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    root: c_int,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    let sendbuf = Buf::new(sendbuf);
+    let recvbuf = Buf::new(recvbuf);
+    let run = move || {
+        // SAFETY: the buffers are valid at each start (this function's contract) and the
+        // array entries are the request's own copies, which is what `reduce` asks.
+        unsafe {
+            body::reduce(
+                sendbuf.get(),
+                recvbuf.get(),
+                count,
+                datatype,
+                op,
+                root,
+                comm,
+            )
+        }
+    };
+    // SAFETY: `request` NULL or writable, by this function's contract.
+    unsafe { persistent(comm, info, request, run) }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn reduce_scatter_block_init<C: Count>(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcount: C,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    let sendbuf = Buf::new(sendbuf);
+    let recvbuf = Buf::new(recvbuf);
+    let run = move || {
+        // SAFETY: the buffers are valid at each start (this function's contract) and the
+        // array entries are the request's own copies, which is what `reduce_scatter_block` asks.
+        unsafe {
+            body::reduce_scatter_block(sendbuf.get(), recvbuf.get(), recvcount, datatype, op, comm)
+        }
+    };
+    // SAFETY: `request` NULL or writable, by this function's contract.
+    unsafe { persistent(comm, info, request, run) }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn reduce_scatter_init<C: Count>(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcounts: *const C,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    let sendbuf = Buf::new(sendbuf);
+    let recvbuf = Buf::new(recvbuf);
+    // SAFETY: NULL or readable for this process's entry, by this function's contract.
+    let recvcounts = unsafe { Entry::copy(recvcounts) };
+    let run = move || {
+        // SAFETY: the buffers are valid at each start (this function's contract) and the
+        // array entries are the request's own copies, which is what `reduce_scatter` asks.
+        unsafe {
+            body::reduce_scatter(
+                sendbuf.get(),
+                recvbuf.get(),
+                recvcounts.ptr(),
+                datatype,
+                op,
+                comm,
+            )
+        }
+    };
+    // SAFETY: `request` NULL or writable, by this function's contract.
+    unsafe { persistent(comm, info, request, run) }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn scan_init<C: Count>(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: C,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    let sendbuf = Buf::new(sendbuf);
+    let recvbuf = Buf::new(recvbuf);
+    let run = move || {
+        // SAFETY: the buffers are valid at each start (this function's contract) and the
+        // array entries are the request's own copies, which is what `scan` asks.
+        unsafe { body::scan(sendbuf.get(), recvbuf.get(), count, datatype, op, comm) }
+    };
+    // SAFETY: `request` NULL or writable, by this function's contract.
+    unsafe { persistent(comm, info, request, run) }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn scatter_init<C: Count>(
+    sendbuf: *const c_void,
+    sendcount: C,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: C,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    let sendbuf = Buf::new(sendbuf);
+    let recvbuf = Buf::new(recvbuf);
+    let run = move || {
+        // SAFETY: the buffers are valid at each start (this function's contract) and the
+        // array entries are the request's own copies, which is what `scatter` asks.
+        unsafe {
+            body::scatter(
+                sendbuf.get(),
+                sendcount,
+                sendtype,
+                recvbuf.get(),
+                recvcount,
+                recvtype,
+                root,
+                comm,
+            )
+        }
+    };
+    // SAFETY: `request` NULL or writable, by this function's contract.
+    unsafe { persistent(comm, info, request, run) }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn scatterv_init<C: Count, D: Num>(
+    sendbuf: *const c_void,
+    sendcounts: *const C,
+    displs: *const D,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: C,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> Result<()> {
+    let sendbuf = Buf::new(sendbuf);
+    let recvbuf = Buf::new(recvbuf);
+    // SAFETY: NULL or readable for this process's entry, by this function's contract.
+    let sendcounts = unsafe { Entry::copy(sendcounts) };
+    // SAFETY: NULL or readable for this process's entry, by this function's contract.
+    let displs = unsafe { Entry::copy(displs) };
+    let run = move || {
+        // SAFETY: the buffers are valid at each start (this function's contract) and the
+        // array entries are the request's own copies, which is what `scatterv` asks.
+        unsafe {
+            body::scatterv(
+                sendbuf.get(),
+                sendcounts.ptr(),
+                displs.ptr(),
+                sendtype,
+                recvbuf.get(),
+                recvcount,
+                recvtype,
+                root,
+                comm,
+            )
+        }
+    };
+    // SAFETY: `request` NULL or writable, by this function's contract.
+    unsafe { persistent(comm, info, request, run) }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Allgather_init(
     sendbuf: *const c_void,
@@ -50,23 +657,13 @@ pub unsafe extern "C" fn MPI_Allgather_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Allgather_init", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: `allgather` gets this call's own pointer arguments, valid as its `# Safety`
-            // asks (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                body::allgather(
-                    sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                )
-            }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `allgather_init` asks.
+        unsafe {
+            allgather_init(
+                sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request,
+            )
+        }
     })
 }
 
@@ -83,23 +680,13 @@ pub unsafe extern "C" fn MPI_Allgather_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Allgather_init_c", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: `allgather` gets this call's own pointer arguments, valid as its `# Safety`
-            // asks (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                body::allgather(
-                    sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                )
-            }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `allgather_init` asks.
+        unsafe {
+            allgather_init(
+                sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request,
+            )
+        }
     })
 }
 
@@ -117,27 +704,14 @@ pub unsafe extern "C" fn MPI_Allgatherv_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Allgatherv_init", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        let recvcounts = recvcounts as usize;
-        let displs = displs as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            let recvcounts = recvcounts as *const c_int;
-            let displs = displs as *const c_int;
-            // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety`
-            // asks (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                body::allgatherv(
-                    sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
-                )
-            }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `allgatherv_init` asks.
+        unsafe {
+            allgatherv_init(
+                sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info,
+                request,
+            )
+        }
     })
 }
 
@@ -155,27 +729,14 @@ pub unsafe extern "C" fn MPI_Allgatherv_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Allgatherv_init_c", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        let recvcounts = recvcounts as usize;
-        let displs = displs as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            let recvcounts = recvcounts as *const MPI_Count;
-            let displs = displs as *const MPI_Aint;
-            // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety`
-            // asks (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                body::allgatherv(
-                    sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
-                )
-            }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `allgatherv_init` asks.
+        unsafe {
+            allgatherv_init(
+                sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info,
+                request,
+            )
+        }
     })
 }
 
@@ -191,19 +752,9 @@ pub unsafe extern "C" fn MPI_Allreduce_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Allreduce_init", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: `allreduce` gets this call's own pointer arguments, valid as its `# Safety`
-            // asks (MPI's contract for this routine, capi/mod.rs).
-            unsafe { body::allreduce(sendbuf, recvbuf, count, datatype, op, comm) }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `allreduce_init` asks.
+        unsafe { allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request) }
     })
 }
 
@@ -219,19 +770,9 @@ pub unsafe extern "C" fn MPI_Allreduce_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Allreduce_init_c", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: `allreduce` gets this call's own pointer arguments, valid as its `# Safety`
-            // asks (MPI's contract for this routine, capi/mod.rs).
-            unsafe { body::allreduce(sendbuf, recvbuf, count, datatype, op, comm) }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `allreduce_init` asks.
+        unsafe { allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request) }
     })
 }
 
@@ -248,23 +789,13 @@ pub unsafe extern "C" fn MPI_Alltoall_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Alltoall_init", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: `alltoall` gets this call's own pointer arguments, valid as its `# Safety`
-            // asks (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                body::alltoall(
-                    sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                )
-            }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `alltoall_init` asks.
+        unsafe {
+            alltoall_init(
+                sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request,
+            )
+        }
     })
 }
 
@@ -281,23 +812,13 @@ pub unsafe extern "C" fn MPI_Alltoall_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Alltoall_init_c", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: `alltoall` gets this call's own pointer arguments, valid as its `# Safety`
-            // asks (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                body::alltoall(
-                    sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                )
-            }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `alltoall_init` asks.
+        unsafe {
+            alltoall_init(
+                sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request,
+            )
+        }
     })
 }
 
@@ -316,32 +837,14 @@ pub unsafe extern "C" fn MPI_Alltoallv_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Alltoallv_init", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let sendcounts = sendcounts as usize;
-        let sdispls = sdispls as usize;
-        let recvbuf = recvbuf as usize;
-        let recvcounts = recvcounts as usize;
-        let rdispls = rdispls as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let sendcounts = sendcounts as *const c_int;
-            let sdispls = sdispls as *const c_int;
-            let recvbuf = recvbuf as *mut c_void;
-            let recvcounts = recvcounts as *const c_int;
-            let rdispls = rdispls as *const c_int;
-            // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
-            // describes (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                body::alltoallv(
-                    sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                    comm,
-                )
-            }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `alltoallv_init` asks.
+        unsafe {
+            alltoallv_init(
+                sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                comm, info, request,
+            )
+        }
     })
 }
 
@@ -360,32 +863,14 @@ pub unsafe extern "C" fn MPI_Alltoallv_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Alltoallv_init_c", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let sendcounts = sendcounts as usize;
-        let sdispls = sdispls as usize;
-        let recvbuf = recvbuf as usize;
-        let recvcounts = recvcounts as usize;
-        let rdispls = rdispls as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let sendcounts = sendcounts as *const MPI_Count;
-            let sdispls = sdispls as *const MPI_Aint;
-            let recvbuf = recvbuf as *mut c_void;
-            let recvcounts = recvcounts as *const MPI_Count;
-            let rdispls = rdispls as *const MPI_Aint;
-            // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
-            // describes (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                body::alltoallv(
-                    sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                    comm,
-                )
-            }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `alltoallv_init` asks.
+        unsafe {
+            alltoallv_init(
+                sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                comm, info, request,
+            )
+        }
     })
 }
 
@@ -404,36 +889,14 @@ pub unsafe extern "C" fn MPI_Alltoallw_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Alltoallw_init", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let sendcounts = sendcounts as usize;
-        let sdispls = sdispls as usize;
-        let sendtypes = sendtypes as usize;
-        let recvbuf = recvbuf as usize;
-        let recvcounts = recvcounts as usize;
-        let rdispls = rdispls as usize;
-        let recvtypes = recvtypes as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let sendcounts = sendcounts as *const c_int;
-            let sdispls = sdispls as *const c_int;
-            let sendtypes = sendtypes as *const MPI_Datatype;
-            let recvbuf = recvbuf as *mut c_void;
-            let recvcounts = recvcounts as *const c_int;
-            let rdispls = rdispls as *const c_int;
-            let recvtypes = recvtypes as *const MPI_Datatype;
-            // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
-            // describes (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                body::alltoallw(
-                    sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-                    recvtypes, comm,
-                )
-            }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `alltoallw_init` asks.
+        unsafe {
+            alltoallw_init(
+                sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                comm, info, request,
+            )
+        }
     })
 }
 
@@ -452,36 +915,14 @@ pub unsafe extern "C" fn MPI_Alltoallw_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Alltoallw_init_c", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let sendcounts = sendcounts as usize;
-        let sdispls = sdispls as usize;
-        let sendtypes = sendtypes as usize;
-        let recvbuf = recvbuf as usize;
-        let recvcounts = recvcounts as usize;
-        let rdispls = rdispls as usize;
-        let recvtypes = recvtypes as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let sendcounts = sendcounts as *const MPI_Count;
-            let sdispls = sdispls as *const MPI_Aint;
-            let sendtypes = sendtypes as *const MPI_Datatype;
-            let recvbuf = recvbuf as *mut c_void;
-            let recvcounts = recvcounts as *const MPI_Count;
-            let rdispls = rdispls as *const MPI_Aint;
-            let recvtypes = recvtypes as *const MPI_Datatype;
-            // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
-            // describes (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                body::alltoallw(
-                    sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-                    recvtypes, comm,
-                )
-            }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `alltoallw_init` asks.
+        unsafe {
+            alltoallw_init(
+                sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                comm, info, request,
+            )
+        }
     })
 }
 
@@ -493,8 +934,8 @@ pub unsafe extern "C" fn MPI_Barrier_init(
 ) -> c_int {
     entry!("MPI_Barrier_init", Scope::Comm(comm), {
         let run = move || body::barrier(comm);
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: `request` is the routine's own argument, NULL or writable as MPI's contract
+        // for it says (capi/mod.rs), which is what `persistent` asks.
         unsafe { persistent(comm, info, request, run) }
     })
 }
@@ -510,17 +951,9 @@ pub unsafe extern "C" fn MPI_Bcast_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Bcast_init", Scope::Comm(comm), {
-        let buffer = buffer as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let buffer = buffer as *mut c_void;
-            // SAFETY: `bcast` gets this call's own pointer arguments, valid as its `# Safety` asks
-            // (MPI's contract for this routine, capi/mod.rs).
-            unsafe { body::bcast(buffer, count, datatype, root, comm) }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `bcast_init` asks.
+        unsafe { bcast_init(buffer, count, datatype, root, comm, info, request) }
     })
 }
 
@@ -535,17 +968,9 @@ pub unsafe extern "C" fn MPI_Bcast_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Bcast_init_c", Scope::Comm(comm), {
-        let buffer = buffer as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let buffer = buffer as *mut c_void;
-            // SAFETY: `bcast` gets this call's own pointer arguments, valid as its `# Safety` asks
-            // (MPI's contract for this routine, capi/mod.rs).
-            unsafe { body::bcast(buffer, count, datatype, root, comm) }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `bcast_init` asks.
+        unsafe { bcast_init(buffer, count, datatype, root, comm, info, request) }
     })
 }
 
@@ -561,19 +986,9 @@ pub unsafe extern "C" fn MPI_Exscan_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Exscan_init", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: `exscan` gets this call's own pointer arguments, valid as its `# Safety` asks
-            // (MPI's contract for this routine, capi/mod.rs).
-            unsafe { body::exscan(sendbuf, recvbuf, count, datatype, op, comm) }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `exscan_init` asks.
+        unsafe { exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request) }
     })
 }
 
@@ -589,19 +1004,9 @@ pub unsafe extern "C" fn MPI_Exscan_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Exscan_init_c", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: `exscan` gets this call's own pointer arguments, valid as its `# Safety` asks
-            // (MPI's contract for this routine, capi/mod.rs).
-            unsafe { body::exscan(sendbuf, recvbuf, count, datatype, op, comm) }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `exscan_init` asks.
+        unsafe { exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request) }
     })
 }
 
@@ -619,23 +1024,14 @@ pub unsafe extern "C" fn MPI_Gather_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Gather_init", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: `gather` gets this call's own pointer arguments, valid as its `# Safety` asks
-            // (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                body::gather(
-                    sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                )
-            }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `gather_init` asks.
+        unsafe {
+            gather_init(
+                sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
+                request,
+            )
+        }
     })
 }
 
@@ -653,23 +1049,14 @@ pub unsafe extern "C" fn MPI_Gather_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Gather_init_c", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: `gather` gets this call's own pointer arguments, valid as its `# Safety` asks
-            // (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                body::gather(
-                    sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                )
-            }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `gather_init` asks.
+        unsafe {
+            gather_init(
+                sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
+                request,
+            )
+        }
     })
 }
 
@@ -688,27 +1075,14 @@ pub unsafe extern "C" fn MPI_Gatherv_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Gatherv_init", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        let recvcounts = recvcounts as usize;
-        let displs = displs as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            let recvcounts = recvcounts as *const c_int;
-            let displs = displs as *const c_int;
-            // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
-            // describes (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                body::gatherv(
-                    sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
-                )
-            }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `gatherv_init` asks.
+        unsafe {
+            gatherv_init(
+                sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
+                info, request,
+            )
+        }
     })
 }
 
@@ -727,27 +1101,14 @@ pub unsafe extern "C" fn MPI_Gatherv_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Gatherv_init_c", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        let recvcounts = recvcounts as usize;
-        let displs = displs as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            let recvcounts = recvcounts as *const MPI_Count;
-            let displs = displs as *const MPI_Aint;
-            // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
-            // describes (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                body::gatherv(
-                    sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
-                )
-            }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `gatherv_init` asks.
+        unsafe {
+            gatherv_init(
+                sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
+                info, request,
+            )
+        }
     })
 }
 
@@ -764,19 +1125,13 @@ pub unsafe extern "C" fn MPI_Reduce_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Reduce_init", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: `reduce` gets this call's own pointer arguments, valid as its `# Safety` asks
-            // (MPI's contract for this routine, capi/mod.rs).
-            unsafe { body::reduce(sendbuf, recvbuf, count, datatype, op, root, comm) }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `reduce_init` asks.
+        unsafe {
+            reduce_init(
+                sendbuf, recvbuf, count, datatype, op, root, comm, info, request,
+            )
+        }
     })
 }
 
@@ -793,75 +1148,13 @@ pub unsafe extern "C" fn MPI_Reduce_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Reduce_init_c", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: `reduce` gets this call's own pointer arguments, valid as its `# Safety` asks
-            // (MPI's contract for this routine, capi/mod.rs).
-            unsafe { body::reduce(sendbuf, recvbuf, count, datatype, op, root, comm) }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Reduce_scatter_block_init(
-    sendbuf: *const c_void,
-    recvbuf: *mut c_void,
-    recvcount: c_int,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
-    comm: MPI_Comm,
-    info: MPI_Info,
-    request: *mut MPI_Request,
-) -> c_int {
-    entry!("MPI_Reduce_scatter_block_init", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: `reduce_scatter_block` gets this call's own pointer arguments, valid as its
-            // `# Safety` asks (MPI's contract for this routine, capi/mod.rs).
-            unsafe { body::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm) }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn MPI_Reduce_scatter_block_init_c(
-    sendbuf: *const c_void,
-    recvbuf: *mut c_void,
-    recvcount: MPI_Count,
-    datatype: MPI_Datatype,
-    op: MPI_Op,
-    comm: MPI_Comm,
-    info: MPI_Info,
-    request: *mut MPI_Request,
-) -> c_int {
-    entry!("MPI_Reduce_scatter_block_init_c", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: `reduce_scatter_block` gets this call's own pointer arguments, valid as its
-            // `# Safety` asks (MPI's contract for this routine, capi/mod.rs).
-            unsafe { body::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm) }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `reduce_init` asks.
+        unsafe {
+            reduce_init(
+                sendbuf, recvbuf, count, datatype, op, root, comm, info, request,
+            )
+        }
     })
 }
 
@@ -877,21 +1170,13 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Reduce_scatter_init", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        let recvcounts = recvcounts as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            let recvcounts = recvcounts as *const c_int;
-            // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
-            // describes (MPI's contract for this routine, capi/mod.rs).
-            unsafe { body::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm) }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `reduce_scatter_init` asks.
+        unsafe {
+            reduce_scatter_init(
+                sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request,
+            )
+        }
     })
 }
 
@@ -907,21 +1192,57 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Reduce_scatter_init_c", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        let recvcounts = recvcounts as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            let recvcounts = recvcounts as *const MPI_Count;
-            // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
-            // describes (MPI's contract for this routine, capi/mod.rs).
-            unsafe { body::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm) }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `reduce_scatter_init` asks.
+        unsafe {
+            reduce_scatter_init(
+                sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request,
+            )
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Reduce_scatter_block_init(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    entry!("MPI_Reduce_scatter_block_init", Scope::Comm(comm), {
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `reduce_scatter_block_init` asks.
+        unsafe {
+            reduce_scatter_block_init(
+                sendbuf, recvbuf, recvcount, datatype, op, comm, info, request,
+            )
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn MPI_Reduce_scatter_block_init_c(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcount: MPI_Count,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: MPI_Comm,
+    info: MPI_Info,
+    request: *mut MPI_Request,
+) -> c_int {
+    entry!("MPI_Reduce_scatter_block_init_c", Scope::Comm(comm), {
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `reduce_scatter_block_init` asks.
+        unsafe {
+            reduce_scatter_block_init(
+                sendbuf, recvbuf, recvcount, datatype, op, comm, info, request,
+            )
+        }
     })
 }
 
@@ -937,19 +1258,9 @@ pub unsafe extern "C" fn MPI_Scan_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Scan_init", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: `scan` gets this call's own pointer arguments, valid as its `# Safety` asks
-            // (MPI's contract for this routine, capi/mod.rs).
-            unsafe { body::scan(sendbuf, recvbuf, count, datatype, op, comm) }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `scan_init` asks.
+        unsafe { scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request) }
     })
 }
 
@@ -965,19 +1276,9 @@ pub unsafe extern "C" fn MPI_Scan_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Scan_init_c", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: `scan` gets this call's own pointer arguments, valid as its `# Safety` asks
-            // (MPI's contract for this routine, capi/mod.rs).
-            unsafe { body::scan(sendbuf, recvbuf, count, datatype, op, comm) }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `scan_init` asks.
+        unsafe { scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request) }
     })
 }
 
@@ -995,23 +1296,14 @@ pub unsafe extern "C" fn MPI_Scatter_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Scatter_init", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: `scatter` gets this call's own pointer arguments, valid as its `# Safety`
-            // asks (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                body::scatter(
-                    sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                )
-            }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `scatter_init` asks.
+        unsafe {
+            scatter_init(
+                sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
+                request,
+            )
+        }
     })
 }
 
@@ -1029,23 +1321,14 @@ pub unsafe extern "C" fn MPI_Scatter_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Scatter_init_c", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let recvbuf = recvbuf as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: `scatter` gets this call's own pointer arguments, valid as its `# Safety`
-            // asks (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                body::scatter(
-                    sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                )
-            }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `scatter_init` asks.
+        unsafe {
+            scatter_init(
+                sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
+                request,
+            )
+        }
     })
 }
 
@@ -1064,27 +1347,14 @@ pub unsafe extern "C" fn MPI_Scatterv_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Scatterv_init", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let sendcounts = sendcounts as usize;
-        let displs = displs as usize;
-        let recvbuf = recvbuf as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let sendcounts = sendcounts as *const c_int;
-            let displs = displs as *const c_int;
-            let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: `scatterv` needs the buffers and per-process arrays to be as the MPI routine
-            // describes (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                body::scatterv(
-                    sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                )
-            }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `scatterv_init` asks.
+        unsafe {
+            scatterv_init(
+                sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                info, request,
+            )
+        }
     })
 }
 
@@ -1103,26 +1373,13 @@ pub unsafe extern "C" fn MPI_Scatterv_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Scatterv_init_c", Scope::Comm(comm), {
-        let sendbuf = sendbuf as usize;
-        let sendcounts = sendcounts as usize;
-        let displs = displs as usize;
-        let recvbuf = recvbuf as usize;
-        // SAFETY: MPI 4.1 §6.13: the buffers and arrays stay valid while the request exists.
-        let run = move || {
-            let sendbuf = sendbuf as *const c_void;
-            let sendcounts = sendcounts as *const MPI_Count;
-            let displs = displs as *const MPI_Aint;
-            let recvbuf = recvbuf as *mut c_void;
-            // SAFETY: `scatterv` needs the buffers and per-process arrays to be as the MPI routine
-            // describes (MPI's contract for this routine, capi/mod.rs).
-            unsafe {
-                body::scatterv(
-                    sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                )
-            }
-        };
-        // SAFETY: `persistent` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { persistent(comm, info, request, run) }
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `scatterv_init` asks.
+        unsafe {
+            scatterv_init(
+                sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                info, request,
+            )
+        }
     })
 }

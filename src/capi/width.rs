@@ -4,7 +4,7 @@
 use std::ffi::c_int;
 
 /// A count or displacement (`int`, `MPI_Count`, `MPI_Aint`) widened to 64 bits.
-pub(crate) trait Num: Copy {
+pub(crate) trait Num: Copy + Send + Sync + 'static {
     fn wide(self) -> i64;
 }
 impl Num for c_int {

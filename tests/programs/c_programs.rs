@@ -139,6 +139,7 @@ c_programs! {
         client_routines_41,
         coll_vector_pack,
         coll_persistent,
+        coll_persistent_inplace,
         collectives,
         neighbor,
         op_user,
