@@ -537,39 +537,13 @@ fn assert_no_cycle(g: &BTreeMap<PathBuf, BTreeSet<PathBuf>>, what: &str) {
 // The single-process world (issue 16): the objects it holds are leaf types (world/objects),
 // `State` holds them, `Runtime` wraps the state, and the operations (`impl Runtime` in
 // world/comm.rs, world/p2p.rs, ...) sit above all three. Before the split, 13 of its files
-// imported one another in one knot.
-/// Back-edges known and to be removed (they came with issue 14's branches, merged after the
-/// world's split): the objects of sessions and files are still defined beside their operations
-/// (world/session.rs, world/file/), so `State` naming them ties the world back into one knot,
-/// and the tool interface's control variables (world/tool/vars.rs) and the error handlers
-/// (world/errhandler.rs) read each other's state, and world/tool/mod.rs re-exports from its
-/// children, which take `TResult` and `active` from it (world/file/mod.rs likewise). Their types belong in world/objects
-/// and leaf modules, as the others'; until then these edges, and no other, are left out of the
-/// cycle checks.
-const KNOWN_BACK_EDGES: [(&str, &str); 6] = [
-    ("world/file/mod.rs", "world/file/access.rs"),
-    ("world/tool/mod.rs", "world/tool/events.rs"),
-    ("world/tool/mod.rs", "world/tool/vars.rs"),
-    ("world/state.rs", "world/session.rs"),
-    ("world/state.rs", "world/file/mod.rs"),
-    ("world/tool/vars.rs", "world/errhandler.rs"),
-];
-
-fn without_known_back_edges(
-    mut g: BTreeMap<PathBuf, BTreeSet<PathBuf>>,
-) -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
-    for (from, to) in KNOWN_BACK_EDGES {
-        if let Some(t) = g.get_mut(Path::new(from)) {
-            t.remove(Path::new(to));
-        }
-    }
-    g
-}
-
+// imported one another in one knot; sessions, files (their objects in world/objects too) and
+// the tool interface (its tables and state in leaf files below its operations) follow the
+// same rule, and no edge is tolerated.
 #[test]
 fn the_world_has_no_import_cycle() {
     let srcs = sources(&src_dir());
-    let g = without_known_back_edges(graph(&srcs));
+    let g = graph(&srcs);
     let world = subgraph(&g, "world");
     assert!(
         world.len() > 20,
@@ -582,7 +556,7 @@ fn the_world_has_no_import_cycle() {
 #[test]
 fn src_has_no_import_cycle() {
     let srcs = sources(&src_dir());
-    let g = without_known_back_edges(graph(&srcs));
+    let g = graph(&srcs);
     assert!(g.len() > 80, "the source files were not found");
     assert_no_cycle(&g, "the files of src/");
 }

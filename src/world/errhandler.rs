@@ -16,7 +16,9 @@ use std::sync::Arc;
 /// `mpiexec -initial-errhandler` names, passed in `MPICACHE_INITIAL_ERRHANDLER`. It handles
 /// errors before `MPI_Init` and is what `MPI_COMM_WORLD` and `MPI_COMM_SELF` start with.
 pub fn initial_errhandler() -> Handle {
-    match crate::world::tool::vars::INITIAL_ERRHANDLER.load(std::sync::atomic::Ordering::Relaxed) {
+    match crate::world::objects::errhandler::INITIAL_ERRHANDLER
+        .load(std::sync::atomic::Ordering::Relaxed)
+    {
         0 => {}
         chosen => return Handle(chosen),
     }

@@ -10,19 +10,12 @@ use crate::consts::*;
 use crate::error::{Error, Result};
 use crate::kinds::HandleKind;
 use crate::world::handle::Handle;
+pub use crate::world::objects::session::Session;
 use crate::world::runtime::Runtime;
 use crate::world::state::Phase;
 
 /// The process sets a single process has, in the order `MPI_Session_get_nth_pset` numbers them.
 pub const PSETS: [&str; 2] = ["mpi://WORLD", "mpi://SELF"];
-
-/// One session.
-#[derive(Debug)]
-pub struct Session {
-    pub errhandler: Handle,
-    /// The thread support level asked for in the info (`thread_level`) and provided.
-    pub thread_level: i32,
-}
 
 /// The thread level an info value names (MPI 4.1 §11.3.1: "MPI_THREAD_SINGLE" ...).
 pub fn thread_level_named(value: &str) -> Option<i32> {

@@ -39,11 +39,11 @@ pub struct State {
     /// Messages matched by `MPI_Mprobe`/`MPI_Improbe`, off the queue until `MPI_Mrecv`.
     pub(crate) messages: Slab<crate::world::objects::p2p::Message>,
     pub infos: Slab<Info>,
-    pub sessions: Slab<crate::world::session::Session>,
+    pub sessions: Slab<crate::world::objects::session::Session>,
     /// Whether the predefined objects exist (built by `MPI_Init` or the first session).
     pub up: bool,
     /// Open files and what MPI-IO keeps for them (world/file).
-    pub files: Slab<crate::world::file::File>,
+    pub files: Slab<crate::world::objects::file::File>,
     /// The handler `MPI_FILE_NULL` carries: new files start with it (MPI 4.1 §14.7).
     pub file_null_errhandler: Handle,
     /// Data representations registered by `MPI_Register_datarep`.

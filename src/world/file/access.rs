@@ -3,7 +3,7 @@
 //! the split collectives' one-at-a-time rule.
 
 use super::manage::{check_writable, file_size, split_pending};
-use super::{io_error, File};
+use super::{io_error, Access, File, Pointer, Split};
 use crate::consts::*;
 use crate::error::{Error, Result};
 use crate::world::handle::Handle;
@@ -11,32 +11,6 @@ use crate::world::request::Request;
 use crate::world::runtime::Runtime;
 use crate::world::status::Status;
 use std::os::unix::fs::FileExt;
-
-/// Where an access starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pointer {
-    /// An explicit offset, in etypes of the view (`_at` routines).
-    Explicit(i64),
-    /// The individual file pointer.
-    Individual,
-    /// The shared file pointer (`_shared`, `_ordered`).
-    Shared,
-}
-
-/// A split collective begun (MPI 4.1 §14.4.5): which one, and how its access went.
-#[derive(Debug, Clone, Copy)]
-pub struct Split {
-    /// The `_begin` routine, which the `_end` routine must match.
-    pub begin: &'static str,
-    pub status: Status,
-}
-
-/// Whether an access reads or writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Access {
-    Read,
-    Write,
-}
 
 /// The status of an access of `bytes` bytes.
 fn done(bytes: i64) -> Status {

@@ -5,7 +5,14 @@ use crate::consts::*;
 use crate::error::{Error, Limited, Result};
 use crate::world::handle::{Handle, Slab};
 use std::collections::BTreeMap;
+use std::sync::atomic::AtomicI32;
 use std::sync::Arc;
+
+/// The initial error handler a tool chose with the control variable
+/// `mpicache_initial_errhandler` (0: none chose; the environment decides). Kept here, beside
+/// the handlers, so the tool's variables and the error handlers' operations both read it
+/// without naming each other.
+pub static INITIAL_ERRHANDLER: AtomicI32 = AtomicI32::new(0);
 
 /// A user error handler function, in whatever language.
 pub trait UserErrhandler: Send + Sync {

@@ -7,11 +7,14 @@
 pub mod comm;
 pub mod datatype;
 pub mod errhandler;
+pub mod file;
+pub mod file_view;
 pub mod info;
 pub mod op;
 pub mod p2p;
 pub mod request;
 pub mod rma;
+pub mod session;
 pub mod status;
 pub mod topo;
 pub mod window;

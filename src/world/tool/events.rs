@@ -5,19 +5,13 @@
 //! use of it, ordered. Callbacks run in the thread that raised the error, with no lock held, so
 //! none is ever dropped; the dropped-events handler is kept and never called.
 
-use super::{active, TResult};
+use super::registry::{active, Registration};
+pub use super::registry::{DroppedCallback, EventCallback};
+use super::table::{index, TResult};
 use crate::consts::*;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
-
-/// A tool's event callback, in whatever language.
-pub trait EventCallback: Send + Sync {
-    fn call(&self, instance: i32, registration: i32, safety: i32, user_data: usize);
-}
-
-/// A tool's dropped-events handler.
-pub trait DroppedCallback: Send + Sync {}
 
 /// The safety levels a callback can be registered at, weakest requirement first.
 pub const SAFETY_LEVELS: [i32; 4] = [
@@ -26,14 +20,6 @@ pub const SAFETY_LEVELS: [i32; 4] = [
     MPI_T_CB_REQUIRE_THREAD_SAFE,
     MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE,
 ];
-
-/// An event registration (`MPI_T_event_registration`).
-pub struct Registration {
-    pub event: usize,
-    /// One callback per safety level, with its user data.
-    callbacks: [Option<(Arc<dyn EventCallback>, usize)>; 4],
-    dropped: Option<Arc<dyn DroppedCallback>>,
-}
 
 /// An event type's description.
 pub struct Event {
@@ -104,7 +90,7 @@ pub fn instance(h: i32) -> TResult<Instance> {
 /// `MPI_T_event_handle_alloc`: events here are bound to no object.
 pub fn handle_alloc(event: i32) -> TResult<i32> {
     let mut t = active()?;
-    let event = super::index(event, EVENTS.len())?;
+    let event = index(event, EVENTS.len())?;
     t.registrations.insert(Registration {
         event,
         callbacks: [None, None, None, None],

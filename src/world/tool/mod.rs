@@ -8,133 +8,17 @@
 //! `MPI_T_PVAR_ALL_HANDLES` = 1) for every kind. A handle is `generation << 20 | (slot + 2)`, so
 //! a freed or forged one is `MPI_T_ERR_INVALID_HANDLE`.
 
+mod registry;
+mod table;
+
 pub mod events;
 pub mod vars;
 
+pub use registry::{active, finalize, init_thread, CvarHandle, PvarHandle, Tool};
+pub use table::{find, index, TResult, Table};
+
 use crate::consts::*;
-use std::sync::{Mutex, MutexGuard, OnceLock};
-
-/// A tool routine's outcome: its return code on failure.
-pub type TResult<T> = std::result::Result<T, i32>;
-
-const SLOT_BITS: u32 = 20;
-
-/// A table of tool handles of one kind.
-pub struct Table<T> {
-    slots: Vec<(u16, Option<T>)>,
-}
-
-impl<T> Table<T> {
-    const fn new() -> Self {
-        Table { slots: Vec::new() }
-    }
-
-    fn insert(&mut self, value: T) -> TResult<i32> {
-        let i = match self.slots.iter().position(|(_, v)| v.is_none()) {
-            Some(i) => i,
-            None => {
-                if self.slots.len() + 2 >= 1 << SLOT_BITS {
-                    return Err(MPI_T_ERR_OUT_OF_HANDLES);
-                }
-                self.slots.try_reserve(1).map_err(|_| MPI_T_ERR_MEMORY)?;
-                self.slots.push((0, None));
-                self.slots.len() - 1
-            }
-        };
-        let slot = &mut self.slots[i];
-        slot.1 = Some(value);
-        Ok((i32::from(slot.0) << SLOT_BITS) | (i as i32 + 2))
-    }
-
-    fn index(&self, h: i32) -> Option<usize> {
-        let i = usize::try_from((h & ((1 << SLOT_BITS) - 1)) - 2).ok()?;
-        let gen = (h >> SLOT_BITS) as u16;
-        (h > 1
-            && self
-                .slots
-                .get(i)
-                .is_some_and(|(g, v)| *g == gen && v.is_some()))
-        .then_some(i)
-    }
-
-    pub fn get(&self, h: i32) -> TResult<&T> {
-        let i = self.index(h).ok_or(MPI_T_ERR_INVALID_HANDLE)?;
-        self.slots[i].1.as_ref().ok_or(MPI_T_ERR_INVALID_HANDLE)
-    }
-
-    pub fn get_mut(&mut self, h: i32) -> TResult<&mut T> {
-        let i = self.index(h).ok_or(MPI_T_ERR_INVALID_HANDLE)?;
-        self.slots[i].1.as_mut().ok_or(MPI_T_ERR_INVALID_HANDLE)
-    }
-
-    fn remove(&mut self, h: i32) -> TResult<T> {
-        let i = self.index(h).ok_or(MPI_T_ERR_INVALID_HANDLE)?;
-        let slot = &mut self.slots[i];
-        // Generations stay below 2^11, so a handle stays a positive int.
-        slot.0 = (slot.0 + 1) & 0x7ff;
-        slot.1.take().ok_or(MPI_T_ERR_INVALID_HANDLE)
-    }
-
-    fn clear(&mut self) {
-        for slot in &mut self.slots {
-            if slot.1.take().is_some() {
-                slot.0 = (slot.0 + 1) & 0x7ff;
-            }
-        }
-    }
-
-    fn handles(&self) -> Vec<i32> {
-        self.slots
-            .iter()
-            .enumerate()
-            .filter(|(_, (_, v))| v.is_some())
-            .map(|(i, (g, _))| (i32::from(*g) << SLOT_BITS) | (i as i32 + 2))
-            .collect()
-    }
-}
-
-/// A control variable handle.
-pub struct CvarHandle {
-    pub index: usize,
-}
-
-/// A performance variable handle: its session, variable and bound object.
-pub struct PvarHandle {
-    pub session: i32,
-    pub index: usize,
-    pub obj: i32,
-}
-
-/// Everything the interface holds between `MPI_T_init_thread` and the last `MPI_T_finalize`.
-pub struct Tool {
-    /// Initializations not yet finalized (MPI 4.1 §15.3.4).
-    pub count: u32,
-    pub cvar_handles: Table<CvarHandle>,
-    pub pvar_sessions: Table<()>,
-    pub pvar_handles: Table<PvarHandle>,
-    pub registrations: Table<events::Registration>,
-}
-
-static TOOL: Mutex<Tool> = Mutex::new(Tool {
-    count: 0,
-    cvar_handles: Table::new(),
-    pvar_sessions: Table::new(),
-    pvar_handles: Table::new(),
-    registrations: Table::new(),
-});
-
-fn lock() -> MutexGuard<'static, Tool> {
-    TOOL.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// The interface's state, once initialized: `MPI_T_ERR_NOT_INITIALIZED` otherwise.
-pub fn active() -> TResult<MutexGuard<'static, Tool>> {
-    let t = lock();
-    if t.count == 0 {
-        return Err(MPI_T_ERR_NOT_INITIALIZED);
-    }
-    Ok(t)
-}
+use std::sync::OnceLock;
 
 /// The variables, built once (their names and descriptions are fixed for the process).
 pub fn cvars() -> &'static [vars::Cvar] {
@@ -150,46 +34,6 @@ pub fn pvars() -> &'static [vars::Pvar] {
 pub fn categories() -> &'static [vars::Category] {
     static CATS: OnceLock<Vec<vars::Category>> = OnceLock::new();
     CATS.get_or_init(vars::categories)
-}
-
-/// `MPI_T_init_thread`: every level is provided (the interface is thread-safe).
-pub fn init_thread(required: i32) -> TResult<i32> {
-    let mut t = lock();
-    t.count = t.count.checked_add(1).ok_or(MPI_T_ERR_CANNOT_INIT)?;
-    Ok(match required {
-        MPI_THREAD_SINGLE | MPI_THREAD_FUNNELED | MPI_THREAD_SERIALIZED => required,
-        _ => MPI_THREAD_MULTIPLE,
-    })
-}
-
-/// `MPI_T_finalize`: the last one frees every handle, session and registration.
-pub fn finalize() -> TResult<()> {
-    let mut t = active()?;
-    t.count -= 1;
-    if t.count == 0 {
-        t.cvar_handles.clear();
-        t.pvar_handles.clear();
-        t.pvar_sessions.clear();
-        t.registrations.clear();
-    }
-    Ok(())
-}
-
-/// A variable, category, event or source index, checked against `n`.
-pub fn index(i: i32, n: usize) -> TResult<usize> {
-    usize::try_from(i)
-        .ok()
-        .filter(|&i| i < n)
-        .ok_or(MPI_T_ERR_INVALID_INDEX)
-}
-
-/// The index of the item named `name` among `names`.
-pub fn find<'a>(names: impl Iterator<Item = &'a str>, name: &str) -> TResult<i32> {
-    names
-        .enumerate()
-        .find(|(_, n)| *n == name)
-        .map(|(i, _)| i as i32)
-        .ok_or(MPI_T_ERR_INVALID_NAME)
 }
 
 /// `MPI_T_cvar_handle_alloc`: no control variable is bound to an object; the count is 1.

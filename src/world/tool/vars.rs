@@ -4,14 +4,15 @@
 //! categories grouping them, one enumeration, one event and one source. Nothing here is a
 //! made-up number: every read asks the world what it holds now.
 
-use super::TResult;
+use super::table::TResult;
 use crate::consts::*;
 use crate::error::Limited;
 use crate::kinds::{HandleKind, ObjectKind};
 use crate::world::errhandler::limit_of;
 use crate::world::handle::Handle;
+use crate::world::objects::errhandler::INITIAL_ERRHANDLER;
 use crate::world::runtime::Runtime;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::Ordering;
 
 /// An enumeration (`MPI_T_enum`): its handle is its index plus one (0 is `MPI_T_ENUM_NULL`).
 pub struct Enum {
@@ -49,9 +50,6 @@ pub enum CvarWhat {
     /// A fixed limit of the library.
     Limit(Limited),
 }
-
-/// The initial error handler a tool chose (0: none chose; the environment decides).
-pub static INITIAL_ERRHANDLER: AtomicI32 = AtomicI32::new(0);
 
 fn limit_slug(l: Limited) -> String {
     l.to_string().replace(' ', "_")

@@ -4,7 +4,7 @@
 
 use crate::consts::*;
 use crate::error::{Error, Result};
-use crate::world::datatype::Layout;
+use crate::world::datatype::layout::Layout;
 use crate::world::handle::Handle;
 
 /// What a file's view is, with the filetype's runs at hand.
