@@ -20,7 +20,7 @@ use crate::kinds::ObjectKind;
 use crate::layer::boundary::{engine_code, engine_rc, Scope};
 use crate::layer::callbacks::{c_copy_fn, c_delete_fn, CopyAttrFunction, DeleteAttrFunction};
 use crate::layer::engine::{self, key, Handle};
-use crate::layer::world::cache;
+use crate::layer::world::{cache, live_store};
 use crate::{layer_entry, layer_nonnull};
 use std::ffi::{c_int, c_void};
 
@@ -229,8 +229,8 @@ unsafe fn free_entry(name: &'static str, of: &'static Kind, keyval: *mut c_int) 
     if unsafe { free_keyval_fast(of.kind, keyval) } {
         return MPI_SUCCESS;
     }
-    // SAFETY: as above.
     layer_entry!(name, Scope::NoObject, {
+        // SAFETY: as above.
         unsafe { free_keyval(of, keyval) }
     })
 }
@@ -262,7 +262,7 @@ fn set_attr_fast(kind: ObjectKind, obj: Handle, keyval: c_int, val: *mut c_void)
     if !is_own(keyval) {
         return false;
     }
-    let Some(store) = cache().live_store() else {
+    let Some(store) = live_store() else {
         return false;
     };
     store.try_overwrite(
@@ -318,7 +318,7 @@ pub(crate) unsafe fn get_attr_fast(
     if !is_own(keyval) || attribute_val.is_null() || flag.is_null() {
         return false;
     }
-    let Some(store) = cache().live_store() else {
+    let Some(store) = live_store() else {
         return false;
     };
     match store.get_c_view(ObjRef::new(kind, key(kind, obj)), keyval) {

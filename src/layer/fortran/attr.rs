@@ -22,7 +22,7 @@ use crate::layer::fortran::callbacks::{
     address_copy_fn, address_delete_fn, integer_copy_fn, integer_delete_fn, MPI_Aint, MPI_Flogical,
 };
 use crate::layer::fortran::{engine_routine, int};
-use crate::layer::world::cache;
+use crate::layer::world::{cache, live_store};
 use crate::{layer_fentry, layer_nonnull};
 use std::ffi::{c_void, CStr};
 use std::sync::OnceLock;
@@ -290,7 +290,7 @@ unsafe fn get_attr_fast(
     if !is_own(k) {
         return false;
     }
-    let Some(store) = cache().live_store() else {
+    let Some(store) = live_store() else {
         return false;
     };
     // SAFETY: as above, the caller's INTEGER handle.
