@@ -32,6 +32,8 @@ pub(crate) fn copy_to_new(
     }
     // SAFETY: `new` was checked non-NULL by the caller and written by the engine's dup.
     let made = key(kind, unsafe { *new });
+    // SAFETY: as above.
+    engine::forget_fortran(kind, unsafe { *new });
     let c = cache();
     c.lock().unbind_attrs(ObjRef::new(kind, made));
     let outcome = c.dup_object(ObjRef::new(kind, key(kind, old)), |_| Ok(made), |_, _| {});
@@ -65,6 +67,7 @@ pub(crate) unsafe fn free_with(
             engine::check(kind, h).map_err(engine_code)?;
         }
         cache().free_object(ObjRef::new(kind, key(kind, h)), |_| Ok(()))?;
+        engine::forget_fortran(kind, h);
     }
     // SAFETY: the engine's free, with the caller's pointer (non-NULL) to its handle.
     engine_rc(unsafe { free(obj) })

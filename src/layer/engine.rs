@@ -20,6 +20,8 @@
 use crate::caching::ObjKey;
 use crate::kinds::ObjectKind;
 use std::ffi::{c_char, c_int, c_void};
+#[cfg(all(layer_fortran, not(layer_int_handles)))]
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 /// A handle of the engine (`MPI_Comm`, `MPI_Datatype`, `MPI_Win`, `MPI_Info`, `MPI_Request`
@@ -346,9 +348,54 @@ pub fn to_fortran(kind: ObjectKind, k: ObjKey) -> MPI_Fint {
     c2f(kind.into(), handle(kind, k))
 }
 
-/// The object of a Fortran handle (engines with Fortran).
+/// The object of a Fortran handle (engines with Fortran). Over pointer handles (Open MPI)
+/// the engine's `f2c` is a call and a table lookup; the keys of the Fortran handles seen are
+/// kept in [`FORTRAN_KEYS`], so a Fortran get pays it once per object.
 #[cfg(layer_fortran)]
 #[inline(always)]
 pub fn from_fortran(kind: ObjectKind, f: MPI_Fint) -> ObjKey {
+    #[cfg(not(layer_int_handles))]
+    {
+        if let Some(entry) = fortran_key_entry(kind, f) {
+            let k = entry.load(Ordering::Acquire);
+            if k != 0 {
+                return ObjKey(k);
+            }
+            let made = key(kind, f2c(kind.into(), f));
+            entry.store(made.0, Ordering::Release);
+            return made;
+        }
+    }
     key(kind, f2c(kind.into(), f))
+}
+
+/// Fortran handles below this have their key kept (Open MPI's are small integers, reused
+/// lowest first).
+#[cfg(all(layer_fortran, not(layer_int_handles)))]
+const FORTRAN_KEYS_PER_KIND: usize = 1 << 16;
+
+/// Per kind, the key of each Fortran handle a Fortran call has named since its object was
+/// made, or 0. Zeroes in `.bss` until used. An entry is cleared at every free and dup the layer
+/// sees of its object (see [`forget_fortran`]): the engine hands a Fortran handle out again only
+/// after the object's free, so a kept key is always the live object's.
+#[cfg(all(layer_fortran, not(layer_int_handles)))]
+static FORTRAN_KEYS: [[AtomicU64; FORTRAN_KEYS_PER_KIND]; 3] =
+    [const { [const { AtomicU64::new(0) }; FORTRAN_KEYS_PER_KIND] }; 3];
+
+#[cfg(all(layer_fortran, not(layer_int_handles)))]
+#[inline(always)]
+fn fortran_key_entry(kind: ObjectKind, f: MPI_Fint) -> Option<&'static AtomicU64> {
+    FORTRAN_KEYS[code(kind) as usize].get(usize::try_from(f).ok()?)
+}
+
+/// The object `h` of `kind` goes (a free) or is new (a dup): the key kept for its Fortran
+/// handle, if any, is dropped.
+#[inline]
+pub fn forget_fortran(kind: ObjectKind, h: Handle) {
+    #[cfg(all(layer_fortran, not(layer_int_handles)))]
+    if let Some(entry) = fortran_key_entry(kind, c2f(kind.into(), h)) {
+        entry.store(0, Ordering::Release);
+    }
+    #[cfg(not(all(layer_fortran, not(layer_int_handles))))]
+    let _ = (kind, h);
 }
