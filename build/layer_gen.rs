@@ -142,7 +142,6 @@ pub fn build(manifest: &Path, out: &Path) {
     let obj = out.join("engine.o");
     let status = Command::new(&mpicc)
         .args(fortran.then_some("-DMPICACHE_ENGINE_FORTRAN"))
-        .args((!int_handles).then_some("-DMPICACHE_ENGINE_INDEX_KEYS"))
         .args(["-c", "-O2", "-fPIC", "-Wall", "-Werror", "-I"])
         .arg(out)
         .arg(manifest.join("src/layer/engine.c"))

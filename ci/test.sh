@@ -62,6 +62,16 @@ mpich5_venv
 # public `unsafe fn` without `# Safety` (issue 16). Checking only: no code is generated.
 if cargo clippy --version >/dev/null 2>&1; then
     cargo clippy --release --all-targets -- -D warnings
+    # The layer (feature `layer`, src/layer) under the same lints, over each engine: its code
+    # differs by engine (int or pointer handles, Fortran or not). In the target directories
+    # ci/install.sh --over builds it in, so the tests' builds reuse the check's dependencies.
+    for engine_cc in "$(command -v mpicc.mpich)" "$(command -v mpicc.openmpi)" \
+        "$root/target/mpich5/bin/mpicc_abi"; do
+        id=$(printf '%s' "$engine_cc" | tr -c 'A-Za-z0-9_.\n-' '_' | sed 's/^_*//')
+        case $engine_cc in *mpicc.mpich) id=mpich ;; *mpicc.openmpi) id=openmpi ;; esac
+        MPICACHE_ENGINE_MPICC=$engine_cc cargo clippy --release --lib --features layer \
+            --target-dir "$root/target/layer/$id" -- -D warnings
+    done
 else
     echo "ci/test.sh: clippy is not installed (rustup component add clippy)" >&2
     exit 1

@@ -32,10 +32,7 @@ pub mod error;
 #[cfg(not(feature = "layer"))]
 pub mod fortran;
 pub mod kinds;
-// The layer (issue 17, work in progress elsewhere) still has `unsafe` blocks without their
-// SAFETY line; `ci/test.sh` runs clippy without the `layer` feature, so this allowance does not weaken it.
 #[cfg(feature = "layer")]
-#[allow(clippy::undocumented_unsafe_blocks)]
 pub mod layer;
 pub mod primitives;
 #[cfg(all(feature = "test-hooks", not(feature = "layer")))]

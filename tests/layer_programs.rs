@@ -484,7 +484,7 @@ fn build_all(engine: &str, prefix: &Path, fortran: bool) -> Vec<Program> {
     ];
 
     // tests/mp: the multi-process programs.
-    for c in ["mp_comm", "mp_engine_keyval"] {
+    for c in ["mp_comm", "mp_engine_keyval", "mp_reuse"] {
         let exe = bin.join(c);
         wrap(
             prefix,

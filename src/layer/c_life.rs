@@ -30,13 +30,16 @@ pub(crate) fn copy_to_new(
     if closed() {
         return Ok(());
     }
-    // SAFETY: `new` was checked by the caller and written by the engine.
+    // SAFETY: `new` was checked non-NULL by the caller and written by the engine's dup.
     let made = key(kind, unsafe { *new });
+    // SAFETY: as above.
+    engine::forget_fortran(kind, unsafe { *new });
     let c = cache();
     c.lock().unbind_attrs(ObjRef::new(kind, made));
     let outcome = c.dup_object(ObjRef::new(kind, key(kind, old)), |_| Ok(made), |_, _| {});
     if outcome.is_err() {
-        // SAFETY: the engine's free of the object it just made.
+        // SAFETY: `new` is non-NULL and holds the object the engine just made: its own free
+        // takes it back, and the null handle is written in its place.
         unsafe {
             free(new);
             *new = engine::facts().null_handle(kind);
@@ -47,6 +50,9 @@ pub(crate) fn copy_to_new(
 
 /// Before the engine frees `*obj`: the delete callbacks run (the object stays valid when one
 /// fails), then `free` is the engine's.
+///
+/// # Safety
+/// `obj` is NULL or a readable and writable handle.
 pub(crate) unsafe fn free_with(
     kind: ObjectKind,
     obj: *mut Handle,
@@ -54,21 +60,36 @@ pub(crate) unsafe fn free_with(
 ) -> Result<()> {
     layer_nonnull!(obj);
     if !closed() {
+        // SAFETY: checked non-NULL above; the caller's INOUT handle.
         let h = unsafe { *obj };
         // A dead handle is the engine's error (raised by it), before any callback runs.
         if h != engine::facts().null_handle(kind) {
             engine::check(kind, h).map_err(engine_code)?;
         }
         cache().free_object(ObjRef::new(kind, key(kind, h)), |_| Ok(()))?;
+        engine::forget_fortran(kind, h);
     }
-    // SAFETY: the engine's routine, with the caller's pointer.
+    // SAFETY: the engine's free, with the caller's pointer (non-NULL) to its handle.
     engine_rc(unsafe { free(obj) })
+}
+
+/// Whose error handler hears of an error in a free of `*obj` (`kind`: communicator or window).
+///
+/// # Safety
+/// `obj` is NULL or readable.
+unsafe fn scope_at(kind: ObjectKind, obj: *const Handle) -> Scope {
+    if obj.is_null() {
+        return Scope::NoObject;
+    }
+    // SAFETY: non-NULL, readable by the contract.
+    crate::layer::c_attr::scope_of(kind, unsafe { *obj })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_dup(comm: Handle, newcomm: *mut Handle) -> c_int {
     layer_entry!("MPI_Comm_dup", Scope::Comm(comm), {
         layer_nonnull!(newcomm);
+        // SAFETY: the engine's routine, with the caller's handles and its non-NULL outputs.
         engine_rc(unsafe { engine::PMPI_Comm_dup(comm, newcomm) })?;
         copy_to_new(ObjectKind::Comm, comm, newcomm, engine::PMPI_Comm_free)
     })
@@ -82,6 +103,7 @@ pub unsafe extern "C" fn MPI_Comm_dup_with_info(
 ) -> c_int {
     layer_entry!("MPI_Comm_dup_with_info", Scope::Comm(comm), {
         layer_nonnull!(newcomm);
+        // SAFETY: the engine's routine, with the caller's handles and its non-NULL outputs.
         engine_rc(unsafe { engine::PMPI_Comm_dup_with_info(comm, info, newcomm) })?;
         copy_to_new(ObjectKind::Comm, comm, newcomm, engine::PMPI_Comm_free)
     })
@@ -96,6 +118,7 @@ pub unsafe extern "C" fn MPI_Comm_idup(
 ) -> c_int {
     layer_entry!("MPI_Comm_idup", Scope::Comm(comm), {
         layer_nonnull!(newcomm, request);
+        // SAFETY: the engine's routine, with the caller's handles and its non-NULL outputs.
         engine_rc(unsafe { engine::PMPI_Comm_idup(comm, newcomm, request) })?;
         copy_to_new(ObjectKind::Comm, comm, newcomm, engine::PMPI_Comm_free)
     })
@@ -111,6 +134,7 @@ pub unsafe extern "C" fn MPI_Comm_idup_with_info(
 ) -> c_int {
     layer_entry!("MPI_Comm_idup_with_info", Scope::Comm(comm), {
         layer_nonnull!(newcomm, request);
+        // SAFETY: the engine's routine, with the caller's handles and its non-NULL outputs.
         engine_rc(unsafe { engine::PMPI_Comm_idup_with_info(comm, info, newcomm, request) })?;
         copy_to_new(ObjectKind::Comm, comm, newcomm, engine::PMPI_Comm_free)
     })
@@ -118,24 +142,20 @@ pub unsafe extern "C" fn MPI_Comm_idup_with_info(
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_free(comm: *mut Handle) -> c_int {
-    let scope = if comm.is_null() {
-        Scope::NoObject
-    } else {
-        Scope::Comm(unsafe { *comm })
-    };
+    // SAFETY: the caller's pointer to its handle, NULL or readable.
+    let scope = unsafe { scope_at(ObjectKind::Comm, comm) };
     layer_entry!("MPI_Comm_free", scope, {
+        // SAFETY: the caller's pointer to its handle, NULL (refused) or readable and writable.
         unsafe { free_with(ObjectKind::Comm, comm, engine::PMPI_Comm_free) }
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Comm_disconnect(comm: *mut Handle) -> c_int {
-    let scope = if comm.is_null() {
-        Scope::NoObject
-    } else {
-        Scope::Comm(unsafe { *comm })
-    };
+    // SAFETY: the caller's pointer to its handle, NULL or readable.
+    let scope = unsafe { scope_at(ObjectKind::Comm, comm) };
     layer_entry!("MPI_Comm_disconnect", scope, {
+        // SAFETY: the caller's pointer to its handle, NULL (refused) or readable and writable.
         unsafe { free_with(ObjectKind::Comm, comm, engine::PMPI_Comm_disconnect) }
     })
 }
@@ -144,6 +164,7 @@ pub unsafe extern "C" fn MPI_Comm_disconnect(comm: *mut Handle) -> c_int {
 pub unsafe extern "C" fn MPI_Type_dup(oldtype: Handle, newtype: *mut Handle) -> c_int {
     layer_entry!("MPI_Type_dup", Scope::NoObject, {
         layer_nonnull!(newtype);
+        // SAFETY: the engine's routine, with the caller's handles and its non-NULL outputs.
         engine_rc(unsafe { engine::PMPI_Type_dup(oldtype, newtype) })?;
         copy_to_new(
             ObjectKind::Datatype,
@@ -157,18 +178,17 @@ pub unsafe extern "C" fn MPI_Type_dup(oldtype: Handle, newtype: *mut Handle) -> 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Type_free(datatype: *mut Handle) -> c_int {
     layer_entry!("MPI_Type_free", Scope::NoObject, {
+        // SAFETY: the caller's pointer to its handle, NULL (refused) or readable and writable.
         unsafe { free_with(ObjectKind::Datatype, datatype, engine::PMPI_Type_free) }
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn MPI_Win_free(win: *mut Handle) -> c_int {
-    let scope = if win.is_null() {
-        Scope::NoObject
-    } else {
-        Scope::Win(unsafe { *win })
-    };
+    // SAFETY: the caller's pointer to its handle, NULL or readable.
+    let scope = unsafe { scope_at(ObjectKind::Win, win) };
     layer_entry!("MPI_Win_free", scope, {
+        // SAFETY: the caller's pointer to its handle, NULL (refused) or readable and writable.
         unsafe { free_with(ObjectKind::Win, win, engine::PMPI_Win_free) }
     })
 }
@@ -184,10 +204,12 @@ pub unsafe extern "C" fn MPI_Finalize() -> c_int {
 
 pub(crate) fn finalize() -> Result<()> {
     if closed() {
+        // SAFETY: the engine's finalize, as the program asked for it (the layer's part is done).
         return engine_rc(unsafe { engine::PMPI_Finalize() });
     }
     let deletions = cache().delete_every_attribute();
     close();
+    // SAFETY: the engine's finalize, every attribute deleted while it was still usable.
     engine_rc(unsafe { engine::PMPI_Finalize() })?;
     deletions
 }

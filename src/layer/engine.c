@@ -152,42 +152,6 @@ uint64_t mpicache_engine_f2c(int kind, int32_t f)
 }
 #endif
 
-#ifdef MPICACHE_ENGINE_INDEX_KEYS
-/* Pointer handles: the engine's own integer for a handle (kind 0 communicator, 1 datatype,
- * 2 window), one per live object, and back. The MPI 5.0 ABI has MPI_*_toint / fromint; other
- * engines their Fortran handles. */
-#if defined(MPI_ABI_VERSION) || defined(MPI_ABI)
-/* The ABI's integers are the implementation's handles: never 0. */
-#define TOINT(T) MPI_##T##_toint
-#define FROMINT(T) MPI_##T##_fromint
-#define TAG 0
-#else
-/* Fortran handles start at 0 (MPI_COMM_WORLD in Open MPI): bit 31 set, so no key is 0 (the
- * attribute store's "no object"). The Rust side relies on it (engine.rs, from_fortran). */
-#define TOINT(T) MPI_##T##_c2f
-#define FROMINT(T) MPI_##T##_f2c
-#define TAG INT32_MIN
-#endif
-int mpicache_engine_index(int kind, uint64_t h)
-{
-    switch (kind) {
-    case 0: return TOINT(Comm)(HANDLE(MPI_Comm, h)) | TAG;
-    case 1: return TOINT(Type)(HANDLE(MPI_Datatype, h)) | TAG;
-    default: return TOINT(Win)(HANDLE(MPI_Win, h)) | TAG;
-    }
-}
-
-uint64_t mpicache_engine_unindex(int kind, int i)
-{
-    i &= ~TAG;
-    switch (kind) {
-    case 0: return BITS(FROMINT(Comm)(i));
-    case 1: return BITS(FROMINT(Type)(i));
-    default: return BITS(FROMINT(Win)(i));
-    }
-}
-#endif
-
 /* Whether a handle of kind 0 communicator, 1 datatype, 2 window names a live object, asked of
  * the engine with a call that changes nothing: MPI_SUCCESS, or the engine's code after it has
  * raised the error on its handler, as its own caching routine would. */

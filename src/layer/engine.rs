@@ -2,18 +2,26 @@
 //! the facts of its header (src/layer/engine.c), and the keys the caching engine knows its
 //! objects by.
 //!
-//! A key is an `int` the engine gives each live object, widened to 64 bits: MPICH's handle
-//! itself (an `int`); for pointer handles (Open MPI, the MPI 5.0 ABI) the engine's own integer
-//! for the handle (`MPI_*_c2f` with bit 31 set so that no key is 0, or the ABI's
-//! `MPI_*_toint`), one per live object and back with `f2c` / `fromint`. (The store takes any
-//! 64-bit key; these integers let a Fortran get over Open MPI find its object without an f2c.)
-//! The `int` has its high half mixed into its low bits (`x ^ x >> 16`, its own inverse):
-//! MPICH's handles differ in their high bits first, and the store spreads keys by their bits.
+//! A key is made from the handle itself, with no call into the engine: MPICH's `int` handle
+//! with its high half mixed into its low bits (`x ^ x >> 16`, its own inverse: MPICH's handles
+//! differ in their high bits first, and the store spreads keys by their bits), sign-extended;
+//! a pointer handle's address (Open MPI, the MPI 5.0 ABI: never 0, one per live object).
+//!
+//! A handle the engine frees and hands out again must not carry the attributes of the object it
+//! named before: the layer unbinds a handle's attributes at every free it sees (`MPI_Comm_free`,
+//! `MPI_Comm_disconnect`, `MPI_Type_free`, `MPI_Win_free`, from C and every Fortran binding,
+//! and the unprefixed calls the engine's own code makes, such as ROMIO's `MPI_Win_free`), and
+//! the new handle of every dup it makes is cleared before its copies are stored. An object the
+//! engine frees through `PMPI_` without the layer seeing it is one the engine made for itself
+//! (ROMIO's communicators, whose keyvals are the engine's, never the layer's), or one freed by
+//! `MPI_Finalize`, after which the layer answers nothing.
 #![allow(non_camel_case_types, non_snake_case)]
 
 use crate::caching::ObjKey;
 use crate::kinds::ObjectKind;
 use std::ffi::{c_char, c_int, c_void};
+#[cfg(all(layer_fortran, not(layer_int_handles)))]
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 /// A handle of the engine (`MPI_Comm`, `MPI_Datatype`, `MPI_Win`, `MPI_Info`, `MPI_Request`
@@ -51,10 +59,8 @@ pub fn key(kind: ObjectKind, h: Handle) -> ObjKey {
     }
     #[cfg(not(layer_int_handles))]
     {
-        // SAFETY: the engine's conversion takes any handle of its kind.
-        ObjKey::from_int(mix(unsafe {
-            mpicache_engine_index(code(kind), bits_of(h))
-        }))
+        let _ = kind;
+        ObjKey(h as usize as u64)
     }
 }
 
@@ -68,8 +74,8 @@ pub fn handle(kind: ObjectKind, k: ObjKey) -> Handle {
     }
     #[cfg(not(layer_int_handles))]
     {
-        // SAFETY: the engine's conversion takes any integer.
-        handle_of(unsafe { mpicache_engine_unindex(code(kind), mix(k.int())) })
+        let _ = kind;
+        handle_of(k.0)
     }
 }
 
@@ -97,12 +103,6 @@ fn handle_of(bits: u64) -> Handle {
     {
         bits as usize as Handle
     }
-}
-
-#[cfg(not(layer_int_handles))]
-extern "C" {
-    fn mpicache_engine_index(kind: c_int, h: u64) -> c_int;
-    fn mpicache_engine_unindex(kind: c_int, i: c_int) -> u64;
 }
 
 /// What engine.c reports (`struct mpicache_engine_facts`).
@@ -345,30 +345,57 @@ pub fn f2c(kind: FortranKind, f: MPI_Fint) -> Handle {
 /// The Fortran handle of an object (engines with Fortran).
 #[cfg(layer_fortran)]
 pub fn to_fortran(kind: ObjectKind, k: ObjKey) -> MPI_Fint {
-    // Pointer handles with Fortran (Open MPI): the key's integer is the Fortran handle with
-    // bit 31 set (engine.c: no key is 0).
-    #[cfg(not(layer_int_handles))]
-    {
-        let _ = kind;
-        mix(k.int()) & i32::MAX
-    }
-    #[cfg(layer_int_handles)]
-    {
-        c2f(kind.into(), handle(kind, k))
-    }
+    c2f(kind.into(), handle(kind, k))
 }
 
-/// The object of a Fortran handle (engines with Fortran).
+/// The object of a Fortran handle (engines with Fortran). Over pointer handles (Open MPI)
+/// the engine's `f2c` is a call and a table lookup; the keys of the Fortran handles seen are
+/// kept in [`FORTRAN_KEYS`], so a Fortran get pays it once per object.
 #[cfg(layer_fortran)]
 #[inline(always)]
 pub fn from_fortran(kind: ObjectKind, f: MPI_Fint) -> ObjKey {
     #[cfg(not(layer_int_handles))]
     {
-        let _ = kind;
-        ObjKey::from_int(mix(f | i32::MIN))
+        if let Some(entry) = fortran_key_entry(kind, f) {
+            let k = entry.load(Ordering::Acquire);
+            if k != 0 {
+                return ObjKey(k);
+            }
+            let made = key(kind, f2c(kind.into(), f));
+            entry.store(made.0, Ordering::Release);
+            return made;
+        }
     }
-    #[cfg(layer_int_handles)]
-    {
-        key(kind, f2c(kind.into(), f))
+    key(kind, f2c(kind.into(), f))
+}
+
+/// Fortran handles below this have their key kept (Open MPI's are small integers, reused
+/// lowest first).
+#[cfg(all(layer_fortran, not(layer_int_handles)))]
+const FORTRAN_KEYS_PER_KIND: usize = 1 << 16;
+
+/// Per kind, the key of each Fortran handle a Fortran call has named since its object was
+/// made, or 0. Zeroes in `.bss` until used. An entry is cleared at every free and dup the layer
+/// sees of its object (see [`forget_fortran`]): the engine hands a Fortran handle out again only
+/// after the object's free, so a kept key is always the live object's.
+#[cfg(all(layer_fortran, not(layer_int_handles)))]
+static FORTRAN_KEYS: [[AtomicU64; FORTRAN_KEYS_PER_KIND]; 3] =
+    [const { [const { AtomicU64::new(0) }; FORTRAN_KEYS_PER_KIND] }; 3];
+
+#[cfg(all(layer_fortran, not(layer_int_handles)))]
+#[inline(always)]
+fn fortran_key_entry(kind: ObjectKind, f: MPI_Fint) -> Option<&'static AtomicU64> {
+    FORTRAN_KEYS[code(kind) as usize].get(usize::try_from(f).ok()?)
+}
+
+/// The object `h` of `kind` goes (a free) or is new (a dup): the key kept for its Fortran
+/// handle, if any, is dropped.
+#[inline]
+pub fn forget_fortran(kind: ObjectKind, h: Handle) {
+    #[cfg(all(layer_fortran, not(layer_int_handles)))]
+    if let Some(entry) = fortran_key_entry(kind, c2f(kind.into(), h)) {
+        entry.store(0, Ordering::Release);
     }
+    #[cfg(not(all(layer_fortran, not(layer_int_handles))))]
+    let _ = (kind, h);
 }

@@ -6,11 +6,12 @@
 //! hand them to the engine's `PMPI_` routines), so this world has no predefined keyval.
 
 use crate::caching::convert::AttrRead;
+use crate::caching::store::Store;
 use crate::caching::{Cache, ObjRef, World};
 use crate::error::{Error, Result};
 use crate::kinds::ObjectKind;
 use crate::layer::engine;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use std::sync::OnceLock;
 
 /// The engine's objects.
@@ -41,10 +42,9 @@ impl World for EngineWorld {
         Ok(())
     }
 
-    /// Over Open MPI the keys are Fortran handles (engine.rs): small, one per live object, so
-    /// the store's array directory serves them. MPICH's handles (and the ABI's integers, which
-    /// are MPICH's) can share their low 24 bits past 16,384 objects of a kind: a hash directory.
-    const DENSE_KEYS: bool = cfg!(all(not(layer_int_handles), not(layer_abi)));
+    /// The keys are the engine's handles (engine.rs): MPICH's can share their low 24 bits past
+    /// 16,384 objects of a kind, pointers anywhere: a hash directory.
+    const DENSE_KEYS: bool = false;
 
     fn is_predefined(&self, obj: ObjRef) -> bool {
         let f = engine::facts();
@@ -87,6 +87,29 @@ pub fn closed() -> bool {
     CLOSED.load(Ordering::Acquire)
 }
 static OPENING: OnceLock<()> = OnceLock::new();
+/// The store while the lock-free paths may answer: set once the layer is open, cleared before
+/// it closes. One load for the hot paths, where [`cache`] and `Cache::live_store` take three
+/// (the opening flag, the active flag, the store's cell).
+static LIVE: AtomicPtr<Store> = AtomicPtr::new(std::ptr::null_mut());
+
+/// The store for the lock-free paths (the layer opened on first use), or None when they may
+/// not answer (the full path then says why).
+#[inline(always)]
+pub fn live_store() -> Option<&'static Store> {
+    let p = LIVE.load(Ordering::Acquire);
+    if p.is_null() {
+        return opening_store();
+    }
+    // SAFETY: LIVE only ever holds the address of the layer's store, a `&'static Store` (the
+    // cache keeps it for the whole process: closing drops the reference, not the store).
+    Some(unsafe { &*p })
+}
+
+#[cold]
+#[inline(never)]
+fn opening_store() -> Option<&'static Store> {
+    cache().live_store()
+}
 
 /// The layer's caching engine, opened on first use (the engine's facts read, the store made).
 #[inline(always)]
@@ -109,6 +132,9 @@ fn open() {
         ];
         CACHE.open(&mut st, None);
         CACHE.set_active(true);
+        if let Some(store) = CACHE.store() {
+            LIVE.store(store as *const Store as *mut Store, Ordering::Release);
+        }
         OPEN.store(true, Ordering::Release);
     });
 }
@@ -116,6 +142,7 @@ fn open() {
 /// After the engine's finalize: no call is allowed any more.
 pub fn close() {
     let c = cache();
+    LIVE.store(std::ptr::null_mut(), Ordering::Release);
     let mut st = c.lock();
     st.world.closed = true;
     CLOSED.store(true, Ordering::Release);

@@ -98,7 +98,7 @@ program mp_fortran
   implicit none
   external :: f_copy, f_delete, f_copy1, w_delete, t_delete, self_delete
   integer :: ierr, rank, nproc, nfail, i, rc, flagi, ival
-  integer :: kc, kf, kp, kd, kcb, k1, kw, kt, ks(3)
+  integer :: kc, kf, kp, kd, kcb, k1, kw, kt, ks(3), kr, r1
   integer :: d0, d1, d2, e1, e2, e3, e4, e5, s, win, t, t2, req, saved
   integer(kind=MPI_ADDRESS_KIND) :: aval, big, got, extra, v, want, sumv, base, wsize
   integer :: buf(16), putval
@@ -266,6 +266,28 @@ program mp_fortran
   call MPI_TYPE_FREE(t, ierr)
   call check(ntdel == 2, 'MPI 4.1 §7.7.4: MPI_TYPE_FREE runs the delete callback once per type')
   call MPI_TYPE_FREE_KEYVAL(kt, ierr)
+
+  ! --- handles handed out again (issue 17) -----------------------------------------------
+  ! A communicator from MPI_COMM_SPLIT (which the layer does not intercept) often gets the
+  ! freed one's Fortran handle back: it has no attribute all the same, whether the old one
+  ! was freed from Fortran or from C.
+  call MPI_COMM_CREATE_KEYVAL(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, kr, 0_MPI_ADDRESS_KIND, ierr)
+  do i = 1, 20
+     call MPI_COMM_SPLIT(MPI_COMM_WORLD, 0, rank, r1, ierr)
+     flag = .true.
+     call MPI_COMM_GET_ATTR(r1, kr, got, flag, ierr)
+     call check(ierr == MPI_SUCCESS .and. .not. flag, &
+          'MPI 4.1 §7.7.2: a new communicator has no attribute, whatever its handle named before')
+     call MPI_COMM_SET_ATTR(r1, kr, int(i + 100 * rank, MPI_ADDRESS_KIND), ierr)
+     call MPI_COMM_GET_ATTR(r1, kr, got, flag, ierr)
+     call check(flag .and. got == i + 100 * rank, 'MPI 4.1 §7.7.2: the value set reads back')
+     if (mod(i, 2) == 0) then
+        call MPI_COMM_FREE(r1, ierr)
+     else
+        call c_free(r1, rc)
+     end if
+  end do
+  call MPI_COMM_FREE_KEYVAL(kr, ierr)
 
   ! --- MPI_COMM_SELF at finalize ---------------------------------------------------------
   do i = 1, 3

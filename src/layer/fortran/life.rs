@@ -17,6 +17,7 @@ fn comm_scope(comm: *const MPI_Fint) -> Scope {
     if comm.is_null() {
         return Scope::NoObject;
     }
+    // SAFETY: non-NULL: the caller's INTEGER handle.
     Scope::Comm(engine::f2c(engine::FortranKind::Comm, unsafe { *comm }))
 }
 
@@ -26,6 +27,9 @@ fn null(kind: ObjectKind) -> Handle {
 
 /// A dup of kind `kind`: `make` is the engine's, then the copy callbacks run; the new handle
 /// (the null handle when a copy callback failed) is written back in Fortran.
+///
+/// # Safety
+/// `old` and `new` are NULL or references to INTEGER handles.
 unsafe fn dup_f(
     kind: ObjectKind,
     old: *const MPI_Fint,
@@ -33,6 +37,7 @@ unsafe fn dup_f(
     make: impl FnOnce(Handle, *mut Handle) -> c_int,
 ) -> Result<()> {
     layer_nonnull!(new);
+    // SAFETY: `int` checks NULL; otherwise the caller's INTEGER handle.
     let o = engine::f2c(kind.into(), unsafe { int(old)? });
     let mut n = null(kind);
     engine_rc(make(o, &mut n))?;
@@ -41,25 +46,34 @@ unsafe fn dup_f(
         _ => engine::PMPI_Comm_free,
     };
     let outcome = copy_to_new(kind, o, &mut n, free);
+    // SAFETY: checked non-NULL above; the caller's output handle.
     unsafe { *new = engine::c2f(kind.into(), n) };
     outcome
 }
 
 /// A free of kind `kind`: the delete callbacks, then the engine's `free`; the handle becomes
 /// the null handle in Fortran.
+///
+/// # Safety
+/// `obj` is NULL or a reference to an INTEGER handle.
 unsafe fn free_f(
     kind: ObjectKind,
     obj: *mut MPI_Fint,
     free: unsafe extern "C" fn(*mut Handle) -> c_int,
 ) -> Result<()> {
+    // SAFETY: `int` checks NULL; otherwise the caller's INOUT handle.
     let mut h = engine::f2c(kind.into(), unsafe { int(obj)? });
+    // SAFETY: a handle of our own, readable and writable.
     unsafe { free_with(kind, &mut h, free)? };
+    // SAFETY: read above, so non-NULL; the caller's INOUT handle.
     unsafe { *obj = engine::c2f(kind.into(), h) };
     Ok(())
 }
 
 pub unsafe fn comm_dup(comm: *const MPI_Fint, newcomm: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     layer_fentry!("MPI_COMM_DUP", comm_scope(comm), ierror, {
+        // SAFETY: the caller's handle references, under the same contract; the engine's dup
+        // with its handles and our outputs.
         unsafe {
             dup_f(ObjectKind::Comm, comm, newcomm, |o, n| {
                 engine::PMPI_Comm_dup(o, n)
@@ -75,7 +89,10 @@ pub unsafe fn comm_dup_with_info(
     ierror: *mut MPI_Fint,
 ) {
     layer_fentry!("MPI_COMM_DUP_WITH_INFO", comm_scope(comm), ierror, {
+        // SAFETY: `int` checks NULL; otherwise the caller's INTEGER info handle.
         let i = unsafe { engine::f2c(engine::FortranKind::Info, int(info)?) };
+        // SAFETY: the caller's handle references, under the same contract; the engine's dup
+        // with its handles and our outputs.
         unsafe {
             dup_f(ObjectKind::Comm, comm, newcomm, |o, n| {
                 engine::PMPI_Comm_dup_with_info(o, i, n)
@@ -93,11 +110,14 @@ pub unsafe fn comm_idup(
     layer_fentry!("MPI_COMM_IDUP", comm_scope(comm), ierror, {
         layer_nonnull!(request);
         let mut r = null(ObjectKind::Comm);
+        // SAFETY: the caller's handle references, under the same contract; the engine's dup
+        // with its handles and our outputs.
         let out = unsafe {
             dup_f(ObjectKind::Comm, comm, newcomm, |o, n| {
                 engine::PMPI_Comm_idup(o, n, &mut r)
             })
         };
+        // SAFETY: checked non-NULL above; the caller's output request.
         unsafe { *request = engine::c2f(engine::FortranKind::Request, r) };
         out
     })
@@ -113,13 +133,17 @@ pub unsafe fn comm_idup_with_info(
 ) {
     layer_fentry!("MPI_COMM_IDUP_WITH_INFO", comm_scope(comm), ierror, {
         layer_nonnull!(request);
+        // SAFETY: `int` checks NULL; otherwise the caller's INTEGER info handle.
         let i = unsafe { engine::f2c(engine::FortranKind::Info, int(info)?) };
         let mut r = null(ObjectKind::Comm);
+        // SAFETY: the caller's handle references, under the same contract; the engine's dup
+        // with its handles and our outputs.
         let out = unsafe {
             dup_f(ObjectKind::Comm, comm, newcomm, |o, n| {
                 engine::PMPI_Comm_idup_with_info(o, i, n, &mut r)
             })
         };
+        // SAFETY: checked non-NULL above; the caller's output request.
         unsafe { *request = engine::c2f(engine::FortranKind::Request, r) };
         out
     })
@@ -127,18 +151,22 @@ pub unsafe fn comm_idup_with_info(
 
 pub unsafe fn comm_free(comm: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     layer_fentry!("MPI_COMM_FREE", comm_scope(comm), ierror, {
+        // SAFETY: the caller's INOUT handle reference, under the same contract.
         unsafe { free_f(ObjectKind::Comm, comm, engine::PMPI_Comm_free) }
     })
 }
 
 pub unsafe fn comm_disconnect(comm: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     layer_fentry!("MPI_COMM_DISCONNECT", comm_scope(comm), ierror, {
+        // SAFETY: the caller's INOUT handle reference, under the same contract.
         unsafe { free_f(ObjectKind::Comm, comm, engine::PMPI_Comm_disconnect) }
     })
 }
 
 pub unsafe fn type_dup(oldtype: *const MPI_Fint, newtype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     layer_fentry!("MPI_TYPE_DUP", Scope::NoObject, ierror, {
+        // SAFETY: the caller's handle references, under the same contract; the engine's dup
+        // with its handles and our outputs.
         unsafe {
             dup_f(ObjectKind::Datatype, oldtype, newtype, |o, n| {
                 engine::PMPI_Type_dup(o, n)
@@ -149,6 +177,7 @@ pub unsafe fn type_dup(oldtype: *const MPI_Fint, newtype: *mut MPI_Fint, ierror:
 
 pub unsafe fn type_free(datatype: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     layer_fentry!("MPI_TYPE_FREE", Scope::NoObject, ierror, {
+        // SAFETY: the caller's INOUT handle reference, under the same contract.
         unsafe { free_f(ObjectKind::Datatype, datatype, engine::PMPI_Type_free) }
     })
 }
@@ -157,9 +186,11 @@ pub unsafe fn win_free(win: *mut MPI_Fint, ierror: *mut MPI_Fint) {
     let scope = if win.is_null() {
         Scope::NoObject
     } else {
+        // SAFETY: non-NULL: the caller's INTEGER handle.
         Scope::Win(engine::f2c(engine::FortranKind::Win, unsafe { *win }))
     };
     layer_fentry!("MPI_WIN_FREE", scope, ierror, {
+        // SAFETY: the caller's INOUT handle reference, under the same contract.
         unsafe { free_f(ObjectKind::Win, win, engine::PMPI_Win_free) }
     })
 }

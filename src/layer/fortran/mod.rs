@@ -27,6 +27,7 @@ macro_rules! layer_spellings {
     (@one $body:path, ($($arg:ident: $ty:ty),* $(,)?), $name:ident) => {
         #[no_mangle]
         pub unsafe extern "C" fn $name($($arg: $ty),*) {
+            // SAFETY: the caller's arguments, handed on under the same (Fortran) contract.
             unsafe { $body($($arg),*) }
         }
     };
@@ -43,6 +44,7 @@ macro_rules! layer_fentry {
         let code = $crate::layer_entry!($name, $scope, $body);
         let ierror: *mut $crate::layer::engine::MPI_Fint = $ierror;
         if !ierror.is_null() {
+            // SAFETY: non-NULL: the caller's `ierror` (an INTEGER), absent only as NULL.
             unsafe { *ierror = code };
         }
     }};
@@ -56,6 +58,9 @@ pub fn engine_routine(name: &CStr) -> Option<usize> {
 }
 
 /// Reads an INTEGER argument.
+///
+/// # Safety
+/// `p` is NULL or a readable INTEGER.
 #[inline(always)]
 pub unsafe fn int(p: *const MPI_Fint) -> crate::error::Result<MPI_Fint> {
     if p.is_null() {
@@ -63,5 +68,6 @@ pub unsafe fn int(p: *const MPI_Fint) -> crate::error::Result<MPI_Fint> {
             name: "INTEGER argument",
         });
     }
+    // SAFETY: non-NULL: the caller's INTEGER argument (Fortran passes by reference).
     Ok(unsafe { *p })
 }
