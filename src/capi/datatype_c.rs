@@ -30,7 +30,8 @@ unsafe fn counts(p: *const MPI_Count, n: usize, name: &'static str) -> Result<Ve
     Ok(unsafe { std::slice::from_raw_parts(p, n) }.to_vec())
 }
 
-/// Stores the new type, marked as made with large counts.
+/// Stores the new type, marked as made by the large-count form (decoded by that half of MPI 4.1
+/// §5.1.13's table).
 ///
 /// # Safety
 /// `newtype` writable (checked by the caller).
@@ -40,21 +41,6 @@ unsafe fn out(newtype: *mut MPI_Datatype, h: Result<Handle>) -> Result<()> {
         let _ = rt().type_free(h);
         return Err(e);
     }
-    // SAFETY: `newtype` is valid here by this function's contract (its `# Safety`).
-    unsafe { *newtype = h.0 };
-    Ok(())
-}
-
-/// Stores a new subarray or darray type without the large-count mark. MPI 4.1 §5.1.13 keeps
-/// their `ndims`, `order` and distribution arguments as integers and only the extents as large
-/// counts; the mark would report every argument as a large count (a decoder such as mpi4py's
-/// then reads integers that are not there). Until the split is recorded they decode as their
-/// `int` forms do.
-///
-/// # Safety
-/// `newtype` writable (checked by the caller).
-unsafe fn out_int_decoded(newtype: *mut MPI_Datatype, h: Result<Handle>) -> Result<()> {
-    let h = h?;
     // SAFETY: `newtype` is valid here by this function's contract (its `# Safety`).
     unsafe { *newtype = h.0 };
     Ok(())
@@ -294,7 +280,7 @@ pub unsafe extern "C" fn MPI_Type_create_subarray_c(
         let starts = unsafe { counts(array_of_starts, n, "array_of_starts") }?;
         let h = rt().type_create_subarray(&sizes, &subsizes, &starts, order, Handle(oldtype));
         // SAFETY: `out` needs the output handle writable (checked non-NULL above).
-        unsafe { out_int_decoded(newtype, h) }
+        unsafe { out(newtype, h) }
     })
 }
 
@@ -336,6 +322,6 @@ pub unsafe extern "C" fn MPI_Type_create_darray_c(
             Handle(oldtype),
         );
         // SAFETY: `out` needs the output handle writable (checked non-NULL above).
-        unsafe { out_int_decoded(newtype, h) }
+        unsafe { out(newtype, h) }
     })
 }

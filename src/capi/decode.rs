@@ -1,6 +1,7 @@
 //! Datatype decoding entry points (MPI 4.1 §5.1.13): `MPI_Type_get_envelope`,
 //! `MPI_Type_get_contents` and their `_c` forms, which alone decode types made by the `_c`
-//! constructors (their integer and address arguments come back as large counts).
+//! constructors (§5.1.13's table, `world::datatype::table`, says which of their arguments come
+//! back as large counts).
 
 use crate::boundary::rt;
 use crate::capi::boundary::Scope;
@@ -51,8 +52,8 @@ unsafe fn fill<T, U: Copy>(
     Ok(())
 }
 
-/// The forms without large counts cannot describe a type made by a `_c` constructor (MPI 4.1
-/// §5.1.13).
+/// The forms without large counts cannot describe a type whose decoding has large counts (MPI
+/// 4.1 §5.1.13: MPI_ERR_TYPE, as MPICH does whatever the values).
 fn no_large(e: &crate::world::datatype::Envelope) -> crate::error::Result<()> {
     if e.num_large_counts > 0 {
         return Err(Error::invalid(

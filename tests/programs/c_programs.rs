@@ -125,6 +125,7 @@ c_programs! {
         attr_examples,
         type_darray,
         type_f90,
+        type_decode_table,
         attr_comm,
         attr_dup,
         attr_keyval_free,

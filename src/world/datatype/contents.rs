@@ -11,7 +11,9 @@ use crate::consts::*;
 use crate::error::{Error, Result};
 use crate::primitives::shared::Shared;
 use crate::world::handle::Handle;
-use crate::world::objects::datatype::{Contents, Datatype, Decoded, Envelope, Snapshot, TypeRef};
+use crate::world::objects::datatype::{
+    Contents, Datatype, Decoded, Envelope, Form, Snapshot, TypeRef,
+};
 use crate::world::runtime::Runtime;
 
 /// The two halves of the predefined pair types (MPI 4.1 §6.9.4): two basic elements each.
@@ -166,20 +168,16 @@ impl Runtime {
                 num_datatypes: 0,
                 combiner: MPI_COMBINER_NAMED,
             },
-            Some(c) if c.large => Envelope {
-                num_integers: 0,
-                num_addresses: 0,
-                num_large_counts: (c.ints.len() + c.aints.len()) as i64,
-                num_datatypes: c.types.len() as i64,
-                combiner: t.combiner,
-            },
-            Some(c) => Envelope {
-                num_integers: c.ints.len() as i64,
-                num_addresses: c.aints.len() as i64,
-                num_large_counts: 0,
-                num_datatypes: c.types.len() as i64,
-                combiner: t.combiner,
-            },
+            Some(c) => {
+                let (ni, na, nl) = super::table::lengths(t.combiner, c);
+                Envelope {
+                    num_integers: ni,
+                    num_addresses: na,
+                    num_large_counts: nl,
+                    num_datatypes: c.types.len() as i64,
+                    combiner: t.combiner,
+                }
+            }
         })
     }
 
@@ -188,6 +186,7 @@ impl Runtime {
     pub fn type_contents(&self, h: Handle) -> Result<Decoded> {
         let mut st = self.active()?;
         let t = st.types.get(h)?;
+        let t_combiner = t.combiner;
         let Some(c) = t.contents.clone() else {
             return Err(Error::invalid(
                 MPI_ERR_ARG,
@@ -222,18 +221,11 @@ impl Runtime {
                 }
             }
         }
-        if c.large {
-            return Ok(Decoded {
-                ints: Vec::new(),
-                aints: Vec::new(),
-                large: [&c.ints[..], &c.aints[..]].concat(),
-                types,
-            });
-        }
+        let (ints, aints, large) = super::table::split(t_combiner, &c);
         Ok(Decoded {
-            ints: c.ints.clone(),
-            aints: c.aints.clone(),
-            large: Vec::new(),
+            ints,
+            aints,
+            large,
             types,
         })
     }
@@ -247,9 +239,12 @@ impl Runtime {
                 ints: shared.ints.clone(),
                 aints: shared.aints.clone(),
                 types: shared.types.clone(),
-                large: false,
+                form: shared.form,
             });
-            t.contents = Some(Shared::try_new(Contents { large: true, ..c })?);
+            t.contents = Some(Shared::try_new(Contents {
+                form: Form::Large,
+                ..c
+            })?);
         }
         Ok(())
     }

@@ -15,6 +15,7 @@ mod basic;
 mod contents;
 pub(crate) mod layout;
 pub mod predefined;
+mod table;
 #[cfg(test)]
 mod tests;
 

@@ -46,16 +46,25 @@ pub struct Snapshot {
     pub contents: Shared<Contents>,
 }
 
-/// A constructor's arguments, in the order `MPI_Type_get_contents` returns them (§5.1.13's
-/// table): integers, addresses, datatypes.
+/// Which form of a constructor made a type: MPI 4.1 §5.1.13's table differs for the two.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// The `int` / `MPI_Aint` form (`MPI_Type_vector`).
+    #[default]
+    Int,
+    /// The large-count form (`MPI_Type_vector_c`): its counts and addresses are `MPI_Count`.
+    Large,
+}
+
+/// A constructor's arguments as its `int` form lists them for `MPI_Type_get_contents`
+/// (§5.1.13's table): integers, addresses, datatypes. The large-count form's split is derived
+/// from these by the table (`world::datatype::table`).
 #[derive(Debug, Default)]
 pub struct Contents {
     pub ints: Vec<i64>,
     pub aints: Vec<i64>,
     pub types: Vec<TypeRef>,
-    /// Made by a large-count (`_c`) constructor: decoding returns the integers and addresses
-    /// as large counts (MPI 4.1 §5.1.13).
-    pub large: bool,
+    pub form: Form,
 }
 
 impl Contents {
@@ -64,7 +73,7 @@ impl Contents {
             ints,
             aints,
             types: Vec::new(),
-            large: false,
+            form: Form::Int,
         }
     }
 }
