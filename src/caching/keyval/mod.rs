@@ -74,8 +74,6 @@ struct Record {
     /// Its own slot (fixed): a thread's ring holds records, so reuse needs no lookup.
     slot: u32,
     state: AtomicU64,
-    /// Attributes using the keyval (changed only under the engine's lock).
-    attrs: AtomicU32,
     kind: AtomicU8,
     callbacks: AtomicU8,
     extra_state: ExtraState,
@@ -91,7 +89,6 @@ impl Record {
         Record {
             slot,
             state: AtomicU64::new(0),
-            attrs: AtomicU32::new(0),
             kind: AtomicU8::new(0),
             callbacks: AtomicU8::new(0),
             extra_state: ExtraState::default(),
@@ -480,7 +477,7 @@ fn local_ring() -> Option<&'static Ring> {
 
 /// All keyvals created by users.
 pub struct KeyvalTable {
-    chunks: [OnceLock<Box<[Record; CHUNK]>>; CHUNKS],
+    chunks: [OnceLock<Box<Chunk>>; CHUNKS],
     /// Slots never handed out start here.
     fresh: AtomicU32,
     /// Free slots left by threads that exited or moved to another registry.
@@ -497,15 +494,26 @@ impl Default for KeyvalTable {
     }
 }
 
-/// The records of chunk `c`, made on the heap (they are too large for a thread's stack).
-fn new_chunk(c: usize) -> Box<[Record; CHUNK]> {
-    let records: Box<[Record]> = (0..CHUNK)
-        .map(|i| Record::new((c * CHUNK + i) as u32))
-        .collect();
-    match records.try_into() {
-        Ok(chunk) => chunk,
-        Err(_) => unreachable!("CHUNK records make a chunk"),
-    }
+/// [`CHUNK`] slots: their records, and apart from them the number of attributes using each
+/// (changed only under the engine's lock): a dup or free of an object with many attributes
+/// counts each one, and 4-byte counters side by side stay in the first-level cache where
+/// 64-byte records did not (dup + free with 256 attributes: 0.7 us of 2.8 us went there).
+struct Chunk {
+    records: Box<[Record]>,
+    attrs: Box<[AtomicU32]>,
+}
+
+/// The records of chunk `c`, made on the heap (they are too large for a thread's stack). Out
+/// of memory: an error.
+fn new_chunk(c: usize) -> Result<Box<Chunk>> {
+    let mut next = c * CHUNK;
+    let records = alloc::try_vec(CHUNK, || {
+        next += 1;
+        Record::new((next - 1) as u32)
+    })?
+    .into_boxed_slice();
+    let attrs = alloc::try_vec(CHUNK, || AtomicU32::new(0))?.into_boxed_slice();
+    alloc::try_box(Chunk { records, attrs })
 }
 
 fn held(state: u64) -> bool {
@@ -540,13 +548,25 @@ impl KeyvalTable {
     #[inline(always)]
     fn record_in_use(&self, slot: u32) -> Option<&Record> {
         let chunk = self.chunks.get(slot as usize >> CHUNK_BITS)?.get()?;
-        Some(&chunk[slot as usize % CHUNK])
+        chunk.records.get(slot as usize % CHUNK)
     }
 
-    fn record_or_create(&self, slot: u32) -> &Record {
+    /// The attribute count of a slot known to be handed out.
+    #[inline(always)]
+    fn attrs_in_use(&self, slot: u32) -> Option<&AtomicU32> {
+        let chunk = self.chunks.get(slot as usize >> CHUNK_BITS)?.get()?;
+        chunk.attrs.get(slot as usize % CHUNK)
+    }
+
+    /// Makes the chunk of `slot` if it is not there yet; out of memory: an error.
+    fn make_chunk_of(&self, slot: u32) -> Result<()> {
         let c = slot as usize >> CHUNK_BITS;
-        let chunk = self.chunks[c].get_or_init(|| new_chunk(c));
-        &chunk[slot as usize % CHUNK]
+        if self.chunks[c].get().is_none() {
+            let chunk = new_chunk(c)?;
+            // Another thread may have made it meanwhile: then this one is dropped.
+            let _ = self.chunks[c].set(chunk);
+        }
+        Ok(())
     }
 
     /// A free slot: the oldest of this thread's ring once more than `REUSE_DELAY` wait there,
@@ -605,7 +625,7 @@ impl KeyvalTable {
             if fresh > SLOT_MASK {
                 break;
             }
-            self.record_or_create(fresh);
+            self.make_chunk_of(fresh)?;
             if self
                 .fresh
                 .compare_exchange(fresh, fresh + 1, Ordering::AcqRel, Ordering::Relaxed)
@@ -906,14 +926,14 @@ impl KeyvalTable {
     #[inline]
     pub fn add_attr(&self, slot: u32, number: i32) -> Result<()> {
         let freed = || Error::KeyvalFreed { keyval: number };
-        let record = self.record_in_use(slot).ok_or_else(freed)?;
-        let gen = (number as u32 >> GEN_SHIFT) as u64 & STATE_GEN;
-        let attrs = record.attrs.load(Ordering::Relaxed);
+        let count = self.attrs_in_use(slot).ok_or_else(freed)?;
+        let attrs = count.load(Ordering::Relaxed);
         if attrs > 0 {
             // Held by attributes: no free can release it, and its generation is the one of
             // every attribute in its slot, so the count alone changes.
-            debug_assert_eq!(record.state.load(Ordering::Relaxed) & STATE_GEN, gen);
         } else {
+            let record = self.record_in_use(slot).ok_or_else(freed)?;
+            let gen = (number as u32 >> GEN_SHIFT) as u64 & STATE_GEN;
             let mut state = record.state.load(Ordering::Acquire);
             loop {
                 if state & STATE_GEN != gen || state & LIVE == 0 {
@@ -930,7 +950,7 @@ impl KeyvalTable {
                 }
             }
         }
-        record.attrs.store(attrs + 1, Ordering::Relaxed);
+        count.store(attrs + 1, Ordering::Relaxed);
         Ok(())
     }
 
@@ -939,15 +959,14 @@ impl KeyvalTable {
     /// returned, for the caller to recycle once nothing names it.
     #[inline]
     pub fn remove_attr(&'static self, slot: u32) -> Option<FreedKeyval> {
-        let record = self.record_in_use(slot)?;
-        let attrs = record.attrs.load(Ordering::Relaxed);
+        let count = self.attrs_in_use(slot)?;
+        let attrs = count.load(Ordering::Relaxed);
         debug_assert!(attrs > 0, "attribute count underflow");
-        record
-            .attrs
-            .store(attrs.saturating_sub(1), Ordering::Relaxed);
+        count.store(attrs.saturating_sub(1), Ordering::Relaxed);
         if attrs > 1 {
             return None;
         }
+        let record = self.record_in_use(slot)?;
         let mut state = record.state.load(Ordering::Acquire);
         loop {
             let release = state & LIVE == 0;
@@ -1011,7 +1030,9 @@ impl KeyvalTable {
                 let state = r.state.load(Ordering::Acquire);
                 if held(state) {
                     lock(&r.user).take();
-                    r.attrs.store(0, Ordering::Relaxed);
+                    if let Some(count) = self.attrs_in_use(slot) {
+                        count.store(0, Ordering::Relaxed);
+                    }
                     r.state.store(released(state), Ordering::Release);
                 }
             }

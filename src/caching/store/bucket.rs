@@ -110,15 +110,33 @@ pub(super) enum Read {
 
 impl Bucket {
     /// Claims the bucket (waiting for another writer to finish); returns the head it had.
+    ///
+    /// Sequentially consistent: the lock-free overwrite claims and then reads its record's
+    /// version (also `SeqCst`), while dropping a table stores the version (`SeqCst`) and then
+    /// reads the heads ([`Bucket::settled_head`]): of two such pairs one sees the other, so
+    /// either the overwrite backs off or the drop waits for it. On x86-64 this is the same
+    /// `lock cmpxchg` as an acquiring one.
     pub(super) fn claim(&self) -> u64 {
         loop {
             let head = self.head.load(Ordering::Relaxed);
             if head & HELD == 0
                 && self
                     .head
-                    .compare_exchange_weak(head, head | HELD, Ordering::Acquire, Ordering::Relaxed)
+                    .compare_exchange_weak(head, head | HELD, Ordering::SeqCst, Ordering::Relaxed)
                     .is_ok()
             {
+                return head;
+            }
+            std::hint::spin_loop();
+        }
+    }
+
+    /// The head once no writer holds the bucket (a lock-free overwrite that claimed it before
+    /// its table was dropped is waited out; see [`Bucket::claim`]); claims nothing.
+    pub(super) fn settled_head(&self) -> u64 {
+        loop {
+            let head = self.head.load(Ordering::SeqCst);
+            if head & HELD == 0 {
                 return head;
             }
             std::hint::spin_loop();

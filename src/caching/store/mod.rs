@@ -608,10 +608,12 @@ impl Tables {
         let meta = b.meta.load(Ordering::Relaxed);
         let old_fortran = head & PROVENANCE_BITS != 0;
         let fortran = value.provenance != Provenance::CPointer;
-        // After the claim: a rebuild or an unbind that claimed and released this bucket first
-        // shows here (our claim synchronises with its release, after its version stores); one
-        // that claims it after us copies what we write.
-        if rec.version.load(Ordering::Acquire) != version
+        // After the claim: a rebuild that claimed and released this bucket first shows here
+        // (our claim synchronises with its release, after its version stores); one that claims
+        // it after us copies what we write. A drop of the table (free, unbind) that stored the
+        // version before our claim shows here too, or else it sees our claim and waits for us
+        // (both sides `SeqCst`: see `Bucket::claim`).
+        if rec.version.load(Ordering::SeqCst) != version
             || keyval_of(head) != keyval
             || meta & DYING != 0
             || old_fortran != fortran
