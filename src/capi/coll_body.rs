@@ -4,12 +4,10 @@
 //! Each is a thin dispatch to the work functions of `collective` and `collective_more`.
 
 use crate::boundary::rt;
-use crate::capi::collective::{check_buffer, reduce_local, transfer};
-use crate::capi::collective_more::{alltoallv as alltoallv_work, alltoallw as alltoallw_work};
-use crate::capi::collective_more::{args, gatherv as gatherv_work, own};
-use crate::capi::collective_more::{
-    reduce_scatter as reduce_scatter_work, scatterv as scatterv_work,
-};
+use crate::capi::coll_work::{alltoallv as alltoallv_work, alltoallw as alltoallw_work};
+use crate::capi::coll_work::{args, gatherv as gatherv_work, own};
+use crate::capi::coll_work::{check_buffer, reduce_local, transfer};
+use crate::capi::coll_work::{reduce_scatter as reduce_scatter_work, scatterv as scatterv_work};
 use crate::capi::types::*;
 use crate::capi::width::Num;
 use crate::world::{Handle, Result};

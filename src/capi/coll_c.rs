@@ -3,9 +3,9 @@
 
 use crate::capi::boundary::Scope;
 use crate::capi::coll_body as body;
-use crate::capi::collective_more::done_raw;
+use crate::capi::coll_work::done;
 use crate::capi::types::*;
-use crate::entry;
+use crate::{entry, try_out};
 use std::ffi::{c_int, c_void};
 
 #[no_mangle]
@@ -224,6 +224,7 @@ pub unsafe extern "C" fn MPI_Iallgather_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iallgather_c", Scope::Comm(comm), {
+        let request = try_out!(request);
         // SAFETY: `allgather` gets this call's own pointer arguments, valid as its `# Safety` asks
         // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
@@ -231,9 +232,7 @@ pub unsafe extern "C" fn MPI_Iallgather_c(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
             )
         }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -250,6 +249,7 @@ pub unsafe extern "C" fn MPI_Iallgatherv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iallgatherv_c", Scope::Comm(comm), {
+        let request = try_out!(request);
         // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
         // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
@@ -257,9 +257,7 @@ pub unsafe extern "C" fn MPI_Iallgatherv_c(
                 sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
             )
         }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -274,12 +272,11 @@ pub unsafe extern "C" fn MPI_Iallreduce_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iallreduce_c", Scope::Comm(comm), {
+        let request = try_out!(request);
         // SAFETY: `allreduce` gets this call's own pointer arguments, valid as its `# Safety` asks
         // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::allreduce(sendbuf, recvbuf, count, datatype, op, comm) }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -295,6 +292,7 @@ pub unsafe extern "C" fn MPI_Ialltoall_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ialltoall_c", Scope::Comm(comm), {
+        let request = try_out!(request);
         // SAFETY: `alltoall` gets this call's own pointer arguments, valid as its `# Safety` asks
         // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
@@ -302,9 +300,7 @@ pub unsafe extern "C" fn MPI_Ialltoall_c(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
             )
         }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -322,6 +318,7 @@ pub unsafe extern "C" fn MPI_Ialltoallv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ialltoallv_c", Scope::Comm(comm), {
+        let request = try_out!(request);
         // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
         // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
@@ -330,9 +327,7 @@ pub unsafe extern "C" fn MPI_Ialltoallv_c(
                 comm,
             )
         }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -350,6 +345,7 @@ pub unsafe extern "C" fn MPI_Ialltoallw_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ialltoallw_c", Scope::Comm(comm), {
+        let request = try_out!(request);
         // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
         // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
@@ -358,9 +354,7 @@ pub unsafe extern "C" fn MPI_Ialltoallw_c(
                 comm,
             )
         }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -374,12 +368,11 @@ pub unsafe extern "C" fn MPI_Ibcast_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ibcast_c", Scope::Comm(comm), {
+        let request = try_out!(request);
         // SAFETY: `bcast` gets this call's own pointer arguments, valid as its `# Safety` asks
         // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::bcast(buffer, count, datatype, root, comm) }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -394,12 +387,11 @@ pub unsafe extern "C" fn MPI_Iexscan_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iexscan_c", Scope::Comm(comm), {
+        let request = try_out!(request);
         // SAFETY: `exscan` gets this call's own pointer arguments, valid as its `# Safety` asks
         // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::exscan(sendbuf, recvbuf, count, datatype, op, comm) }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -416,6 +408,7 @@ pub unsafe extern "C" fn MPI_Igather_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Igather_c", Scope::Comm(comm), {
+        let request = try_out!(request);
         // SAFETY: `gather` gets this call's own pointer arguments, valid as its `# Safety` asks
         // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
@@ -423,9 +416,7 @@ pub unsafe extern "C" fn MPI_Igather_c(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
             )
         }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -443,6 +434,7 @@ pub unsafe extern "C" fn MPI_Igatherv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Igatherv_c", Scope::Comm(comm), {
+        let request = try_out!(request);
         // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
         // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
@@ -450,9 +442,7 @@ pub unsafe extern "C" fn MPI_Igatherv_c(
                 sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
             )
         }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -468,12 +458,11 @@ pub unsafe extern "C" fn MPI_Ireduce_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ireduce_c", Scope::Comm(comm), {
+        let request = try_out!(request);
         // SAFETY: `reduce` gets this call's own pointer arguments, valid as its `# Safety` asks
         // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::reduce(sendbuf, recvbuf, count, datatype, op, root, comm) }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -488,12 +477,11 @@ pub unsafe extern "C" fn MPI_Ireduce_scatter_block_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ireduce_scatter_block_c", Scope::Comm(comm), {
+        let request = try_out!(request);
         // SAFETY: `reduce_scatter_block` gets this call's own pointer arguments, valid as its `#
         // Safety` asks (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm) }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -508,12 +496,11 @@ pub unsafe extern "C" fn MPI_Ireduce_scatter_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ireduce_scatter_c", Scope::Comm(comm), {
+        let request = try_out!(request);
         // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
         // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm) }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -528,12 +515,11 @@ pub unsafe extern "C" fn MPI_Iscan_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iscan_c", Scope::Comm(comm), {
+        let request = try_out!(request);
         // SAFETY: `scan` gets this call's own pointer arguments, valid as its `# Safety` asks
         // (MPI's contract for this routine, capi/mod.rs).
         unsafe { body::scan(sendbuf, recvbuf, count, datatype, op, comm) }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -550,6 +536,7 @@ pub unsafe extern "C" fn MPI_Iscatter_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iscatter_c", Scope::Comm(comm), {
+        let request = try_out!(request);
         // SAFETY: `scatter` gets this call's own pointer arguments, valid as its `# Safety` asks
         // (MPI's contract for this routine, capi/mod.rs).
         unsafe {
@@ -557,9 +544,7 @@ pub unsafe extern "C" fn MPI_Iscatter_c(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
             )
         }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -577,6 +562,7 @@ pub unsafe extern "C" fn MPI_Iscatterv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iscatterv_c", Scope::Comm(comm), {
+        let request = try_out!(request);
         // SAFETY: `scatterv` needs the buffers and per-process arrays to be as the MPI routine
         // describes (MPI's contract for this routine, capi/mod.rs).
         unsafe {
@@ -584,9 +570,7 @@ pub unsafe extern "C" fn MPI_Iscatterv_c(
                 sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
             )
         }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
