@@ -1,7 +1,12 @@
 //! The collectives of MPI 4.1 §6 as functions of their arguments, generic in the width of
 //! counts and displacements, for the forms that share one body: the `_c` forms, their
 //! nonblocking twins, and the persistent `_init` forms (which run them at each `MPI_Start`).
-//! Each is a thin dispatch to the work functions of `collective` and `collective_more`.
+//! Each is a thin dispatch to the work functions of `coll_work`.
+//!
+//! # Safety (every `unsafe fn` here)
+//! The arguments are an MPI routine's, as its caller promises them: each buffer holds what
+//! its count and datatype describe (or is `MPI_IN_PLACE` where the routine allows it); each
+//! per-process array is NULL or has an entry per process of `comm` (one here).
 
 use crate::boundary::rt;
 use crate::capi::coll_work::{alltoallv as alltoallv_work, alltoallw as alltoallw_work};
@@ -44,8 +49,8 @@ pub(crate) unsafe fn gather<C: Count>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         transfer(
             comm,
@@ -67,8 +72,8 @@ pub(crate) unsafe fn scatter<C: Count>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         gather(
             sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
@@ -85,8 +90,8 @@ pub(crate) unsafe fn allgather<C: Count>(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         transfer(
             comm,
@@ -106,8 +111,8 @@ pub(crate) unsafe fn alltoall<C: Count>(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         allgather(
             sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
@@ -127,8 +132,8 @@ pub(crate) unsafe fn gatherv<C: Count, D: Num>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         gatherv_work(
             (sendbuf, sendcount, sendtype),
@@ -150,8 +155,8 @@ pub(crate) unsafe fn allgatherv<C: Count, D: Num>(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         gatherv_work(
             (sendbuf, sendcount, sendtype),
@@ -174,8 +179,8 @@ pub(crate) unsafe fn scatterv<C: Count, D: Num>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         scatterv_work(
             (sendbuf, sendcounts, displs, sendtype),
@@ -198,8 +203,8 @@ pub(crate) unsafe fn alltoallv<C: Count, D: Num>(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         alltoallv_work(
             (sendbuf, sendcounts, sdispls, sendtype),
@@ -221,8 +226,8 @@ pub(crate) unsafe fn alltoallw<C: Count, D: Num>(
     recvtypes: *const MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         alltoallw_work(
             (sendbuf, sendcounts, sdispls, sendtypes),
@@ -242,8 +247,8 @@ pub(crate) unsafe fn reduce<C: Count>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         reduce_local(
             sendbuf,
@@ -261,8 +266,8 @@ pub(crate) unsafe fn allreduce<C: Count>(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         reduce_local(
             sendbuf,
@@ -281,8 +286,8 @@ pub(crate) unsafe fn scan<C: Count>(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe { allreduce(sendbuf, recvbuf, count, datatype, op, comm) }
 }
 
@@ -309,11 +314,11 @@ pub(crate) unsafe fn reduce_scatter<C: Count>(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     let count = unsafe { own(recvcounts, "recvcounts") }?;
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe { reduce_scatter_work(sendbuf, recvbuf, count, datatype, op, comm) }
 }
 
@@ -325,7 +330,7 @@ pub(crate) unsafe fn reduce_scatter_block<C: Count>(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe { reduce_scatter_work(sendbuf, recvbuf, recvcount, datatype, op, comm) }
 }
