@@ -1,15 +1,18 @@
 //! The collectives of MPI 4.1 §6 as functions of their arguments, generic in the width of
 //! counts and displacements, for the forms that share one body: the `_c` forms, their
 //! nonblocking twins, and the persistent `_init` forms (which run them at each `MPI_Start`).
-//! Each is a thin dispatch to the work functions of `collective` and `collective_more`.
+//! Each is a thin dispatch to the work functions of `coll_work`.
+//!
+//! # Safety (every `unsafe fn` here)
+//! The arguments are an MPI routine's, as its caller promises them: each buffer holds what
+//! its count and datatype describe (or is `MPI_IN_PLACE` where the routine allows it); each
+//! per-process array is NULL or has an entry per process of `comm` (one here).
 
 use crate::boundary::rt;
-use crate::capi::collective::{check_buffer, reduce_local, transfer};
-use crate::capi::collective_more::{alltoallv as alltoallv_work, alltoallw as alltoallw_work};
-use crate::capi::collective_more::{args, gatherv as gatherv_work, own};
-use crate::capi::collective_more::{
-    reduce_scatter as reduce_scatter_work, scatterv as scatterv_work,
-};
+use crate::capi::coll_work::{alltoallv as alltoallv_work, alltoallw as alltoallw_work};
+use crate::capi::coll_work::{args, gatherv as gatherv_work, own};
+use crate::capi::coll_work::{check_buffer, reduce_local, transfer};
+use crate::capi::coll_work::{reduce_scatter as reduce_scatter_work, scatterv as scatterv_work};
 use crate::capi::types::*;
 use crate::capi::width::Num;
 use crate::world::{Handle, Result};
@@ -46,8 +49,8 @@ pub(crate) unsafe fn gather<C: Count>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         transfer(
             comm,
@@ -69,8 +72,8 @@ pub(crate) unsafe fn scatter<C: Count>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         gather(
             sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
@@ -87,8 +90,8 @@ pub(crate) unsafe fn allgather<C: Count>(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         transfer(
             comm,
@@ -108,8 +111,8 @@ pub(crate) unsafe fn alltoall<C: Count>(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         allgather(
             sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
@@ -129,8 +132,8 @@ pub(crate) unsafe fn gatherv<C: Count, D: Num>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         gatherv_work(
             (sendbuf, sendcount, sendtype),
@@ -152,8 +155,8 @@ pub(crate) unsafe fn allgatherv<C: Count, D: Num>(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         gatherv_work(
             (sendbuf, sendcount, sendtype),
@@ -176,8 +179,8 @@ pub(crate) unsafe fn scatterv<C: Count, D: Num>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         scatterv_work(
             (sendbuf, sendcounts, displs, sendtype),
@@ -200,8 +203,8 @@ pub(crate) unsafe fn alltoallv<C: Count, D: Num>(
     recvtype: MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         alltoallv_work(
             (sendbuf, sendcounts, sdispls, sendtype),
@@ -223,8 +226,8 @@ pub(crate) unsafe fn alltoallw<C: Count, D: Num>(
     recvtypes: *const MPI_Datatype,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         alltoallw_work(
             (sendbuf, sendcounts, sdispls, sendtypes),
@@ -244,8 +247,8 @@ pub(crate) unsafe fn reduce<C: Count>(
     root: c_int,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         reduce_local(
             sendbuf,
@@ -263,8 +266,8 @@ pub(crate) unsafe fn allreduce<C: Count>(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe {
         reduce_local(
             sendbuf,
@@ -283,8 +286,8 @@ pub(crate) unsafe fn scan<C: Count>(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe { allreduce(sendbuf, recvbuf, count, datatype, op, comm) }
 }
 
@@ -311,11 +314,11 @@ pub(crate) unsafe fn reduce_scatter<C: Count>(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     let count = unsafe { own(recvcounts, "recvcounts") }?;
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe { reduce_scatter_work(sendbuf, recvbuf, count, datatype, op, comm) }
 }
 
@@ -327,7 +330,7 @@ pub(crate) unsafe fn reduce_scatter_block<C: Count>(
     op: MPI_Op,
     comm: MPI_Comm,
 ) -> Result<()> {
-    // SAFETY: the buffers and arrays are this function's callers' own arguments, valid as MPI's
-    // contract for those routines says (capi/mod.rs), which is what the called body asks.
+    // SAFETY: the buffers and arrays are as this module's contract (its `# Safety`) gives them,
+    // which is what the work function asks.
     unsafe { reduce_scatter_work(sendbuf, recvbuf, recvcount, datatype, op, comm) }
 }

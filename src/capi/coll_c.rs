@@ -3,9 +3,9 @@
 
 use crate::capi::boundary::Scope;
 use crate::capi::coll_body as body;
-use crate::capi::collective_more::done_raw;
+use crate::capi::coll_work::done;
 use crate::capi::types::*;
-use crate::entry;
+use crate::{entry, try_out};
 use std::ffi::{c_int, c_void};
 
 #[no_mangle]
@@ -19,8 +19,8 @@ pub unsafe extern "C" fn MPI_Allgather_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Allgather_c", Scope::Comm(comm), {
-        // SAFETY: `allgather` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `allgather` asks (coll_body.rs's `# Safety`).
         unsafe {
             body::allgather(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
@@ -41,8 +41,8 @@ pub unsafe extern "C" fn MPI_Allgatherv_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Allgatherv_c", Scope::Comm(comm), {
-        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `allgatherv` asks (coll_body.rs's `# Safety`).
         unsafe {
             body::allgatherv(
                 sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
@@ -61,8 +61,8 @@ pub unsafe extern "C" fn MPI_Allreduce_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Allreduce_c", Scope::Comm(comm), {
-        // SAFETY: `allreduce` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `allreduce` asks (coll_body.rs's `# Safety`).
         unsafe { body::allreduce(sendbuf, recvbuf, count, datatype, op, comm) }
     })
 }
@@ -78,8 +78,8 @@ pub unsafe extern "C" fn MPI_Alltoall_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Alltoall_c", Scope::Comm(comm), {
-        // SAFETY: `alltoall` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `alltoall` asks (coll_body.rs's `# Safety`).
         unsafe {
             body::alltoall(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
@@ -101,8 +101,8 @@ pub unsafe extern "C" fn MPI_Alltoallv_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Alltoallv_c", Scope::Comm(comm), {
-        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
-        // describes (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `alltoallv` asks (coll_body.rs's `# Safety`).
         unsafe {
             body::alltoallv(
                 sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
@@ -125,8 +125,8 @@ pub unsafe extern "C" fn MPI_Alltoallw_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Alltoallw_c", Scope::Comm(comm), {
-        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
-        // describes (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `alltoallw` asks (coll_body.rs's `# Safety`).
         unsafe {
             body::alltoallw(
                 sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
@@ -145,8 +145,8 @@ pub unsafe extern "C" fn MPI_Bcast_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Bcast_c", Scope::Comm(comm), {
-        // SAFETY: `bcast` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `bcast` asks (coll_body.rs's `# Safety`).
         unsafe { body::bcast(buffer, count, datatype, root, comm) }
     })
 }
@@ -161,8 +161,8 @@ pub unsafe extern "C" fn MPI_Exscan_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Exscan_c", Scope::Comm(comm), {
-        // SAFETY: `exscan` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `exscan` asks (coll_body.rs's `# Safety`).
         unsafe { body::exscan(sendbuf, recvbuf, count, datatype, op, comm) }
     })
 }
@@ -179,8 +179,8 @@ pub unsafe extern "C" fn MPI_Gather_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Gather_c", Scope::Comm(comm), {
-        // SAFETY: `gather` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `gather` asks (coll_body.rs's `# Safety`).
         unsafe {
             body::gather(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
@@ -202,8 +202,8 @@ pub unsafe extern "C" fn MPI_Gatherv_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Gatherv_c", Scope::Comm(comm), {
-        // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
-        // describes (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `gatherv` asks (coll_body.rs's `# Safety`).
         unsafe {
             body::gatherv(
                 sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
@@ -224,16 +224,15 @@ pub unsafe extern "C" fn MPI_Iallgather_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iallgather_c", Scope::Comm(comm), {
-        // SAFETY: `allgather` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        let request = try_out!(request);
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `allgather` asks (coll_body.rs's `# Safety`).
         unsafe {
             body::allgather(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
             )
         }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -250,16 +249,15 @@ pub unsafe extern "C" fn MPI_Iallgatherv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iallgatherv_c", Scope::Comm(comm), {
-        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        let request = try_out!(request);
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `allgatherv` asks (coll_body.rs's `# Safety`).
         unsafe {
             body::allgatherv(
                 sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
             )
         }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -274,12 +272,11 @@ pub unsafe extern "C" fn MPI_Iallreduce_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iallreduce_c", Scope::Comm(comm), {
-        // SAFETY: `allreduce` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        let request = try_out!(request);
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `allreduce` asks (coll_body.rs's `# Safety`).
         unsafe { body::allreduce(sendbuf, recvbuf, count, datatype, op, comm) }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -295,16 +292,15 @@ pub unsafe extern "C" fn MPI_Ialltoall_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ialltoall_c", Scope::Comm(comm), {
-        // SAFETY: `alltoall` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        let request = try_out!(request);
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `alltoall` asks (coll_body.rs's `# Safety`).
         unsafe {
             body::alltoall(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
             )
         }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -322,17 +318,16 @@ pub unsafe extern "C" fn MPI_Ialltoallv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ialltoallv_c", Scope::Comm(comm), {
-        // SAFETY: `alltoallv` needs the buffers and per-process arrays to be as the MPI routine
-        // describes (MPI's contract for this routine, capi/mod.rs).
+        let request = try_out!(request);
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `alltoallv` asks (coll_body.rs's `# Safety`).
         unsafe {
             body::alltoallv(
                 sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                 comm,
             )
         }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -350,17 +345,16 @@ pub unsafe extern "C" fn MPI_Ialltoallw_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ialltoallw_c", Scope::Comm(comm), {
-        // SAFETY: `alltoallw` needs the buffers and per-process arrays to be as the MPI routine
-        // describes (MPI's contract for this routine, capi/mod.rs).
+        let request = try_out!(request);
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `alltoallw` asks (coll_body.rs's `# Safety`).
         unsafe {
             body::alltoallw(
                 sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
                 comm,
             )
         }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -374,12 +368,11 @@ pub unsafe extern "C" fn MPI_Ibcast_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ibcast_c", Scope::Comm(comm), {
-        // SAFETY: `bcast` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        let request = try_out!(request);
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `bcast` asks (coll_body.rs's `# Safety`).
         unsafe { body::bcast(buffer, count, datatype, root, comm) }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -394,12 +387,11 @@ pub unsafe extern "C" fn MPI_Iexscan_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iexscan_c", Scope::Comm(comm), {
-        // SAFETY: `exscan` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        let request = try_out!(request);
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `exscan` asks (coll_body.rs's `# Safety`).
         unsafe { body::exscan(sendbuf, recvbuf, count, datatype, op, comm) }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -416,16 +408,15 @@ pub unsafe extern "C" fn MPI_Igather_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Igather_c", Scope::Comm(comm), {
-        // SAFETY: `gather` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        let request = try_out!(request);
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `gather` asks (coll_body.rs's `# Safety`).
         unsafe {
             body::gather(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
             )
         }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -443,16 +434,15 @@ pub unsafe extern "C" fn MPI_Igatherv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Igatherv_c", Scope::Comm(comm), {
-        // SAFETY: `gatherv` needs the buffers and per-process arrays to be as the MPI routine
-        // describes (MPI's contract for this routine, capi/mod.rs).
+        let request = try_out!(request);
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `gatherv` asks (coll_body.rs's `# Safety`).
         unsafe {
             body::gatherv(
                 sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
             )
         }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -468,12 +458,11 @@ pub unsafe extern "C" fn MPI_Ireduce_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ireduce_c", Scope::Comm(comm), {
-        // SAFETY: `reduce` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        let request = try_out!(request);
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `reduce` asks (coll_body.rs's `# Safety`).
         unsafe { body::reduce(sendbuf, recvbuf, count, datatype, op, root, comm) }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -488,12 +477,11 @@ pub unsafe extern "C" fn MPI_Ireduce_scatter_block_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ireduce_scatter_block_c", Scope::Comm(comm), {
-        // SAFETY: `reduce_scatter_block` gets this call's own pointer arguments, valid as its `#
-        // Safety` asks (MPI's contract for this routine, capi/mod.rs).
+        let request = try_out!(request);
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `reduce_scatter_block` asks (coll_body.rs's `# Safety`).
         unsafe { body::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm) }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -508,12 +496,11 @@ pub unsafe extern "C" fn MPI_Ireduce_scatter_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ireduce_scatter_c", Scope::Comm(comm), {
-        // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
-        // describes (MPI's contract for this routine, capi/mod.rs).
+        let request = try_out!(request);
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `reduce_scatter` asks (coll_body.rs's `# Safety`).
         unsafe { body::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm) }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -528,12 +515,11 @@ pub unsafe extern "C" fn MPI_Iscan_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iscan_c", Scope::Comm(comm), {
-        // SAFETY: `scan` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        let request = try_out!(request);
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `scan` asks (coll_body.rs's `# Safety`).
         unsafe { body::scan(sendbuf, recvbuf, count, datatype, op, comm) }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -550,16 +536,15 @@ pub unsafe extern "C" fn MPI_Iscatter_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iscatter_c", Scope::Comm(comm), {
-        // SAFETY: `scatter` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        let request = try_out!(request);
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `scatter` asks (coll_body.rs's `# Safety`).
         unsafe {
             body::scatter(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
             )
         }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -577,16 +562,15 @@ pub unsafe extern "C" fn MPI_Iscatterv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Iscatterv_c", Scope::Comm(comm), {
-        // SAFETY: `scatterv` needs the buffers and per-process arrays to be as the MPI routine
-        // describes (MPI's contract for this routine, capi/mod.rs).
+        let request = try_out!(request);
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `scatterv` asks (coll_body.rs's `# Safety`).
         unsafe {
             body::scatterv(
                 sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
             )
         }?;
-        // SAFETY: `done_raw` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
-        unsafe { done_raw(request) }
+        done(request)
     })
 }
 
@@ -601,8 +585,8 @@ pub unsafe extern "C" fn MPI_Reduce_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Reduce_c", Scope::Comm(comm), {
-        // SAFETY: `reduce` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `reduce` asks (coll_body.rs's `# Safety`).
         unsafe { body::reduce(sendbuf, recvbuf, count, datatype, op, root, comm) }
     })
 }
@@ -617,8 +601,8 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_block_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Reduce_scatter_block_c", Scope::Comm(comm), {
-        // SAFETY: `reduce_scatter_block` gets this call's own pointer arguments, valid as its `#
-        // Safety` asks (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `reduce_scatter_block` asks (coll_body.rs's `# Safety`).
         unsafe { body::reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm) }
     })
 }
@@ -633,8 +617,8 @@ pub unsafe extern "C" fn MPI_Reduce_scatter_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Reduce_scatter_c", Scope::Comm(comm), {
-        // SAFETY: `reduce_scatter` needs the buffers and `recvcounts` to be as the MPI routine
-        // describes (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `reduce_scatter` asks (coll_body.rs's `# Safety`).
         unsafe { body::reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm) }
     })
 }
@@ -649,8 +633,8 @@ pub unsafe extern "C" fn MPI_Scan_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Scan_c", Scope::Comm(comm), {
-        // SAFETY: `scan` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `scan` asks (coll_body.rs's `# Safety`).
         unsafe { body::scan(sendbuf, recvbuf, count, datatype, op, comm) }
     })
 }
@@ -667,8 +651,8 @@ pub unsafe extern "C" fn MPI_Scatter_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Scatter_c", Scope::Comm(comm), {
-        // SAFETY: `scatter` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `scatter` asks (coll_body.rs's `# Safety`).
         unsafe {
             body::scatter(
                 sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
@@ -690,8 +674,8 @@ pub unsafe extern "C" fn MPI_Scatterv_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Scatterv_c", Scope::Comm(comm), {
-        // SAFETY: `scatterv` needs the buffers and per-process arrays to be as the MPI routine
-        // describes (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: the routine's own arguments, as MPI's contract for it gives them (capi/mod.rs),
+        // which is what `scatterv` asks (coll_body.rs's `# Safety`).
         unsafe {
             body::scatterv(
                 sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,

@@ -11,7 +11,7 @@
 
 use crate::capi::boundary::Scope;
 use crate::capi::coll_body::{self as body, Count};
-use crate::capi::collective::is_in_place;
+use crate::capi::coll_work::is_in_place;
 use crate::capi::topo_args::check_info;
 use crate::capi::types::*;
 use crate::capi::width::Num;

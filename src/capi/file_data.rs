@@ -80,8 +80,8 @@ pub unsafe extern "C" fn MPI_File_read_at(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_at", Scope::File(fh), {
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -108,8 +108,8 @@ pub unsafe extern "C" fn MPI_File_read_at_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_at_c", Scope::File(fh), {
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -136,8 +136,8 @@ pub unsafe extern "C" fn MPI_File_read_at_all(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_at_all", Scope::File(fh), {
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -164,8 +164,8 @@ pub unsafe extern "C" fn MPI_File_read_at_all_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_at_all_c", Scope::File(fh), {
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -192,8 +192,8 @@ pub unsafe extern "C" fn MPI_File_write_at(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_at", Scope::File(fh), {
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -220,8 +220,8 @@ pub unsafe extern "C" fn MPI_File_write_at_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_at_c", Scope::File(fh), {
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -248,8 +248,8 @@ pub unsafe extern "C" fn MPI_File_write_at_all(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_at_all", Scope::File(fh), {
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -276,8 +276,8 @@ pub unsafe extern "C" fn MPI_File_write_at_all_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_at_all_c", Scope::File(fh), {
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -303,8 +303,8 @@ pub unsafe extern "C" fn MPI_File_read(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read", Scope::File(fh), {
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -330,8 +330,8 @@ pub unsafe extern "C" fn MPI_File_read_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_c", Scope::File(fh), {
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -357,8 +357,8 @@ pub unsafe extern "C" fn MPI_File_read_all(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_all", Scope::File(fh), {
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -384,8 +384,8 @@ pub unsafe extern "C" fn MPI_File_read_all_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_all_c", Scope::File(fh), {
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -411,8 +411,8 @@ pub unsafe extern "C" fn MPI_File_write(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write", Scope::File(fh), {
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -438,8 +438,8 @@ pub unsafe extern "C" fn MPI_File_write_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_c", Scope::File(fh), {
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -465,8 +465,8 @@ pub unsafe extern "C" fn MPI_File_write_all(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_all", Scope::File(fh), {
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -492,8 +492,8 @@ pub unsafe extern "C" fn MPI_File_write_all_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_all_c", Scope::File(fh), {
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -519,8 +519,8 @@ pub unsafe extern "C" fn MPI_File_read_shared(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_shared", Scope::File(fh), {
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -546,8 +546,8 @@ pub unsafe extern "C" fn MPI_File_read_shared_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_shared_c", Scope::File(fh), {
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -573,8 +573,8 @@ pub unsafe extern "C" fn MPI_File_write_shared(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_shared", Scope::File(fh), {
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -600,8 +600,8 @@ pub unsafe extern "C" fn MPI_File_write_shared_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_shared_c", Scope::File(fh), {
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -627,8 +627,8 @@ pub unsafe extern "C" fn MPI_File_read_ordered(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_ordered", Scope::File(fh), {
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -654,8 +654,8 @@ pub unsafe extern "C" fn MPI_File_read_ordered_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_read_ordered_c", Scope::File(fh), {
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -681,8 +681,8 @@ pub unsafe extern "C" fn MPI_File_write_ordered(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_ordered", Scope::File(fh), {
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -708,8 +708,8 @@ pub unsafe extern "C" fn MPI_File_write_ordered_c(
     status: *mut MPI_Status,
 ) -> c_int {
     entry!("MPI_File_write_ordered_c", Scope::File(fh), {
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -737,8 +737,8 @@ pub unsafe extern "C" fn MPI_File_iread_at(
 ) -> c_int {
     entry!("MPI_File_iread_at", Scope::File(fh), {
         let request = request_out(request)?;
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -765,8 +765,8 @@ pub unsafe extern "C" fn MPI_File_iread_at_c(
 ) -> c_int {
     entry!("MPI_File_iread_at_c", Scope::File(fh), {
         let request = request_out(request)?;
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -793,8 +793,8 @@ pub unsafe extern "C" fn MPI_File_iread_at_all(
 ) -> c_int {
     entry!("MPI_File_iread_at_all", Scope::File(fh), {
         let request = request_out(request)?;
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -821,8 +821,8 @@ pub unsafe extern "C" fn MPI_File_iread_at_all_c(
 ) -> c_int {
     entry!("MPI_File_iread_at_all_c", Scope::File(fh), {
         let request = request_out(request)?;
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -849,8 +849,8 @@ pub unsafe extern "C" fn MPI_File_iwrite_at(
 ) -> c_int {
     entry!("MPI_File_iwrite_at", Scope::File(fh), {
         let request = request_out(request)?;
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -877,8 +877,8 @@ pub unsafe extern "C" fn MPI_File_iwrite_at_c(
 ) -> c_int {
     entry!("MPI_File_iwrite_at_c", Scope::File(fh), {
         let request = request_out(request)?;
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -905,8 +905,8 @@ pub unsafe extern "C" fn MPI_File_iwrite_at_all(
 ) -> c_int {
     entry!("MPI_File_iwrite_at_all", Scope::File(fh), {
         let request = request_out(request)?;
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -933,8 +933,8 @@ pub unsafe extern "C" fn MPI_File_iwrite_at_all_c(
 ) -> c_int {
     entry!("MPI_File_iwrite_at_all_c", Scope::File(fh), {
         let request = request_out(request)?;
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -960,8 +960,8 @@ pub unsafe extern "C" fn MPI_File_iread(
 ) -> c_int {
     entry!("MPI_File_iread", Scope::File(fh), {
         let request = request_out(request)?;
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -987,8 +987,8 @@ pub unsafe extern "C" fn MPI_File_iread_c(
 ) -> c_int {
     entry!("MPI_File_iread_c", Scope::File(fh), {
         let request = request_out(request)?;
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -1014,8 +1014,8 @@ pub unsafe extern "C" fn MPI_File_iread_all(
 ) -> c_int {
     entry!("MPI_File_iread_all", Scope::File(fh), {
         let request = request_out(request)?;
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -1041,8 +1041,8 @@ pub unsafe extern "C" fn MPI_File_iread_all_c(
 ) -> c_int {
     entry!("MPI_File_iread_all_c", Scope::File(fh), {
         let request = request_out(request)?;
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -1068,8 +1068,8 @@ pub unsafe extern "C" fn MPI_File_iwrite(
 ) -> c_int {
     entry!("MPI_File_iwrite", Scope::File(fh), {
         let request = request_out(request)?;
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -1095,8 +1095,8 @@ pub unsafe extern "C" fn MPI_File_iwrite_c(
 ) -> c_int {
     entry!("MPI_File_iwrite_c", Scope::File(fh), {
         let request = request_out(request)?;
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -1122,8 +1122,8 @@ pub unsafe extern "C" fn MPI_File_iwrite_all(
 ) -> c_int {
     entry!("MPI_File_iwrite_all", Scope::File(fh), {
         let request = request_out(request)?;
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -1149,8 +1149,8 @@ pub unsafe extern "C" fn MPI_File_iwrite_all_c(
 ) -> c_int {
     entry!("MPI_File_iwrite_all_c", Scope::File(fh), {
         let request = request_out(request)?;
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -1176,8 +1176,8 @@ pub unsafe extern "C" fn MPI_File_iread_shared(
 ) -> c_int {
     entry!("MPI_File_iread_shared", Scope::File(fh), {
         let request = request_out(request)?;
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -1203,8 +1203,8 @@ pub unsafe extern "C" fn MPI_File_iread_shared_c(
 ) -> c_int {
     entry!("MPI_File_iread_shared_c", Scope::File(fh), {
         let request = request_out(request)?;
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -1230,8 +1230,8 @@ pub unsafe extern "C" fn MPI_File_iwrite_shared(
 ) -> c_int {
     entry!("MPI_File_iwrite_shared", Scope::File(fh), {
         let request = request_out(request)?;
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -1257,8 +1257,8 @@ pub unsafe extern "C" fn MPI_File_iwrite_shared_c(
 ) -> c_int {
     entry!("MPI_File_iwrite_shared_c", Scope::File(fh), {
         let request = request_out(request)?;
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -1284,8 +1284,8 @@ pub unsafe extern "C" fn MPI_File_read_at_all_begin(
 ) -> c_int {
     entry!("MPI_File_read_at_all_begin", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -1310,8 +1310,8 @@ pub unsafe extern "C" fn MPI_File_read_at_all_begin_c(
 ) -> c_int {
     entry!("MPI_File_read_at_all_begin_c", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -1334,8 +1334,8 @@ pub unsafe extern "C" fn MPI_File_read_at_all_end(
 ) -> c_int {
     let _ = buf;
     entry!("MPI_File_read_at_all_end", Scope::File(fh), {
-        // SAFETY: `end` gets this call's own pointer arguments, valid as its `# Safety` asks (MPI's
-        // contract for this routine, capi/mod.rs).
+        // SAFETY: `status` is the routine's, NULL (MPI_STATUS_IGNORE) or writable (MPI's contract,
+        // capi/mod.rs), which is what `end` asks.
         unsafe {
             end(
                 fh,
@@ -1357,8 +1357,8 @@ pub unsafe extern "C" fn MPI_File_write_at_all_begin(
 ) -> c_int {
     entry!("MPI_File_write_at_all_begin", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -1383,8 +1383,8 @@ pub unsafe extern "C" fn MPI_File_write_at_all_begin_c(
 ) -> c_int {
     entry!("MPI_File_write_at_all_begin_c", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -1407,8 +1407,8 @@ pub unsafe extern "C" fn MPI_File_write_at_all_end(
 ) -> c_int {
     let _ = buf;
     entry!("MPI_File_write_at_all_end", Scope::File(fh), {
-        // SAFETY: `end` gets this call's own pointer arguments, valid as its `# Safety` asks (MPI's
-        // contract for this routine, capi/mod.rs).
+        // SAFETY: `status` is the routine's, NULL (MPI_STATUS_IGNORE) or writable (MPI's contract,
+        // capi/mod.rs), which is what `end` asks.
         unsafe {
             end(
                 fh,
@@ -1429,8 +1429,8 @@ pub unsafe extern "C" fn MPI_File_read_all_begin(
 ) -> c_int {
     entry!("MPI_File_read_all_begin", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -1454,8 +1454,8 @@ pub unsafe extern "C" fn MPI_File_read_all_begin_c(
 ) -> c_int {
     entry!("MPI_File_read_all_begin_c", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -1478,8 +1478,8 @@ pub unsafe extern "C" fn MPI_File_read_all_end(
 ) -> c_int {
     let _ = buf;
     entry!("MPI_File_read_all_end", Scope::File(fh), {
-        // SAFETY: `end` gets this call's own pointer arguments, valid as its `# Safety` asks (MPI's
-        // contract for this routine, capi/mod.rs).
+        // SAFETY: `status` is the routine's, NULL (MPI_STATUS_IGNORE) or writable (MPI's contract,
+        // capi/mod.rs), which is what `end` asks.
         unsafe {
             end(
                 fh,
@@ -1500,8 +1500,8 @@ pub unsafe extern "C" fn MPI_File_write_all_begin(
 ) -> c_int {
     entry!("MPI_File_write_all_begin", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -1525,8 +1525,8 @@ pub unsafe extern "C" fn MPI_File_write_all_begin_c(
 ) -> c_int {
     entry!("MPI_File_write_all_begin_c", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -1549,8 +1549,8 @@ pub unsafe extern "C" fn MPI_File_write_all_end(
 ) -> c_int {
     let _ = buf;
     entry!("MPI_File_write_all_end", Scope::File(fh), {
-        // SAFETY: `end` gets this call's own pointer arguments, valid as its `# Safety` asks (MPI's
-        // contract for this routine, capi/mod.rs).
+        // SAFETY: `status` is the routine's, NULL (MPI_STATUS_IGNORE) or writable (MPI's contract,
+        // capi/mod.rs), which is what `end` asks.
         unsafe {
             end(
                 fh,
@@ -1571,8 +1571,8 @@ pub unsafe extern "C" fn MPI_File_read_ordered_begin(
 ) -> c_int {
     entry!("MPI_File_read_ordered_begin", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -1596,8 +1596,8 @@ pub unsafe extern "C" fn MPI_File_read_ordered_begin_c(
 ) -> c_int {
     entry!("MPI_File_read_ordered_begin_c", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
-        // SAFETY: `read` needs `status` to be MPI_STATUS_SIZE readable INTEGERs (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, room for `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `read` asks.
         let st = unsafe {
             read(
                 fh,
@@ -1620,8 +1620,8 @@ pub unsafe extern "C" fn MPI_File_read_ordered_end(
 ) -> c_int {
     let _ = buf;
     entry!("MPI_File_read_ordered_end", Scope::File(fh), {
-        // SAFETY: `end` gets this call's own pointer arguments, valid as its `# Safety` asks (MPI's
-        // contract for this routine, capi/mod.rs).
+        // SAFETY: `status` is the routine's, NULL (MPI_STATUS_IGNORE) or writable (MPI's contract,
+        // capi/mod.rs), which is what `end` asks.
         unsafe {
             end(
                 fh,
@@ -1642,8 +1642,8 @@ pub unsafe extern "C" fn MPI_File_write_ordered_begin(
 ) -> c_int {
     entry!("MPI_File_write_ordered_begin", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -1667,8 +1667,8 @@ pub unsafe extern "C" fn MPI_File_write_ordered_begin_c(
 ) -> c_int {
     entry!("MPI_File_write_ordered_begin_c", Scope::File(fh), {
         rt().file_split_check(Handle(fh))?;
-        // SAFETY: `write` needs `status` NULL (MPI_STATUS_IGNORE) or writable (MPI's contract for
-        // this routine, capi/mod.rs).
+        // SAFETY: `buf` is the routine's buffer, holding `count` x `datatype` (MPI's contract,
+        // capi/mod.rs), which is what `write` asks.
         let st = unsafe {
             write(
                 fh,
@@ -1691,8 +1691,8 @@ pub unsafe extern "C" fn MPI_File_write_ordered_end(
 ) -> c_int {
     let _ = buf;
     entry!("MPI_File_write_ordered_end", Scope::File(fh), {
-        // SAFETY: `end` gets this call's own pointer arguments, valid as its `# Safety` asks (MPI's
-        // contract for this routine, capi/mod.rs).
+        // SAFETY: `status` is the routine's, NULL (MPI_STATUS_IGNORE) or writable (MPI's contract,
+        // capi/mod.rs), which is what `end` asks.
         unsafe {
             end(
                 fh,

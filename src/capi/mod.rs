@@ -18,6 +18,7 @@ pub mod callbacks;
 pub mod coll_body;
 pub mod coll_c;
 pub mod coll_persistent;
+pub mod coll_work;
 pub mod collective;
 pub mod collective_more;
 pub mod comm;

@@ -328,8 +328,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Neighbor_allgatherv", Scope::Comm(comm), {
-        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.6.1: `recvcounts` and `displs` hold one entry per in-neighbour
+        // (the routine's contract), as `allgatherv` asks.
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -355,8 +355,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_c(
     comm: MPI_Comm,
 ) -> c_int {
     entry!("MPI_Neighbor_allgatherv_c", Scope::Comm(comm), {
-        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.6.1: `recvcounts` and `displs` hold one entry per in-neighbour
+        // (the routine's contract), as `allgatherv` asks.
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -383,8 +383,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgatherv(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ineighbor_allgatherv", Scope::Comm(comm), {
-        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.6.1: `recvcounts` and `displs` hold one entry per in-neighbour
+        // (the routine's contract), as `allgatherv` asks.
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -411,8 +411,8 @@ pub unsafe extern "C" fn MPI_Ineighbor_allgatherv_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Ineighbor_allgatherv_c", Scope::Comm(comm), {
-        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.6.1: `recvcounts` and `displs` hold one entry per in-neighbour
+        // (the routine's contract), as `allgatherv` asks.
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -440,8 +440,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_init(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Neighbor_allgatherv_init", Scope::Comm(comm), {
-        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.6.1: `recvcounts` and `displs` hold one entry per in-neighbour
+        // (the routine's contract), as `allgatherv` asks.
         let plan = unsafe {
             allgatherv(
                 comm,
@@ -469,8 +469,8 @@ pub unsafe extern "C" fn MPI_Neighbor_allgatherv_init_c(
     request: *mut MPI_Request,
 ) -> c_int {
     entry!("MPI_Neighbor_allgatherv_init_c", Scope::Comm(comm), {
-        // SAFETY: `allgatherv` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.6.1: `recvcounts` and `displs` hold one entry per in-neighbour
+        // (the routine's contract), as `allgatherv` asks.
         let plan = unsafe {
             allgatherv(
                 comm,

@@ -8,7 +8,7 @@
 //! which decides the outcome in a periodic dimension of extent 1); in a graph topology the
 //! k-th edge to a process pairs with that process's k-th edge from this one.
 
-use crate::capi::collective::{is_in_place, transfer};
+use crate::capi::coll_work::{is_in_place, transfer};
 use crate::capi::types::*;
 pub(crate) use crate::capi::width::Num;
 use crate::consts::*;

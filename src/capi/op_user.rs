@@ -6,7 +6,7 @@
 use crate::boundary::rt;
 use crate::capi::boundary::Scope;
 use crate::capi::coll_body::Count;
-use crate::capi::collective::{check_buffer, is_in_place};
+use crate::capi::coll_work::{check_buffer, is_in_place};
 use crate::capi::types::*;
 use crate::consts::*;
 use crate::world::op::UserOp;

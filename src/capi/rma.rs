@@ -254,7 +254,8 @@ pub unsafe extern "C" fn MPI_Put(
 ) -> c_int {
     entry!("MPI_Put", Scope::Win(win), {
         let t = tgt!(target_rank, target_disp, target_count, target_datatype);
-        // SAFETY: the MPI caller's buffers (capi/mod.rs contract).
+        // SAFETY: MPI 4.1 §12.3.1: `origin_addr` holds `origin_count` x `origin_datatype` (the
+        // caller's promise, capi/mod.rs), as `put` asks.
         unsafe {
             put(
                 origin_addr,
@@ -281,7 +282,8 @@ pub unsafe extern "C" fn MPI_Put_c(
 ) -> c_int {
     entry!("MPI_Put_c", Scope::Win(win), {
         let t = tgt!(target_rank, target_disp, target_count, target_datatype);
-        // SAFETY: the MPI caller's buffers (capi/mod.rs contract).
+        // SAFETY: MPI 4.1 §12.3.1: `origin_addr` holds `origin_count` x `origin_datatype` (the
+        // caller's promise, capi/mod.rs), as `put` asks.
         unsafe { put(origin_addr, origin_count, origin_datatype, t, win, false) }
     })
 }
@@ -300,7 +302,9 @@ pub unsafe extern "C" fn MPI_Rput(
 ) -> c_int {
     entry!("MPI_Rput", Scope::Win(win), {
         let t = tgt!(target_rank, target_disp, target_count, target_datatype);
-        // SAFETY: the MPI caller's buffers (capi/mod.rs contract).
+        // SAFETY: MPI 4.1 §12.3.1: `origin_addr` holds `origin_count` x `origin_datatype` (the
+        // caller's promise, capi/mod.rs), as `put` asks;
+        // `request` is the routine's output argument, as `complete_request` asks.
         unsafe {
             put(
                 origin_addr,
@@ -329,7 +333,9 @@ pub unsafe extern "C" fn MPI_Rput_c(
 ) -> c_int {
     entry!("MPI_Rput_c", Scope::Win(win), {
         let t = tgt!(target_rank, target_disp, target_count, target_datatype);
-        // SAFETY: the MPI caller's buffers (capi/mod.rs contract).
+        // SAFETY: MPI 4.1 §12.3.1: `origin_addr` holds `origin_count` x `origin_datatype` (the
+        // caller's promise, capi/mod.rs), as `put` asks;
+        // `request` is the routine's output argument, as `complete_request` asks.
         unsafe {
             put(origin_addr, origin_count, origin_datatype, t, win, true)?;
             complete_request(request)
@@ -350,7 +356,8 @@ pub unsafe extern "C" fn MPI_Get(
 ) -> c_int {
     entry!("MPI_Get", Scope::Win(win), {
         let t = tgt!(target_rank, target_disp, target_count, target_datatype);
-        // SAFETY: the MPI caller's buffers (capi/mod.rs contract).
+        // SAFETY: MPI 4.1 §12.3.2: `origin_addr` has room for `origin_count` x `origin_datatype`
+        // (the caller's promise, capi/mod.rs), as `get` asks.
         unsafe {
             get(
                 origin_addr,
@@ -377,7 +384,8 @@ pub unsafe extern "C" fn MPI_Get_c(
 ) -> c_int {
     entry!("MPI_Get_c", Scope::Win(win), {
         let t = tgt!(target_rank, target_disp, target_count, target_datatype);
-        // SAFETY: the MPI caller's buffers (capi/mod.rs contract).
+        // SAFETY: MPI 4.1 §12.3.2: `origin_addr` has room for `origin_count` x `origin_datatype`
+        // (the caller's promise, capi/mod.rs), as `get` asks.
         unsafe { get(origin_addr, origin_count, origin_datatype, t, win, false) }
     })
 }
@@ -396,7 +404,9 @@ pub unsafe extern "C" fn MPI_Rget(
 ) -> c_int {
     entry!("MPI_Rget", Scope::Win(win), {
         let t = tgt!(target_rank, target_disp, target_count, target_datatype);
-        // SAFETY: the MPI caller's buffers (capi/mod.rs contract).
+        // SAFETY: MPI 4.1 §12.3.2: `origin_addr` has room for `origin_count` x `origin_datatype`
+        // (the caller's promise, capi/mod.rs), as `get` asks;
+        // `request` is the routine's output argument, as `complete_request` asks.
         unsafe {
             get(
                 origin_addr,
@@ -425,7 +435,9 @@ pub unsafe extern "C" fn MPI_Rget_c(
 ) -> c_int {
     entry!("MPI_Rget_c", Scope::Win(win), {
         let t = tgt!(target_rank, target_disp, target_count, target_datatype);
-        // SAFETY: the MPI caller's buffers (capi/mod.rs contract).
+        // SAFETY: MPI 4.1 §12.3.2: `origin_addr` has room for `origin_count` x `origin_datatype`
+        // (the caller's promise, capi/mod.rs), as `get` asks;
+        // `request` is the routine's output argument, as `complete_request` asks.
         unsafe {
             get(origin_addr, origin_count, origin_datatype, t, win, true)?;
             complete_request(request)
@@ -460,7 +472,8 @@ pub unsafe extern "C" fn MPI_Accumulate(
         no_op_refused(op)?;
         let t = tgt!(target_rank, target_disp, target_count, target_datatype);
         let (o, n, d) = (origin_addr, origin_count.into(), origin_datatype);
-        // SAFETY: the MPI caller's buffers (capi/mod.rs contract).
+        // SAFETY: MPI 4.1 §12.3.4: the origin buffer `o` holds `n` x `d` (the caller's promise,
+        // capi/mod.rs), as `accumulate` asks.
         unsafe { accumulate(o, n, d, None, t, op, win, false) }
     })
 }
@@ -481,7 +494,8 @@ pub unsafe extern "C" fn MPI_Accumulate_c(
         no_op_refused(op)?;
         let t = tgt!(target_rank, target_disp, target_count, target_datatype);
         let (o, n, d) = (origin_addr, origin_count, origin_datatype);
-        // SAFETY: the MPI caller's buffers (capi/mod.rs contract).
+        // SAFETY: MPI 4.1 §12.3.4: the origin buffer `o` holds `n` x `d` (the caller's promise,
+        // capi/mod.rs), as `accumulate` asks.
         unsafe { accumulate(o, n, d, None, t, op, win, false) }
     })
 }
@@ -503,7 +517,9 @@ pub unsafe extern "C" fn MPI_Raccumulate(
         no_op_refused(op)?;
         let t = tgt!(target_rank, target_disp, target_count, target_datatype);
         let (o, n, d) = (origin_addr, origin_count.into(), origin_datatype);
-        // SAFETY: the MPI caller's buffers (capi/mod.rs contract).
+        // SAFETY: MPI 4.1 §12.3.4: the origin buffer `o` holds `n` x `d` (the caller's promise,
+        // capi/mod.rs), as `accumulate` asks;
+        // `request` is the routine's output argument, as `complete_request` asks.
         unsafe {
             accumulate(o, n, d, None, t, op, win, true)?;
             complete_request(request)
@@ -528,7 +544,9 @@ pub unsafe extern "C" fn MPI_Raccumulate_c(
         no_op_refused(op)?;
         let t = tgt!(target_rank, target_disp, target_count, target_datatype);
         let (o, n, d) = (origin_addr, origin_count, origin_datatype);
-        // SAFETY: the MPI caller's buffers (capi/mod.rs contract).
+        // SAFETY: MPI 4.1 §12.3.4: the origin buffer `o` holds `n` x `d` (the caller's promise,
+        // capi/mod.rs), as `accumulate` asks;
+        // `request` is the routine's output argument, as `complete_request` asks.
         unsafe {
             accumulate(o, n, d, None, t, op, win, true)?;
             complete_request(request)
@@ -559,7 +577,9 @@ pub unsafe extern "C" fn MPI_Get_accumulate(
             datatype: result_datatype,
         };
         let (o, n, d) = (origin_addr, origin_count.into(), origin_datatype);
-        // SAFETY: the MPI caller's buffers (capi/mod.rs contract).
+        // SAFETY: MPI 4.1 §12.3.5: the origin buffer `o` holds `n` x `d` (unless the op is
+        // MPI_NO_OP) and the result buffer `r` has room for its count and datatype (the
+        // caller's promise, capi/mod.rs), as `accumulate` asks.
         unsafe { accumulate(o, n, d, Some(r), t, op, win, false) }
     })
 }
@@ -587,7 +607,9 @@ pub unsafe extern "C" fn MPI_Get_accumulate_c(
             datatype: result_datatype,
         };
         let (o, n, d) = (origin_addr, origin_count, origin_datatype);
-        // SAFETY: the MPI caller's buffers (capi/mod.rs contract).
+        // SAFETY: MPI 4.1 §12.3.5: the origin buffer `o` holds `n` x `d` (unless the op is
+        // MPI_NO_OP) and the result buffer `r` has room for its count and datatype (the
+        // caller's promise, capi/mod.rs), as `accumulate` asks.
         unsafe { accumulate(o, n, d, Some(r), t, op, win, false) }
     })
 }
@@ -616,7 +638,10 @@ pub unsafe extern "C" fn MPI_Rget_accumulate(
             datatype: result_datatype,
         };
         let (o, n, d) = (origin_addr, origin_count.into(), origin_datatype);
-        // SAFETY: the MPI caller's buffers (capi/mod.rs contract).
+        // SAFETY: MPI 4.1 §12.3.5: the origin buffer `o` holds `n` x `d` (unless the op is
+        // MPI_NO_OP) and the result buffer `r` has room for its count and datatype (the
+        // caller's promise, capi/mod.rs), as `accumulate` asks;
+        // `request` is the routine's output argument, as `complete_request` asks.
         unsafe {
             accumulate(o, n, d, Some(r), t, op, win, true)?;
             complete_request(request)
@@ -648,7 +673,10 @@ pub unsafe extern "C" fn MPI_Rget_accumulate_c(
             datatype: result_datatype,
         };
         let (o, n, d) = (origin_addr, origin_count, origin_datatype);
-        // SAFETY: the MPI caller's buffers (capi/mod.rs contract).
+        // SAFETY: MPI 4.1 §12.3.5: the origin buffer `o` holds `n` x `d` (unless the op is
+        // MPI_NO_OP) and the result buffer `r` has room for its count and datatype (the
+        // caller's promise, capi/mod.rs), as `accumulate` asks;
+        // `request` is the routine's output argument, as `complete_request` asks.
         unsafe {
             accumulate(o, n, d, Some(r), t, op, win, true)?;
             complete_request(request)
@@ -675,7 +703,8 @@ pub unsafe extern "C" fn MPI_Fetch_and_op(
             count: 1,
             datatype,
         };
-        // SAFETY: the MPI caller's buffers (capi/mod.rs contract).
+        // SAFETY: MPI 4.1 §12.3.5: `origin_addr` holds one `datatype` (unless the op is
+        // MPI_NO_OP) and `r` has room for one (the caller's promise), as `accumulate` asks.
         unsafe { accumulate(origin_addr, 1, datatype, Some(r), t, op, win, false) }
     })
 }

@@ -231,10 +231,10 @@ pub unsafe extern "C" fn MPI_T_cvar_handle_alloc(
 pub unsafe extern "C" fn MPI_T_cvar_handle_free(handle: *mut MPI_T_cvar_handle) -> c_int {
     tool_entry!({
         need!(handle);
-        // SAFETY: the entry point's own pointer arguments, valid as the standard says (capi/mod.rs).
+        // SAFETY: `handle` is not NULL (`need!` above) and is the routine's INOUT handle,
+        // readable and writable during the call (MPI's contract, capi/mod.rs).
         tool::cvar_handle_free(unsafe { *handle })?;
-        // SAFETY: `put` gets this call's own pointer arguments, valid as its `# Safety` asks (MPI's
-        // contract for this routine, capi/mod.rs).
+        // SAFETY: the same `handle`, not NULL and writable: the freed handle becomes the null one.
         unsafe { put(handle, MPI_T_CVAR_HANDLE_NULL) };
         Ok(())
     })
@@ -358,10 +358,10 @@ pub unsafe extern "C" fn MPI_T_pvar_session_create(session: *mut MPI_T_pvar_sess
 pub unsafe extern "C" fn MPI_T_pvar_session_free(session: *mut MPI_T_pvar_session) -> c_int {
     tool_entry!({
         need!(session);
-        // SAFETY: the entry point's own pointer arguments, valid as the standard says (capi/mod.rs).
+        // SAFETY: `session` is not NULL (`need!` above) and is the routine's INOUT handle,
+        // readable and writable during the call (MPI's contract, capi/mod.rs).
         tool::pvar_session_free(unsafe { *session })?;
-        // SAFETY: `put` gets this call's own pointer arguments, valid as its `# Safety` asks (MPI's
-        // contract for this routine, capi/mod.rs).
+        // SAFETY: the same `session`, not NULL and writable: the freed handle becomes the null one.
         unsafe { put(session, MPI_T_PVAR_SESSION_NULL) };
         Ok(())
     })
@@ -398,10 +398,10 @@ pub unsafe extern "C" fn MPI_T_pvar_handle_free(
 ) -> c_int {
     tool_entry!({
         need!(handle);
-        // SAFETY: the entry point's own pointer arguments, valid as the standard says (capi/mod.rs).
+        // SAFETY: `handle` is not NULL (`need!` above) and is the routine's INOUT handle,
+        // readable and writable during the call (MPI's contract, capi/mod.rs).
         tool::pvar_handle_free(session, unsafe { *handle })?;
-        // SAFETY: `put` gets this call's own pointer arguments, valid as its `# Safety` asks (MPI's
-        // contract for this routine, capi/mod.rs).
+        // SAFETY: the same `handle`, not NULL and writable: the freed handle becomes the null one.
         unsafe { put(handle, MPI_T_PVAR_HANDLE_NULL) };
         Ok(())
     })

@@ -55,11 +55,11 @@ pub unsafe extern "C" fn MPI_Cart_create(
 ) -> c_int {
     entry!("MPI_Cart_create", Scope::Comm(comm_old), {
         let _ = reorder;
-        // SAFETY: `comm_out` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: `comm_cart` is the routine's output handle, NULL or writable by MPI's contract
+        // (capi/mod.rs): what `comm_out` asks.
         let out = unsafe { comm_out(comm_cart) }?;
-        // SAFETY: `grid` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.1, §8.5.8: `dims` and `periods` are arrays of `ndims` ints, as `grid` asks
+        // (capi/mod.rs: the caller keeps that promise).
         let (topo, size) = unsafe { grid(ndims, dims, periods) }?;
         let h = rt().comm_with_topology(Handle(comm_old), size, topo)?;
         // SAFETY: `out` is the entry point's output argument, checked non-NULL by `comm_out` above
@@ -76,12 +76,12 @@ pub unsafe extern "C" fn MPI_Dims_create(nnodes: c_int, ndims: c_int, dims: *mut
         if ndims < 0 {
             return Err(Error::invalid(MPI_ERR_DIMS, format!("ndims is {ndims}")));
         }
-        // SAFETY: `ints` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.2: `dims` is an array of `ndims` ints (read and written here), as
+        // `ints` asks.
         let mut d = unsafe { ints(dims, ndims, "dims") }?;
         dims_create(nnodes, &mut d)?;
-        // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.2: `dims` is an array of `ndims` ints, writable, as `write_ints`
+        // asks.
         unsafe { write_ints(dims, ndims, &d, "dims") }
     })
 }
@@ -117,14 +117,11 @@ pub unsafe extern "C" fn MPI_Cart_get(
                 ),
             ));
         }
-        // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.5: `dims` has room for `maxdims` ints, as `write_ints` asks.
         unsafe { write_ints(dims, maxdims, &d, "dims") }?;
-        // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.5: `periods` has room for `maxdims` ints, as `write_ints` asks.
         unsafe { write_ints(periods, maxdims, &p, "periods") }?;
-        // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.5: `coords` has room for `maxdims` ints, as `write_ints` asks.
         unsafe { write_ints(coords, maxdims, &me, "coords") }
     })
 }
@@ -138,8 +135,8 @@ pub unsafe extern "C" fn MPI_Cart_rank(
     entry!("MPI_Cart_rank", Scope::Comm(comm), {
         let rank = try_out!(rank);
         let (d, _, t) = cart_of(comm)?;
-        // SAFETY: `ints` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.5: `coords` holds one int per dimension of the Cartesian
+        // topology (`d.len()`), as `ints` asks.
         let c = unsafe { ints(coords, d.len() as c_int, "coords") }?;
         rank.set(t.cart_rank(&c)?);
         Ok(())
@@ -165,8 +162,7 @@ pub unsafe extern "C" fn MPI_Cart_coords(
             ));
         }
         let c = t.cart_coords(rank)?;
-        // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.5: `coords` has room for `maxdims` ints, as `write_ints` asks.
         unsafe { write_ints(coords, maxdims, &c, "coords") }
     })
 }
@@ -199,12 +195,12 @@ pub unsafe extern "C" fn MPI_Cart_sub(
     newcomm: *mut MPI_Comm,
 ) -> c_int {
     entry!("MPI_Cart_sub", Scope::Comm(comm), {
-        // SAFETY: `comm_out` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: `newcomm` is the routine's output handle, NULL or writable by MPI's contract
+        // (capi/mod.rs): what `comm_out` asks.
         let out = unsafe { comm_out(newcomm) }?;
         let (d, _, _) = cart_of(comm)?;
-        // SAFETY: `ints` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.7: `remain_dims` holds one entry per dimension of the topology
+        // (`d.len()`), as `ints` asks.
         let remain: Vec<bool> = unsafe { ints(remain_dims, d.len() as c_int, "remain_dims") }?
             .iter()
             .map(|&r| r != 0)
@@ -229,8 +225,8 @@ pub unsafe extern "C" fn MPI_Cart_map(
 ) -> c_int {
     entry!("MPI_Cart_map", Scope::Comm(comm), {
         let newrank = try_out!(newrank);
-        // SAFETY: `grid` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.1, §8.5.8: `dims` and `periods` are arrays of `ndims` ints, as `grid` asks
+        // (capi/mod.rs: the caller keeps that promise).
         let (_, size) = unsafe { grid(ndims, dims, periods) }?;
         newrank.set(map_rank(comm, size)?);
         Ok(())

@@ -132,11 +132,11 @@ pub unsafe extern "C" fn MPI_Graph_create(
 ) -> c_int {
     entry!("MPI_Graph_create", Scope::Comm(comm_old), {
         let _ = reorder;
-        // SAFETY: `comm_out` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: `comm_graph` is the routine's output handle, NULL or writable by MPI's contract
+        // (capi/mod.rs): what `comm_out` asks.
         let out = unsafe { comm_out(comm_graph) }?;
-        // SAFETY: `graph` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.3, §8.5.8: `index` holds `nnodes` ints and `edges` `index[nnodes-1]`, as
+        // `graph` asks.
         let topo = unsafe { graph(nnodes, index, edges) }?;
         let h = rt().comm_with_topology(Handle(comm_old), nnodes.into(), topo)?;
         // SAFETY: `out` is the entry point's output argument, checked non-NULL by `comm_out` above
@@ -178,11 +178,9 @@ pub unsafe extern "C" fn MPI_Graph_get(
         let Topology::Graph { index: i, edges: e } = &*t else {
             unreachable!("graph_of checked")
         };
-        // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.5: `index` has room for `maxindex` ints, as `write_ints` asks.
         unsafe { write_ints(index, maxindex, i, "index") }?;
-        // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.5: `edges` has room for `maxedges` ints, as `write_ints` asks.
         unsafe { write_ints(edges, maxedges, e, "edges") }
     })
 }
@@ -210,8 +208,8 @@ pub unsafe extern "C" fn MPI_Graph_neighbors(
     entry!("MPI_Graph_neighbors", Scope::Comm(comm), {
         let t = graph_of(comm)?;
         let n = t.graph_neighbors(rank)?;
-        // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.5: `neighbors` has room for `maxneighbors` ints, as `write_ints`
+        // asks.
         unsafe { write_ints(neighbors, maxneighbors, n, "neighbors") }
     })
 }
@@ -230,8 +228,8 @@ pub unsafe extern "C" fn MPI_Graph_map(
         if nnodes < 1 {
             return Err(Error::invalid(MPI_ERR_ARG, format!("nnodes is {nnodes}")));
         }
-        // SAFETY: `graph` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.3, §8.5.8: `index` holds `nnodes` ints and `edges` `index[nnodes-1]`, as
+        // `graph` asks.
         unsafe { graph(nnodes, index, edges) }?;
         newrank.set(map_rank(comm, nnodes.into())?);
         Ok(())
@@ -254,21 +252,19 @@ pub unsafe extern "C" fn MPI_Dist_graph_create_adjacent(
 ) -> c_int {
     entry!("MPI_Dist_graph_create_adjacent", Scope::Comm(comm_old), {
         let _ = reorder;
-        // SAFETY: `comm_out` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: `comm_dist_graph` is the routine's output handle, NULL or writable by MPI's
+        // contract (capi/mod.rs): what `comm_out` asks.
         let out = unsafe { comm_out(comm_dist_graph) }?;
         check_info(info)?;
-        // SAFETY: `ints` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.4: `sources` holds `indegree` ints, as `ints` asks.
         let s = unsafe { ints(sources, indegree, "sources") }?;
-        // SAFETY: `weights` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.4: `sourceweights` holds `indegree` ints or is a weights
+        // sentinel, as `weights` asks.
         let sw = unsafe { weights(sourceweights, indegree, "sourceweights") }?;
-        // SAFETY: `ints` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.4: `destinations` holds `outdegree` ints, as `ints` asks.
         let d = unsafe { ints(destinations, outdegree, "destinations") }?;
-        // SAFETY: `weights` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.4: `destweights` holds `outdegree` ints or is a weights
+        // sentinel, as `weights` asks.
         let dw = unsafe { weights(destweights, outdegree, "destweights") }?;
         let topo = dist_graph(comm_old, (s, sw), (d, dw))?;
         let size = rt().comm_size(Handle(comm_old))?;
@@ -296,17 +292,15 @@ pub unsafe extern "C" fn MPI_Dist_graph_create(
 ) -> c_int {
     entry!("MPI_Dist_graph_create", Scope::Comm(comm_old), {
         let _ = reorder;
-        // SAFETY: `comm_out` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: `comm_dist_graph` is the routine's output handle, NULL or writable by MPI's
+        // contract (capi/mod.rs): what `comm_out` asks.
         let out = unsafe { comm_out(comm_dist_graph) }?;
         check_info(info)?;
         let size = rt().comm_size(Handle(comm_old))?;
         let rank = rt().comm_rank(Handle(comm_old))?;
-        // SAFETY: `ints` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.4: `sources` holds `n` ints, as `ints` asks.
         let s = unsafe { ints(sources, n, "sources") }?;
-        // SAFETY: `ints` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.4: `degrees` holds `n` ints, as `ints` asks.
         let deg = unsafe { ints(degrees, n, "degrees") }?;
         check_ranks(&s, size, "sources")?;
         if let Some(i) = deg.iter().position(|&x| x < 0) {
@@ -318,12 +312,12 @@ pub unsafe extern "C" fn MPI_Dist_graph_create(
         let total = deg.iter().map(|&x| i64::from(x)).sum::<i64>();
         let total = c_int::try_from(total)
             .map_err(|_| Error::invalid(MPI_ERR_ARG, "more than INT_MAX edges"))?;
-        // SAFETY: `ints` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.4: `destinations` holds the sum of `degrees` (`total`) ints, as
+        // `ints` asks.
         let d = unsafe { ints(destinations, total, "destinations") }?;
         check_ranks(&d, size, "destinations")?;
-        // SAFETY: `weights` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.4: `weights` holds one int per destination (`total`) or is a
+        // weights sentinel, as `weights` asks.
         let w = unsafe { weights(weights_, total, "weights") }?;
         let (mut ins, mut inw, mut outs, mut outw) = (vec![], vec![], vec![], vec![]);
         let mut k = 0;
@@ -405,22 +399,22 @@ pub unsafe extern "C" fn MPI_Dist_graph_neighbors(
         else {
             unreachable!("dist_graph checked")
         };
-        // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.5: `sources` has room for `maxindegree` ints, as `write_ints`
+        // asks.
         unsafe { write_ints(sources, maxindegree, s, "sources") }?;
-        // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety` asks
-        // (MPI's contract for this routine, capi/mod.rs).
+        // SAFETY: MPI 4.1 §8.5.5: `destinations` has room for `maxoutdegree` ints, as
+        // `write_ints` asks.
         unsafe { write_ints(destinations, maxoutdegree, d, "destinations") }?;
         // Weights are written only for a weighted graph, and never through a sentinel.
         let real = |p: *mut c_int| !matches!(p as usize, UNWEIGHTED | WEIGHTS_EMPTY);
         if *weighted && real(sourceweights) {
-            // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety`
-            // asks (MPI's contract for this routine, capi/mod.rs).
+            // SAFETY: MPI 4.1 §8.5.5: `sourceweights`, not a sentinel (checked above), has room
+            // for `maxindegree` ints, as `write_ints` asks.
             unsafe { write_ints(sourceweights, maxindegree, sw, "sourceweights") }?;
         }
         if *weighted && real(destweights) {
-            // SAFETY: `write_ints` gets this call's own pointer arguments, valid as its `# Safety`
-            // asks (MPI's contract for this routine, capi/mod.rs).
+            // SAFETY: MPI 4.1 §8.5.5: `destweights`, not a sentinel (checked above), has room for
+            // `maxoutdegree` ints, as `write_ints` asks.
             unsafe { write_ints(destweights, maxoutdegree, dw, "destweights") }?;
         }
         Ok(())
