@@ -14,6 +14,7 @@
 mod basic;
 mod contents;
 pub mod external32;
+mod f90;
 pub(crate) mod layout;
 pub mod predefined;
 mod table;
@@ -371,7 +372,7 @@ impl Runtime {
         {
             let st = self.active()?;
             st.types.get(h)?;
-            if st.types.is_predefined(h) {
+            if st.types.is_predefined(h) || st.types.get(h)?.f90 {
                 return Err(Error::PredefinedHandle {
                     kind: HandleKind::Datatype,
                     handle: h.0,
