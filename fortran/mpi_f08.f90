@@ -4122,6 +4122,54 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_pack_c
+    subroutine pmpi_pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, position, &
+        ierror)
+      import
+      implicit none
+      CHARACTER(LEN=*), INTENT(IN) :: datarep
+      TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+      INTEGER, INTENT(IN) :: incount
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(*), DIMENSION(*) :: outbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: outsize
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(INOUT) :: position
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_pack_external
+    subroutine pmpi_pack_external_c(datarep, inbuf, incount, datatype, outbuf, outsize, position, &
+        ierror)
+      import
+      implicit none
+      CHARACTER(LEN=*), INTENT(IN) :: datarep
+      TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      TYPE(*), DIMENSION(*) :: outbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outsize
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_pack_external_c
+    subroutine pmpi_pack_external_size(datarep, incount, datatype, size, ierror)
+      import
+      implicit none
+      CHARACTER(LEN=*), INTENT(IN) :: datarep
+      INTEGER, INTENT(IN) :: incount
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_pack_external_size
+    subroutine pmpi_pack_external_size_c(datarep, incount, datatype, size, ierror)
+      import
+      implicit none
+      CHARACTER(LEN=*), INTENT(IN) :: datarep
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_pack_external_size_c
     subroutine pmpi_pack_size(incount, datatype, comm, size, ierror)
       import
       implicit none
@@ -5800,6 +5848,36 @@ module mpi_f08
       TYPE(MPI_Comm), INTENT(IN) :: comm
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_unpack_c
+    subroutine pmpi_unpack_external(datarep, inbuf, insize, position, outbuf, outcount, datatype, &
+        ierror)
+      import
+      implicit none
+      CHARACTER(LEN=*), INTENT(IN) :: datarep
+      TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: insize
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(INOUT) :: position
+      TYPE(*), DIMENSION(*) :: outbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+      INTEGER, INTENT(IN) :: outcount
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_unpack_external
+    subroutine pmpi_unpack_external_c(datarep, inbuf, insize, position, outbuf, outcount, datatype, &
+        ierror)
+      import
+      implicit none
+      CHARACTER(LEN=*), INTENT(IN) :: datarep
+      TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: insize
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+      TYPE(*), DIMENSION(*) :: outbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outcount
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_unpack_external_c
     subroutine pmpi_unpublish_name(service_name, info, port_name, ierror)
       import
       implicit none
@@ -6502,6 +6580,10 @@ module mpi_f08
   private :: pmpi_open_port
   private :: pmpi_pack
   private :: pmpi_pack_c
+  private :: pmpi_pack_external
+  private :: pmpi_pack_external_c
+  private :: pmpi_pack_external_size
+  private :: pmpi_pack_external_size_c
   private :: pmpi_pack_size
   private :: pmpi_pack_size_c
   private :: pmpi_pcontrol
@@ -6655,6 +6737,8 @@ module mpi_f08
   private :: pmpi_type_vector_c
   private :: pmpi_unpack
   private :: pmpi_unpack_c
+  private :: pmpi_unpack_external
+  private :: pmpi_unpack_external_c
   private :: pmpi_unpublish_name
   private :: pmpi_wait
   private :: pmpi_waitall
@@ -11431,6 +11515,66 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Pack_c
 
+  subroutine MPI_Pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, position, ierror)
+    implicit none
+    CHARACTER(LEN=*), INTENT(IN) :: datarep
+    TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+    INTEGER, INTENT(IN) :: incount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(*), DIMENSION(*) :: outbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: outsize
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(INOUT) :: position
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, position, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Pack_external
+
+  subroutine MPI_Pack_external_c(datarep, inbuf, incount, datatype, outbuf, outsize, position, &
+      ierror)
+    implicit none
+    CHARACTER(LEN=*), INTENT(IN) :: datarep
+    TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(*), DIMENSION(*) :: outbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outsize
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_pack_external_c(datarep, inbuf, incount, datatype, outbuf, outsize, position, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Pack_external_c
+
+  subroutine MPI_Pack_external_size(datarep, incount, datatype, size, ierror)
+    implicit none
+    CHARACTER(LEN=*), INTENT(IN) :: datarep
+    INTEGER, INTENT(IN) :: incount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_pack_external_size(datarep, incount, datatype, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Pack_external_size
+
+  subroutine MPI_Pack_external_size_c(datarep, incount, datatype, size, ierror)
+    implicit none
+    CHARACTER(LEN=*), INTENT(IN) :: datarep
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_pack_external_size_c(datarep, incount, datatype, size, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Pack_external_size_c
+
   subroutine MPI_Pack_size(incount, datatype, comm, size, ierror)
     implicit none
     INTEGER, INTENT(IN) :: incount
@@ -13614,6 +13758,44 @@ contains
     call pmpi_unpack_c(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Unpack_c
+
+  subroutine MPI_Unpack_external(datarep, inbuf, insize, position, outbuf, outcount, datatype, &
+      ierror)
+    implicit none
+    CHARACTER(LEN=*), INTENT(IN) :: datarep
+    TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: insize
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(INOUT) :: position
+    TYPE(*), DIMENSION(*) :: outbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+    INTEGER, INTENT(IN) :: outcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_unpack_external(datarep, inbuf, insize, position, outbuf, outcount, datatype, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Unpack_external
+
+  subroutine MPI_Unpack_external_c(datarep, inbuf, insize, position, outbuf, outcount, datatype, &
+      ierror)
+    implicit none
+    CHARACTER(LEN=*), INTENT(IN) :: datarep
+    TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: insize
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+    TYPE(*), DIMENSION(*) :: outbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_unpack_external_c(datarep, inbuf, insize, position, outbuf, outcount, datatype, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Unpack_external_c
 
   subroutine MPI_Unpublish_name(service_name, info, port_name, ierror)
     implicit none

@@ -2879,6 +2879,29 @@ int MPI_Pack_c(const void *inbuf,
                MPI_Count *position,
                MPI_Comm comm);
 
+int MPI_Pack_external(const char *datarep,
+                      const void *inbuf,
+                      int incount,
+                      MPI_Datatype datatype,
+                      void *outbuf,
+                      MPI_Aint outsize,
+                      MPI_Aint *position);
+
+int MPI_Pack_external_c(const char *datarep,
+                        const void *inbuf,
+                        MPI_Count incount,
+                        MPI_Datatype datatype,
+                        void *outbuf,
+                        MPI_Count outsize,
+                        MPI_Count *position);
+
+int MPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datatype, MPI_Aint *size);
+
+int MPI_Pack_external_size_c(const char *datarep,
+                             MPI_Count incount,
+                             MPI_Datatype datatype,
+                             MPI_Count *size);
+
 int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
 
 int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
@@ -3953,6 +3976,22 @@ int MPI_Unpack_c(const void *inbuf,
                  MPI_Count outcount,
                  MPI_Datatype datatype,
                  MPI_Comm comm);
+
+int MPI_Unpack_external(const char *datarep,
+                        const void *inbuf,
+                        MPI_Aint insize,
+                        MPI_Aint *position,
+                        void *outbuf,
+                        int outcount,
+                        MPI_Datatype datatype);
+
+int MPI_Unpack_external_c(const char *datarep,
+                          const void *inbuf,
+                          MPI_Count insize,
+                          MPI_Count *position,
+                          void *outbuf,
+                          MPI_Count outcount,
+                          MPI_Datatype datatype);
 
 int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name);
 
@@ -6161,6 +6200,32 @@ int PMPI_Pack_c(const void *inbuf,
                 MPI_Count *position,
                 MPI_Comm comm);
 
+int PMPI_Pack_external(const char *datarep,
+                       const void *inbuf,
+                       int incount,
+                       MPI_Datatype datatype,
+                       void *outbuf,
+                       MPI_Aint outsize,
+                       MPI_Aint *position);
+
+int PMPI_Pack_external_c(const char *datarep,
+                         const void *inbuf,
+                         MPI_Count incount,
+                         MPI_Datatype datatype,
+                         void *outbuf,
+                         MPI_Count outsize,
+                         MPI_Count *position);
+
+int PMPI_Pack_external_size(const char *datarep,
+                            int incount,
+                            MPI_Datatype datatype,
+                            MPI_Aint *size);
+
+int PMPI_Pack_external_size_c(const char *datarep,
+                              MPI_Count incount,
+                              MPI_Datatype datatype,
+                              MPI_Count *size);
+
 int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
 
 int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
@@ -7216,6 +7281,22 @@ int PMPI_Unpack_c(const void *inbuf,
                   MPI_Count outcount,
                   MPI_Datatype datatype,
                   MPI_Comm comm);
+
+int PMPI_Unpack_external(const char *datarep,
+                         const void *inbuf,
+                         MPI_Aint insize,
+                         MPI_Aint *position,
+                         void *outbuf,
+                         int outcount,
+                         MPI_Datatype datatype);
+
+int PMPI_Unpack_external_c(const char *datarep,
+                           const void *inbuf,
+                           MPI_Count insize,
+                           MPI_Count *position,
+                           void *outbuf,
+                           MPI_Count outcount,
+                           MPI_Datatype datatype);
 
 int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name);
 

@@ -107,7 +107,19 @@ const SKIP: &[Skip] = &[
         name: "c/type_f90",
         procs: 1,
         engines: &[],
-        why: "checks that the answer is the predefined MPI_INTEGER4 handle itself, where MPICH and Open MPI return a type of combiner MPI_COMBINER_F90_INTEGER",
+        why: "checks MPI 4.1 §19.1.9's rule that an F90 type cannot be freed (MPI_ERR_TYPE), where MPICH's MPI_Type_free accepts it",
+    },
+    Skip {
+        name: "c/type_decode_table",
+        procs: 1,
+        engines: &[],
+        why: "MPI 4.1 large-count constructors and MPI_Type_get_envelope_c that Open MPI 4.1 lacks; MPICH does not check max_large_counts (MPI_ERR_ARG here)",
+    },
+    Skip {
+        name: "c/pack_external",
+        procs: 1,
+        engines: &[],
+        why: "MPI_Pack_external_c and friends that Open MPI 4.1 lacks; MPICH 4.0.2 aborts inside MPI_Pack_external of a struct (typerep_yaksa_pack_external.c assertion) and has no external32 size for MPI_LONG_INT",
     },
     Skip {
         name: "c/type_darray",

@@ -32,6 +32,13 @@ const REQUIRED: &[&str] = &[
     "MPI_Type_create_f90_complex",
     "MPI_Type_create_f90_integer",
     "MPI_Type_create_f90_real",
+    // Packing in external32 (§5.2.3, §14.5.2).
+    "MPI_Pack_external",
+    "MPI_Pack_external_c",
+    "MPI_Unpack_external",
+    "MPI_Unpack_external_c",
+    "MPI_Pack_external_size",
+    "MPI_Pack_external_size_c",
     // MPI-IO (§14).
     "MPI_File_c2f",
     "MPI_File_call_errhandler",

@@ -1,12 +1,13 @@
-//! `MPI_Type_create_f90_integer/real/complex` (MPI 4.1 §19.1.9): the predefined sized type of the
-//! smallest kind gfortran's SELECTED_INT_KIND / SELECTED_REAL_KIND would give for the range and
-//! precision, or MPI_ERR_ARG when no kind has one (MPI has no type for gfortran's REAL(10), so
-//! precisions 16..=18 take the 16-byte kind).
+//! `MPI_Type_create_f90_integer/real/complex` (MPI 4.1 §19.1.9): a predefined type that behaves
+//! as the sized type of the smallest kind gfortran's SELECTED_INT_KIND / SELECTED_REAL_KIND
+//! would give for the range and precision (MPI_ERR_ARG when no kind has one; MPI has no type for
+//! gfortran's REAL(10), so precisions 16..=18 take the 16-byte kind), and decodes as
+//! `MPI_COMBINER_F90_*` with the arguments given (`world::datatype::f90`).
 
-use crate::boundary::Scope;
+use crate::boundary::{rt, Scope};
 use crate::capi::types::*;
 use crate::consts::*;
-use crate::world::{Error, Result};
+use crate::world::{Error, Handle, Result};
 use crate::{entry, try_out};
 use std::ffi::c_int;
 
@@ -57,7 +58,11 @@ pub unsafe extern "C" fn MPI_Type_create_f90_integer(
 ) -> c_int {
     entry!("MPI_Type_create_f90_integer", Scope::NoObject, {
         let newtype = try_out!(newtype);
-        newtype.set(integer_for(r)?);
+        let like = integer_for(r)?;
+        newtype.set(
+            rt().type_f90(MPI_COMBINER_F90_INTEGER, &[r.into()], Handle(like))?
+                .0,
+        );
         Ok(())
     })
 }
@@ -70,11 +75,13 @@ pub unsafe extern "C" fn MPI_Type_create_f90_real(
 ) -> c_int {
     entry!("MPI_Type_create_f90_real", Scope::NoObject, {
         let newtype = try_out!(newtype);
-        newtype.set(match real_bytes(p, r)? {
+        let like = match real_bytes(p, r)? {
             4 => MPI_REAL4,
             8 => MPI_REAL8,
             _ => MPI_REAL16,
-        });
+        };
+        let ints = [p.into(), r.into()];
+        newtype.set(rt().type_f90(MPI_COMBINER_F90_REAL, &ints, Handle(like))?.0);
         Ok(())
     })
 }
@@ -88,11 +95,16 @@ pub unsafe extern "C" fn MPI_Type_create_f90_complex(
     entry!("MPI_Type_create_f90_complex", Scope::NoObject, {
         let newtype = try_out!(newtype);
         // MPI_COMPLEXn is named after its total size: two reals of the kind.
-        newtype.set(match real_bytes(p, r)? {
+        let like = match real_bytes(p, r)? {
             4 => MPI_COMPLEX8,
             8 => MPI_COMPLEX16,
             _ => MPI_COMPLEX32,
-        });
+        };
+        let ints = [p.into(), r.into()];
+        newtype.set(
+            rt().type_f90(MPI_COMBINER_F90_COMPLEX, &ints, Handle(like))?
+                .0,
+        );
         Ok(())
     })
 }

@@ -45,6 +45,7 @@ pub mod op_user;
 pub mod p2p;
 pub mod p2p_c;
 pub mod pack;
+pub mod pack_external;
 pub mod profile;
 pub mod request;
 pub mod rma;

@@ -86,6 +86,8 @@ unsafe fn reduce_local<C: Count>(
         )),
         None => {
             let (_, extent) = rt().type_get_extent(Handle(datatype))?;
+            // An F90 type (MPI 4.1 §19.1.9) reduces as the named type it behaves as.
+            let datatype = rt().type_like(Handle(datatype))?.0;
             if element_extent(datatype) != Some(extent as usize) {
                 return Err(Error::invalid(
                     MPI_ERR_OP,

@@ -1,7 +1,6 @@
 //! Packing (MPI 4.1 §5.2) and address arithmetic (§5.1.5). A packed buffer here holds the
 //! typemap's bytes in typemap order, nothing else, so `MPI_Pack_size` is the data size.
-//! (`MPI_Pack_external` and friends, with their big-endian external32 layout, are not here
-//! yet.)
+//! (`MPI_Pack_external` and friends, with the external32 layout, are in pack_external.rs.)
 
 use crate::boundary::rt;
 use crate::capi::boundary::Scope;

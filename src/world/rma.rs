@@ -409,7 +409,8 @@ impl Runtime {
             return Err(Error::invalid(MPI_ERR_TYPE, "no datatype given"));
         };
         let fint = std::mem::size_of::<crate::caching::convert::FortranInteger>();
-        let kind = rma_op::kind_of(b.0, fint);
+        // An F90 type (MPI 4.1 §19.1.9) accumulates as the named type it behaves as.
+        let kind = rma_op::kind_of(self.type_like(b)?.0, fint);
         let name = self.type_get_name(b)?;
         rma_op::check(op.0, kind, &name)?;
         Ok(AccKind { kind })

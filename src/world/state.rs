@@ -48,6 +48,10 @@ pub struct State {
     pub file_null_errhandler: Handle,
     /// Data representations registered by `MPI_Register_datarep`.
     pub datareps: Vec<String>,
+    /// The types `MPI_Type_create_f90_*` made, by (combiner, p, r): the same arguments give
+    /// the same handle (MPI 4.1 §19.1.9).
+    /// With each, the named type it behaves as.
+    pub f90_types: Vec<([i64; 3], Handle, Handle)>,
     /// User reduction operations (`MPI_Op_create`).
     pub ops: Slab<crate::world::objects::op::UserOp>,
     /// Messages and posted receives of point-to-point communication with this process.
@@ -79,6 +83,7 @@ impl State {
             files: Slab::new(HandleKind::File),
             file_null_errhandler: Handle(MPI_ERRORS_RETURN),
             datareps: Vec::new(),
+            f90_types: Vec::new(),
             p2p: crate::world::objects::p2p::Queues::new(),
             ops: Slab::new(HandleKind::Op),
             errors: ErrorRegistry::new(),

@@ -126,6 +126,7 @@ c_programs! {
         type_darray,
         type_f90,
         type_decode_table,
+        pack_external,
         attr_comm,
         attr_dup,
         attr_keyval_free,

@@ -147,6 +147,8 @@ impl Runtime {
     pub(super) fn type_ref(st: &crate::world::state::State, h: Handle) -> Result<TypeRef> {
         let t = st.types.get(h)?;
         Ok(match &t.contents {
+            // The F90 types are predefined: they stay, so they are named by their handle.
+            _ if t.f90 => TypeRef::Named(h),
             None => TypeRef::Named(h),
             Some(c) => TypeRef::Derived(Shared::try_new(Snapshot {
                 layout: t.layout.clone(),
@@ -206,6 +208,7 @@ impl Runtime {
                     committed: false,
                     combiner: s.combiner,
                     contents: Some(s.contents.clone()),
+                    f90: false,
                 }),
             };
             match made {

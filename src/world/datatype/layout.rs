@@ -1,6 +1,7 @@
 //! The typemap of a datatype and the arithmetic of the constructors (MPI 4.1 §5.1.2–§5.1.7):
 //! a small tree flattened on demand into byte runs, with the standard's bound rules.
 
+use super::external32::Elem;
 use crate::consts::*;
 use crate::error::{Error, Result};
 use std::sync::Arc;
@@ -13,8 +14,9 @@ pub(super) const FINT: i64 = std::mem::size_of::<crate::caching::convert::Fortra
 /// The typemap of one element, as a tree whose leaves are runs of bytes.
 #[derive(Debug)]
 enum Map {
-    /// `len` contiguous bytes at displacement 0.
-    Bytes(i64),
+    /// `len` contiguous bytes at displacement 0, whole elements of one basic kind (what
+    /// external32 converts, `external32.rs`).
+    Bytes(i64, Elem),
     /// `count` copies of `child`, the i-th at displacement `i * stride`.
     Repeat {
         count: i64,
@@ -26,6 +28,17 @@ enum Map {
 }
 
 impl Map {
+    /// Bytes of one element in external32.
+    fn external32_size(&self) -> Result<i64> {
+        match self {
+            Map::Bytes(len, e) => mul(len / i64::from(e.native), i64::from(e.external)),
+            Map::Repeat { count, child, .. } => mul(*count, child.external32_size()?),
+            Map::Seq(parts) => parts
+                .iter()
+                .try_fold(0, |a, (_, m)| add(a, m.external32_size()?)),
+        }
+    }
+
     fn empty() -> Arc<Map> {
         Arc::new(Map::Seq(Vec::new()))
     }
@@ -34,7 +47,7 @@ impl Map {
     fn repeat(count: i64, stride: i64, child: &Arc<Map>) -> Arc<Map> {
         match (count, &**child) {
             (1, _) => child.clone(),
-            (_, Map::Bytes(len)) if *len == stride => Arc::new(Map::Bytes(len * count)),
+            (_, Map::Bytes(len, e)) if *len == stride => Arc::new(Map::Bytes(len * count, *e)),
             _ => Arc::new(Map::Repeat {
                 count,
                 stride,
@@ -43,12 +56,12 @@ impl Map {
         }
     }
 
-    /// Calls `f(offset, len)` for every run of bytes, in typemap order.
-    fn visit(&self, base: i64, f: &mut impl FnMut(i64, i64)) {
+    /// Calls `f(offset, len, elem)` for every run of bytes, in typemap order.
+    fn visit(&self, base: i64, f: &mut impl FnMut(i64, i64, Elem)) {
         match self {
-            Map::Bytes(len) => {
+            Map::Bytes(len, e) => {
                 if *len > 0 {
-                    f(base, *len)
+                    f(base, *len, *e)
                 }
             }
             Map::Repeat {
@@ -99,14 +112,15 @@ impl Layout {
     }
 
     /// A type made of runs `(offset, len)`, with the given extent (from 0) and alignment.
+    /// Its elements are bytes until `typed` says what they are.
     pub(super) fn pair(parts: &[(i64, i64)], extent: i64, align: i64) -> Layout {
         let map = if let [(0, len)] = parts {
-            Arc::new(Map::Bytes(*len))
+            Arc::new(Map::Bytes(*len, Elem::BYTE))
         } else {
             Arc::new(Map::Seq(
                 parts
                     .iter()
-                    .map(|&(off, len)| (off, Arc::new(Map::Bytes(len))))
+                    .map(|&(off, len)| (off, Arc::new(Map::Bytes(len, Elem::BYTE))))
                     .collect(),
             ))
         };
@@ -131,7 +145,7 @@ impl Layout {
         let ext = self.extent();
         for i in 0..count {
             self.map
-                .visit(i.wrapping_mul(ext), &mut |off, len| match &mut cur {
+                .visit(i.wrapping_mul(ext), &mut |off, len, _| match &mut cur {
                     Some((o, l)) if o.wrapping_add(*l) == off => *l += len,
                     _ => {
                         if let Some((o, l)) = cur.replace((off, len)) {
@@ -143,6 +157,41 @@ impl Layout {
         if let Some((o, l)) = cur {
             f(o, l);
         }
+    }
+
+    /// A predefined type's layout with its runs (in typemap order) made of `elems`; a run of
+    /// several elements (a complex) takes the same kind.
+    pub(super) fn typed(mut self, elems: &[Elem]) -> Layout {
+        let leaf = |len: i64, e: Elem| Arc::new(Map::Bytes(len, e));
+        self.map = match (&*self.map, elems) {
+            (Map::Bytes(len, _), [e, ..]) => leaf(*len, *e),
+            (Map::Seq(parts), _) if parts.len() == elems.len() => Arc::new(Map::Seq(
+                parts
+                    .iter()
+                    .zip(elems)
+                    .map(|((off, m), e)| match &**m {
+                        Map::Bytes(len, _) => (*off, leaf(*len, *e)),
+                        _ => (*off, m.clone()),
+                    })
+                    .collect(),
+            )),
+            _ => self.map,
+        };
+        self
+    }
+
+    /// Calls `f(offset, len, elem)` for each run of whole basic elements of `count` consecutive
+    /// elements, in typemap order (not merged: runs of different kinds convert differently).
+    pub fn for_each_run(&self, count: i64, mut f: impl FnMut(i64, i64, Elem)) {
+        let ext = self.extent();
+        for i in 0..count {
+            self.map.visit(i.wrapping_mul(ext), &mut f);
+        }
+    }
+
+    /// The bytes `count` elements take in the external32 representation (MPI 4.1 §14.5.2).
+    pub fn external32_size(&self, count: i64) -> Result<i64> {
+        mul(count, self.map.external32_size()?)
     }
 
     /// The byte runs `(offset, len)` of `count` consecutive elements, merged where they touch.

@@ -13,6 +13,8 @@
 
 mod basic;
 mod contents;
+pub mod external32;
+mod f90;
 pub(crate) mod layout;
 pub mod predefined;
 mod table;
@@ -370,7 +372,7 @@ impl Runtime {
         {
             let st = self.active()?;
             st.types.get(h)?;
-            if st.types.is_predefined(h) {
+            if st.types.is_predefined(h) || st.types.get(h)?.f90 {
                 return Err(Error::PredefinedHandle {
                     kind: HandleKind::Datatype,
                     handle: h.0,
@@ -416,6 +418,47 @@ impl Runtime {
             return Ok("MPI_DATATYPE_NULL".to_owned());
         }
         Ok(self.active()?.types.get(h)?.name.clone())
+    }
+
+    /// The runs `(offset, len, element)` of `count` elements of a committed (or predefined)
+    /// type in typemap order, and the bytes they take in external32 (MPI 4.1 §5.2.3, §14.5.2).
+    pub fn type_external32_runs(
+        &self,
+        h: Handle,
+        count: i64,
+    ) -> Result<(Vec<external32::Run>, i64)> {
+        check_count(count)?;
+        let layout = {
+            let st = self.active()?;
+            let t = st.types.get(h)?;
+            if !t.committed {
+                return Err(Error::invalid(
+                    MPI_ERR_TYPE,
+                    format!("datatype {:#x} is not committed", h.0),
+                ));
+            }
+            t.layout.clone()
+        };
+        let size = layout.external32_size(count)?;
+        let mut runs = Vec::new();
+        let mut failed = None;
+        layout.for_each_run(count, |off, len, e| {
+            if failed.is_none() {
+                if let Err(err) = alloc::try_push(&mut runs, (off, len, e)) {
+                    failed = Some(err);
+                }
+            }
+        });
+        match failed {
+            Some(e) => Err(e),
+            None => Ok((runs, size)),
+        }
+    }
+
+    /// `MPI_Pack_external_size`: the external32 bytes of `count` elements (MPI 4.1 §5.2.3).
+    pub fn type_external32_size(&self, h: Handle, count: i64) -> Result<i64> {
+        check_count(count)?;
+        self.active()?.layout_of(h)?.external32_size(count)
     }
 
     /// The byte runs `(offset, len)` of `count` elements of a datatype usable in communication

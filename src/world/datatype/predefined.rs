@@ -113,6 +113,7 @@ pub(super) fn predefined_types() -> Vec<(i32, &'static str, Layout)> {
 /// Installs every predefined datatype, committed, named as its constant.
 pub fn install_predefined(types: &mut Slab<Datatype>) -> Result<()> {
     for (h, name, layout) in predefined_types() {
+        let layout = layout.typed(&super::external32::elems(h));
         let mut t = Datatype::new(layout, MPI_COMBINER_NAMED);
         t.name = name.to_owned();
         t.committed = true;

@@ -98,7 +98,7 @@ impl State {
     /// A view's own copy of a datatype: predefined types as they are, derived ones as a new
     /// handle to the same layout, with no name and no attributes.
     pub fn type_copy(&mut self, h: Handle) -> Result<Handle> {
-        if self.types.is_predefined(h) {
+        if self.types.is_predefined(h) || self.types.get(h)?.f90 {
             return Ok(h);
         }
         let t = self.types.get(h)?;
@@ -108,13 +108,14 @@ impl State {
             committed: t.committed,
             combiner: t.combiner,
             contents: t.contents.clone(),
+            f90: false,
         };
         self.types.insert(copy)
     }
 
     /// Lets go of a view's copy (no attributes were ever set on it).
     fn type_release(&mut self, h: Handle) {
-        if !self.types.is_predefined(h) {
+        if !self.types.is_predefined(h) && !self.types.get(h).is_ok_and(|t| t.f90) {
             let _ = self.types.remove(h);
         }
     }

@@ -15,6 +15,9 @@ pub struct Datatype {
     pub combiner: i32,
     /// The constructor's arguments, for decoding (MPI 4.1 §5.1.13); `None` for named types.
     pub contents: Option<Shared<Contents>>,
+    /// Made by `MPI_Type_create_f90_*`: predefined (MPI 4.1 §19.1.9), so never freed, though
+    /// it decodes with its F90 combiner.
+    pub f90: bool,
 }
 
 impl Datatype {
@@ -25,6 +28,7 @@ impl Datatype {
             committed: false,
             combiner,
             contents: None,
+            f90: false,
         }
     }
 }
