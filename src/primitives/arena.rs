@@ -314,6 +314,30 @@ impl Arena {
     }
 }
 
+impl Arena {
+    /// Gives the pages of a block still handed out (`n` `T`s at `addr`) back to the kernel: it
+    /// stays its owner's and readable, reads as zeroes (a valid `T`, `T: Words`) and takes no
+    /// memory until written again. For a block its owner keeps published but empty (the
+    /// store's directory pages), where freeing it would let a stale reader meet another
+    /// block's free-list link. A range that is not whole pages inside one region is left
+    /// alone.
+    pub fn zero_pages_at<T: Words>(&self, addr: usize, n: usize) {
+        let len = n * std::mem::size_of::<T>();
+        let page = 4096;
+        if len == 0 || !addr.is_multiple_of(page) || !len.is_multiple_of(page) {
+            return;
+        }
+        let inside = self
+            .lock()
+            .regions
+            .iter()
+            .any(|r| addr >= r.base && addr + len <= r.base + r.carved);
+        if inside {
+            give_back(addr, len);
+        }
+    }
+}
+
 /// The block's first word, which links free blocks.
 fn link(addr: usize) -> &'static AtomicU64 {
     // SAFETY: `addr` is a block of at least 8 bytes, 8-aligned, in a mapping never unmapped;

@@ -32,7 +32,7 @@ use crate::kinds::ObjectKind;
 use crate::primitives::arena::{at, slice_at, Arena};
 use crate::primitives::zeroed::{zeroable, zeroed_box};
 use bucket::{cell_ref, cell_view, keyval_of, pack, Read, DYING, ORDER_SHIFT, PROVENANCE_BITS};
-use std::sync::atomic::{fence, AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{fence, AtomicI64, AtomicU32, AtomicU64, Ordering};
 
 mod bucket;
 mod directory;
@@ -103,9 +103,20 @@ pub struct Tables {
     /// from its creation until it dies (freed by the user and used by no attribute), `|
     /// HAS_DELETE` when it has a delete callback; 0 when none does ([`NO_KEYVAL`] for slot 0).
     keyvals: [[AtomicI64; KEYVAL_SLOTS]; 3],
+    /// Per object kind and leaf: records bound in it (writers only, under the engine's lock).
+    leaf_records: [[AtomicU32; LEAVES]; 3],
+    /// Per object kind: 1 + the leaf left empty last, kept resident (0: none), so that a loop
+    /// that makes and frees one object costs no system call; an empty leaf before it has its
+    /// pages given back (see [`Store::unbind`]).
+    kept_leaf: [AtomicU32; 3],
 }
 
-zeroable!(Tables { dirs, keyvals });
+zeroable!(Tables {
+    dirs,
+    keyvals,
+    leaf_records,
+    kept_leaf
+});
 
 impl Tables {
     /// Empty tables, for a `static` (all zero: `.bss`).
@@ -113,6 +124,8 @@ impl Tables {
         Tables {
             dirs: [const { [const { AtomicU64::new(0) }; LEAVES] }; 3],
             keyvals: [const { [const { AtomicI64::new(0) }; KEYVAL_SLOTS] }; 3],
+            leaf_records: [const { [const { AtomicU32::new(0) }; LEAVES] }; 3],
+            kept_leaf: [const { AtomicU32::new(0) }; 3],
         }
     }
 }
@@ -204,6 +217,10 @@ impl Store {
                         self.arena.free_at::<AtomicU64>(addr as usize, LEAF);
                     }
                 }
+                for n in &self.leaf_records[kind_index(kind)] {
+                    n.store(0, Ordering::Relaxed);
+                }
+                self.kept_leaf[kind_index(kind)].store(0, Ordering::Relaxed);
             } else {
                 self.hashed[kind_index(kind)].clear(&self.arena);
             }
@@ -277,6 +294,13 @@ impl Store {
             }
             let rec = self.new_record(obj)?;
             entry.store(rec as *const Record as u64, Ordering::Release);
+            let k = kind_index(obj.kind);
+            let n = &self.leaf_records[k][index >> LEAF_BITS];
+            n.store(n.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+            let kept = &self.kept_leaf[k];
+            if kept.load(Ordering::Relaxed) == (index >> LEAF_BITS) as u32 + 1 {
+                kept.store(0, Ordering::Relaxed);
+            }
             Ok(self.handle(rec))
         } else {
             let dir = &self.hashed[kind_index(obj.kind)];
@@ -315,12 +339,36 @@ impl Store {
             let leaf = self.dirs[kind_index(obj.kind)][index >> LEAF_BITS].load(Ordering::Acquire);
             if leaf != 0 {
                 slice_at::<AtomicU64>(leaf, LEAF)[index & (LEAF - 1)].store(0, Ordering::Release);
+                self.leaf_emptied(obj.kind, index >> LEAF_BITS);
             }
         } else {
             self.hashed[kind_index(obj.kind)].remove(&self.arena, obj.key.0);
         }
         self.arena
             .free_at::<Record>(rec as *const Record as usize, 1);
+    }
+
+    /// A record left leaf `leaf` of `kind`'s directory. A leaf left with none keeps its place
+    /// (readers may hold its address: freed, it could become another leaf, whose free-list
+    /// link a reader would follow) but, unless it is the one kept resident, gives its pages
+    /// back: 1,000,000 freed datatypes left 8 MiB of empty leaves resident.
+    fn leaf_emptied(&self, kind: ObjectKind, leaf: usize) {
+        let k = kind_index(kind);
+        let n = &self.leaf_records[k][leaf];
+        let left = n.load(Ordering::Relaxed).saturating_sub(1);
+        n.store(left, Ordering::Relaxed);
+        if left != 0 {
+            return;
+        }
+        let before = self.kept_leaf[k].swap(leaf as u32 + 1, Ordering::Relaxed);
+        if before == 0 || before == leaf as u32 + 1 {
+            return;
+        }
+        let old = before as usize - 1;
+        let addr = self.dirs[k][old].load(Ordering::Acquire);
+        if addr != 0 && self.leaf_records[k][old].load(Ordering::Relaxed) == 0 {
+            self.arena.zero_pages_at::<AtomicU64>(addr as usize, LEAF);
+        }
     }
 
     /// Every object of `kind` bound now, in directory order (for dense keys, the single-process
