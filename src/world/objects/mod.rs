@@ -7,9 +7,11 @@
 pub mod comm;
 pub mod datatype;
 pub mod errhandler;
+pub mod grequest;
 pub mod info;
 pub mod op;
 pub mod p2p;
+pub mod partitioned;
 pub mod request;
 pub mod rma;
 pub mod status;
