@@ -204,7 +204,7 @@ unsafe fn write_nth(statuses: *mut MPI_Status, i: usize, s: &Status) {
 }
 
 /// A single completion's outcome: a receive's error (truncation) is the call's error.
-fn outcome(s: &Status) -> Result<()> {
+pub(crate) fn outcome(s: &Status) -> Result<()> {
     match s.error {
         MPI_SUCCESS => Ok(()),
         MPI_ERR_TRUNCATE => Err(Error::invalid(
