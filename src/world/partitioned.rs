@@ -294,8 +294,9 @@ impl Runtime {
         }
         let i = check_partition(p, partition)?;
         if p.ready[i] {
-            // The standard makes this erroneous without naming a class; MPICH reports an
-            // argument error.
+            // §4.2.3 makes this erroneous ("an active partition") without naming a class:
+            // MPI_ERR_ARG, as for a partition out of range, since the argument is what is wrong
+            // (MPICH's class for this case was not checked).
             return Err(Error::invalid(
                 MPI_ERR_ARG,
                 format!("partition {i} is already ready in this round"),
