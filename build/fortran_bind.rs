@@ -21,13 +21,21 @@ use super::signatures::{self, Signature};
 use std::path::Path;
 
 /// C entry points that get no generated Fortran binding, each with its reason.
-pub const EXCLUDED: [(&str, &str); 27] = [
+pub const EXCLUDED: [(&str, &str); 28] = [
     (
         "MPI_Status_c2f",
         "status conversion, C only (MPI 4.1 §19.3.5)",
     ),
     (
         "MPI_Status_f2c",
+        "status conversion, C only (MPI 4.1 §19.3.5)",
+    ),
+    (
+        "MPI_Status_c2f08",
+        "status conversion, C only (MPI 4.1 §19.3.5)",
+    ),
+    (
+        "MPI_Status_f082c",
         "status conversion, C only (MPI 4.1 §19.3.5)",
     ),
     ("_c2f", "handle conversion, C only (MPI 4.1 §19.3.4)"),
@@ -57,10 +65,6 @@ pub const EXCLUDED: [(&str, &str); 27] = [
     (
         "MPI_Op_create",
         "procedure argument (MPI_User_function, §6.9.5): needs a hand-written binding",
-    ),
-    (
-        "MPI_Grequest_start",
-        "procedure arguments (§13.2): needs a hand-written binding",
     ),
     (
         "*register_datarep",

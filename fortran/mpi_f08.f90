@@ -438,6 +438,26 @@ module mpi_f08
       type(MPI_Win) :: win
       integer :: error_code
     end subroutine MPI_Win_errhandler_function
+    subroutine MPI_Grequest_query_function(extra_state, status, ierror)
+      import :: MPI_ADDRESS_KIND, MPI_Status
+      implicit none
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+      type(MPI_Status) :: status
+      integer :: ierror
+    end subroutine MPI_Grequest_query_function
+    subroutine MPI_Grequest_free_function(extra_state, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+      integer :: ierror
+    end subroutine MPI_Grequest_free_function
+    subroutine MPI_Grequest_cancel_function(extra_state, complete, ierror)
+      import :: MPI_ADDRESS_KIND
+      implicit none
+      integer(kind=MPI_ADDRESS_KIND) :: extra_state
+      logical :: complete
+      integer :: ierror
+    end subroutine MPI_Grequest_cancel_function
   end interface
 
   ! The predefined callbacks: the library's own Fortran routines (mpi_comm_dup_fn_ & co.),
@@ -2834,6 +2854,22 @@ module mpi_f08
       INTEGER, INTENT(OUT) :: nedges
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_graphdims_get
+    subroutine pmpi_grequest_complete(request, ierror)
+      import
+      implicit none
+      TYPE(MPI_Request), INTENT(IN) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_grequest_complete
+    subroutine pmpi_grequest_start(query_fn, free_fn, cancel_fn, extra_state, request, ierror)
+      import
+      implicit none
+      PROCEDURE(MPI_Grequest_query_function) :: query_fn
+      PROCEDURE(MPI_Grequest_free_function) :: free_fn
+      PROCEDURE(MPI_Grequest_cancel_function) :: cancel_fn
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: extra_state
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_grequest_start
     subroutine pmpi_group_compare(group1, group2, result, ierror)
       import
       implicit none
@@ -4188,11 +4224,58 @@ module mpi_f08
       INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_pack_size_c
+    subroutine pmpi_parrived(request, partition, flag, ierror)
+      import
+      implicit none
+      TYPE(MPI_Request), INTENT(IN) :: request
+      INTEGER, INTENT(IN) :: partition
+      LOGICAL, INTENT(OUT) :: flag
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_parrived
     subroutine pmpi_pcontrol(level)
       import
       implicit none
       INTEGER, INTENT(IN) :: level
     end subroutine pmpi_pcontrol
+    subroutine pmpi_pready(partition, request, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: partition
+      TYPE(MPI_Request), INTENT(IN) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_pready
+    subroutine pmpi_pready_list(length, array_of_partitions, request, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: length
+      INTEGER, INTENT(IN) :: array_of_partitions(*)
+      TYPE(MPI_Request), INTENT(IN) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_pready_list
+    subroutine pmpi_pready_range(partition_low, partition_high, request, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: partition_low
+      INTEGER, INTENT(IN) :: partition_high
+      TYPE(MPI_Request), INTENT(IN) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_pready_range
+    subroutine pmpi_precv_init(buf, partitions, count, datatype, source, tag, comm, info, request, &
+        ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: partitions
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: source
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_precv_init
     subroutine pmpi_probe(source, tag, comm, status, ierror)
       import
       implicit none
@@ -4202,6 +4285,22 @@ module mpi_f08
       TYPE(MPI_Status), INTENT(OUT) :: status
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_probe
+    subroutine pmpi_psend_init(buf, partitions, count, datatype, dest, tag, comm, info, request, &
+        ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+      INTEGER, INTENT(IN) :: partitions
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+      TYPE(MPI_Datatype), INTENT(IN) :: datatype
+      INTEGER, INTENT(IN) :: dest
+      INTEGER, INTENT(IN) :: tag
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_psend_init
     subroutine pmpi_publish_name(service_name, info, port_name, ierror)
       import
       implicit none
@@ -5251,6 +5350,20 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(INOUT) :: array_of_requests(*)
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_startall
+    subroutine pmpi_status_f082f(f08_status, f_status, ierror)
+      import
+      implicit none
+      TYPE(MPI_Status), INTENT(IN) :: f08_status
+      INTEGER, INTENT(OUT) :: f_status(MPI_STATUS_SIZE)
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_status_f082f
+    subroutine pmpi_status_f2f08(f_status, f08_status, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: f_status(MPI_STATUS_SIZE)
+      TYPE(MPI_Status), INTENT(OUT) :: f08_status
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_status_f2f08
     subroutine pmpi_status_get_error(status, err, ierror)
       import
       implicit none
@@ -6477,6 +6590,8 @@ module mpi_f08
   private :: pmpi_get_processor_name
   private :: pmpi_get_version
   private :: pmpi_graphdims_get
+  private :: pmpi_grequest_complete
+  private :: pmpi_grequest_start
   private :: pmpi_group_compare
   private :: pmpi_group_difference
   private :: pmpi_group_excl
@@ -6586,8 +6701,14 @@ module mpi_f08
   private :: pmpi_pack_external_size_c
   private :: pmpi_pack_size
   private :: pmpi_pack_size_c
+  private :: pmpi_parrived
   private :: pmpi_pcontrol
+  private :: pmpi_pready
+  private :: pmpi_pready_list
+  private :: pmpi_pready_range
+  private :: pmpi_precv_init
   private :: pmpi_probe
+  private :: pmpi_psend_init
   private :: pmpi_publish_name
   private :: pmpi_put
   private :: pmpi_put_c
@@ -6671,6 +6792,8 @@ module mpi_f08
   private :: pmpi_ssend_init_c
   private :: pmpi_start
   private :: pmpi_startall
+  private :: pmpi_status_f082f
+  private :: pmpi_status_f2f08
   private :: pmpi_status_get_error
   private :: pmpi_status_get_source
   private :: pmpi_status_get_tag
@@ -9881,6 +10004,28 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Graphdims_get
 
+  subroutine MPI_Grequest_complete(request, ierror)
+    implicit none
+    TYPE(MPI_Request), INTENT(IN) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_grequest_complete(request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Grequest_complete
+
+  subroutine MPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, request, ierror)
+    implicit none
+    PROCEDURE(MPI_Grequest_query_function) :: query_fn
+    PROCEDURE(MPI_Grequest_free_function) :: free_fn
+    PROCEDURE(MPI_Grequest_cancel_function) :: cancel_fn
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: extra_state
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_grequest_start(query_fn, free_fn, cancel_fn, extra_state, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Grequest_start
+
   subroutine MPI_Group_compare(group1, group2, result, ierror)
     implicit none
     TYPE(MPI_Group), INTENT(IN) :: group1
@@ -11599,11 +11744,74 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Pack_size_c
 
+  subroutine MPI_Parrived(request, partition, flag, ierror)
+    implicit none
+    TYPE(MPI_Request), INTENT(IN) :: request
+    INTEGER, INTENT(IN) :: partition
+    LOGICAL, INTENT(OUT) :: flag
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_parrived(request, partition, flag, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Parrived
+
   subroutine MPI_Pcontrol(level)
     implicit none
     INTEGER, INTENT(IN) :: level
     call pmpi_pcontrol(level)
   end subroutine MPI_Pcontrol
+
+  subroutine MPI_Pready(partition, request, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: partition
+    TYPE(MPI_Request), INTENT(IN) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_pready(partition, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Pready
+
+  subroutine MPI_Pready_list(length, array_of_partitions, request, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: length
+    INTEGER, INTENT(IN) :: array_of_partitions(*)
+    TYPE(MPI_Request), INTENT(IN) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_pready_list(length, array_of_partitions, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Pready_list
+
+  subroutine MPI_Pready_range(partition_low, partition_high, request, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: partition_low
+    INTEGER, INTENT(IN) :: partition_high
+    TYPE(MPI_Request), INTENT(IN) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_pready_range(partition_low, partition_high, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Pready_range
+
+  subroutine MPI_Precv_init(buf, partitions, count, datatype, source, tag, comm, info, request, &
+      ierror)
+    implicit none
+    TYPE(*), DIMENSION(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: partitions
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_precv_init(buf, partitions, count, datatype, source, tag, comm, info, request, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Precv_init
 
   subroutine MPI_Probe(source, tag, comm, status, ierror)
     implicit none
@@ -11616,6 +11824,25 @@ contains
     call pmpi_probe(source, tag, comm, status, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Probe
+
+  subroutine MPI_Psend_init(buf, partitions, count, datatype, dest, tag, comm, info, request, &
+      ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    INTEGER, INTENT(IN) :: partitions
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_psend_init(buf, partitions, count, datatype, dest, tag, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Psend_init
 
   subroutine MPI_Publish_name(service_name, info, port_name, ierror)
     implicit none
@@ -12944,6 +13171,26 @@ contains
     call pmpi_startall(count, array_of_requests, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Startall
+
+  subroutine MPI_Status_f082f(f08_status, f_status, ierror)
+    implicit none
+    TYPE(MPI_Status), INTENT(IN) :: f08_status
+    INTEGER, INTENT(OUT) :: f_status(MPI_STATUS_SIZE)
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_status_f082f(f08_status, f_status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Status_f082f
+
+  subroutine MPI_Status_f2f08(f_status, f08_status, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: f_status(MPI_STATUS_SIZE)
+    TYPE(MPI_Status), INTENT(OUT) :: f08_status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_status_f2f08(f_status, f08_status, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Status_f2f08
 
   subroutine MPI_Status_get_error(status, err, ierror)
     implicit none

@@ -82,6 +82,26 @@ typedef int MPI_Datarep_extent_function(MPI_Datatype datatype, MPI_Aint *extent,
 #define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
 #define MPI_CONVERSION_FN_NULL_C ((MPI_Datarep_conversion_function_c *)0)
 
+/* MPI_Status as the MPI 5.0 ABI lays it out, and MPI_F08_status (MPI 4.1 §19.3.5), the C view
+   of the mpi_f08 module's TYPE(MPI_Status): the same integers in the same order. */
+typedef struct {
+  int MPI_SOURCE;
+  int MPI_TAG;
+  int MPI_ERROR;
+  int MPI_internal[5];
+} MPI_Status;
+typedef struct {
+  MPI_Fint MPI_SOURCE;
+  MPI_Fint MPI_TAG;
+  MPI_Fint MPI_ERROR;
+  MPI_Fint MPI_internal[5];
+} MPI_F08_status;
+
+/* Generalized requests (MPI 4.1 §13.2). */
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+
 /* Buffer and ignore sentinels (MPI 5.0 ABI values). */
 #define MPI_BOTTOM ((void *)0)
 #define MPI_IN_PLACE ((void *)1)
@@ -100,6 +120,9 @@ extern "C" {
 #endif
 int MPI_Pcontrol(const int level, ...);
 int PMPI_Pcontrol(const int level, ...);
+/* The addresses of the mpi_f08 module's MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE. */
+extern MPI_F08_status *MPI_F08_STATUS_IGNORE;
+extern MPI_F08_status *MPI_F08_STATUSES_IGNORE;
 #ifdef __cplusplus
 }
 #endif
@@ -792,13 +815,6 @@ int PMPI_Pcontrol(const int level, ...);
 #define MPI_TYPECLASS_REAL 193
 
 #define MPI_TYPECLASS_COMPLEX 194
-
-typedef struct {
-  int MPI_SOURCE;
-  int MPI_TAG;
-  int MPI_ERROR;
-  int MPI_internal[5];
-} MPI_Status;
 
 typedef int MPI_Message;
 
@@ -1970,6 +1986,14 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
 
 int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
 
+int MPI_Grequest_complete(MPI_Request request);
+
+int MPI_Grequest_start(MPI_Grequest_query_function * query_fn,
+                       MPI_Grequest_free_function * free_fn,
+                       MPI_Grequest_cancel_function * cancel_fn,
+                       void *extra_state,
+                       MPI_Request *request);
+
 MPI_Fint MPI_Group_c2f(MPI_Group group);
 
 int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
@@ -2906,7 +2930,35 @@ int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
 
 int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
 
+int MPI_Parrived(MPI_Request request, int partition, int *flag);
+
+int MPI_Pready(int partition, MPI_Request request);
+
+int MPI_Pready_list(int length, const int *array_of_partitions, MPI_Request request);
+
+int MPI_Pready_range(int partition_low, int partition_high, MPI_Request request);
+
+int MPI_Precv_init(void *buf,
+                   int partitions,
+                   MPI_Count count,
+                   MPI_Datatype datatype,
+                   int source,
+                   int tag,
+                   MPI_Comm comm,
+                   MPI_Info info,
+                   MPI_Request *request);
+
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+
+int MPI_Psend_init(const void *buf,
+                   int partitions,
+                   MPI_Count count,
+                   MPI_Datatype datatype,
+                   int dest,
+                   int tag,
+                   MPI_Comm comm,
+                   MPI_Info info,
+                   MPI_Request *request);
 
 int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
 
@@ -3499,7 +3551,15 @@ int MPI_Startall(int count, MPI_Request *array_of_requests);
 
 int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 
+int MPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status);
+
+int MPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status);
+
+int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
+
 int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+
+int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
 
 int MPI_Status_get_error(MPI_Status *status, int *err);
 
@@ -5300,6 +5360,14 @@ int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
 
 int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
 
+int PMPI_Grequest_complete(MPI_Request request);
+
+int PMPI_Grequest_start(MPI_Grequest_query_function * query_fn,
+                        MPI_Grequest_free_function * free_fn,
+                        MPI_Grequest_cancel_function * cancel_fn,
+                        void *extra_state,
+                        MPI_Request *request);
+
 MPI_Fint PMPI_Group_c2f(MPI_Group group);
 
 int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
@@ -6230,7 +6298,35 @@ int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
 
 int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size);
 
+int PMPI_Parrived(MPI_Request request, int partition, int *flag);
+
+int PMPI_Pready(int partition, MPI_Request request);
+
+int PMPI_Pready_list(int length, const int *array_of_partitions, MPI_Request request);
+
+int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request);
+
+int PMPI_Precv_init(void *buf,
+                    int partitions,
+                    MPI_Count count,
+                    MPI_Datatype datatype,
+                    int source,
+                    int tag,
+                    MPI_Comm comm,
+                    MPI_Info info,
+                    MPI_Request *request);
+
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+
+int PMPI_Psend_init(const void *buf,
+                    int partitions,
+                    MPI_Count count,
+                    MPI_Datatype datatype,
+                    int dest,
+                    int tag,
+                    MPI_Comm comm,
+                    MPI_Info info,
+                    MPI_Request *request);
 
 int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
 
@@ -6823,7 +6919,15 @@ int PMPI_Startall(int count, MPI_Request *array_of_requests);
 
 int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 
+int PMPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status);
+
+int PMPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status);
+
+int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
+
 int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+
+int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
 
 int PMPI_Status_get_error(MPI_Status *status, int *err);
 

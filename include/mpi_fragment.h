@@ -75,6 +75,26 @@ typedef int MPI_Datarep_extent_function(MPI_Datatype datatype, MPI_Aint *extent,
 #define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
 #define MPI_CONVERSION_FN_NULL_C ((MPI_Datarep_conversion_function_c *)0)
 
+/* MPI_Status as the MPI 5.0 ABI lays it out, and MPI_F08_status (MPI 4.1 §19.3.5), the C view
+   of the mpi_f08 module's TYPE(MPI_Status): the same integers in the same order. */
+typedef struct {
+  int MPI_SOURCE;
+  int MPI_TAG;
+  int MPI_ERROR;
+  int MPI_internal[5];
+} MPI_Status;
+typedef struct {
+  MPI_Fint MPI_SOURCE;
+  MPI_Fint MPI_TAG;
+  MPI_Fint MPI_ERROR;
+  MPI_Fint MPI_internal[5];
+} MPI_F08_status;
+
+/* Generalized requests (MPI 4.1 §13.2). */
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+
 /* Buffer and ignore sentinels (MPI 5.0 ABI values). */
 #define MPI_BOTTOM ((void *)0)
 #define MPI_IN_PLACE ((void *)1)
@@ -93,6 +113,9 @@ extern "C" {
 #endif
 int MPI_Pcontrol(const int level, ...);
 int PMPI_Pcontrol(const int level, ...);
+/* The addresses of the mpi_f08 module's MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE. */
+extern MPI_F08_status *MPI_F08_STATUS_IGNORE;
+extern MPI_F08_status *MPI_F08_STATUSES_IGNORE;
 #ifdef __cplusplus
 }
 #endif

@@ -14,6 +14,19 @@ use std::path::Path;
 
 /// Routines that must exist (MPI 4.1 section in the comment of each group).
 const REQUIRED: &[&str] = &[
+    // Partitioned communication (§4.2), generalized requests (§13.2), f08 statuses (§19.3.5).
+    "MPI_Psend_init",
+    "MPI_Precv_init",
+    "MPI_Pready",
+    "MPI_Pready_range",
+    "MPI_Pready_list",
+    "MPI_Parrived",
+    "MPI_Grequest_start",
+    "MPI_Grequest_complete",
+    "MPI_Status_f082c",
+    "MPI_Status_c2f08",
+    "MPI_Status_f082f",
+    "MPI_Status_f2f08",
     // Matched probe and receive (§3.8.2, §3.8.3).
     "MPI_Mprobe",
     "MPI_Improbe",

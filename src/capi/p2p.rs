@@ -973,6 +973,11 @@ pub unsafe extern "C" fn MPI_Recv_init(
 /// # Safety
 /// The buffers given at init must be valid, as the MPI caller promises.
 unsafe fn start(req: Handle) -> Result<()> {
+    // SAFETY: the buffers given at init are still valid (this function's `# Safety`), what
+    // `start_partitioned` asks.
+    if unsafe { crate::capi::partitioned::start_partitioned(req) }? {
+        return Ok(());
+    }
     match rt().persistent_op(req)? {
         PersistentOp::Send {
             mode,

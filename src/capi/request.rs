@@ -204,7 +204,7 @@ unsafe fn write_nth(statuses: *mut MPI_Status, i: usize, s: &Status) {
 }
 
 /// A single completion's outcome: a receive's error (truncation) is the call's error.
-fn outcome(s: &Status) -> Result<()> {
+pub(crate) fn outcome(s: &Status) -> Result<()> {
     match s.error {
         MPI_SUCCESS => Ok(()),
         MPI_ERR_TRUNCATE => Err(Error::invalid(
@@ -305,7 +305,7 @@ fn test_each(reqs: &mut [MPI_Request]) -> Result<Vec<Option<Status>>> {
 /// Whether every request of `reqs` is inactive or complete (nothing is completed here).
 fn all_complete(reqs: &[MPI_Request]) -> Result<bool> {
     for &r in reqs {
-        if rt().request_is_active(Handle(r))? && rt().request_status(Handle(r))?.is_none() {
+        if rt().request_is_active(Handle(r))? && !rt().request_done(Handle(r))? {
             return Ok(false);
         }
     }
@@ -464,6 +464,7 @@ unsafe fn testsome(
     reqs: &mut [MPI_Request],
     indices: *mut c_int,
     statuses: *mut MPI_Status,
+    outcount: &Out<c_int>,
 ) -> Result<Option<usize>> {
     let mut any_active = false;
     for &r in reqs.iter() {
@@ -489,6 +490,10 @@ unsafe fn testsome(
             write_nth(statuses, k, s);
         }
     }
+    // With MPI_ERR_IN_STATUS the count and indices are still the answer (MPI 4.1 §3.7.5).
+    if !done.is_empty() {
+        outcount.set(done.len() as c_int);
+    }
     outcome_all(done.iter().map(|(_, s)| s))?;
     Ok(Some(done.len()))
 }
@@ -510,7 +515,7 @@ pub unsafe extern "C" fn MPI_Waitsome(
             // SAFETY: `testsome` needs the index and status arrays with room for every request
             // (MPI's contract for this routine, capi/mod.rs).
             Ok(
-                match unsafe { testsome(reqs, array_of_indices, array_of_statuses) }? {
+                match unsafe { testsome(reqs, array_of_indices, array_of_statuses, &outcount) }? {
                     None => Some(MPI_UNDEFINED),
                     Some(0) => None,
                     Some(n) => Some(n as c_int),
@@ -537,7 +542,7 @@ pub unsafe extern "C" fn MPI_Testsome(
         let reqs = unsafe { requests(array_of_requests, incount) }?;
         // SAFETY: `testsome` needs the index and status arrays with room for every request (MPI's
         // contract for this routine, capi/mod.rs).
-        let n = unsafe { testsome(reqs, array_of_indices, array_of_statuses) }?;
+        let n = unsafe { testsome(reqs, array_of_indices, array_of_statuses, &outcount) }?;
         outcount.set(n.map_or(MPI_UNDEFINED, |n| n as c_int));
         Ok(())
     })

@@ -30,6 +30,18 @@ pub struct MPI_Status {
     pub MPI_internal: [c_int; 5],
 }
 
+/// `MPI_F08_status` (MPI 4.1 §19.3.5): the C view of the `mpi_f08` module's `TYPE(MPI_Status)`
+/// (fortran/mpi_f08.f90: `MPI_SOURCE`, `MPI_TAG`, `MPI_ERROR`, then five hidden INTEGERs), the
+/// same integers in the same order as `MPI_Status`. Written by hand in include/mpi_fragment.h.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MPI_F08_status {
+    pub MPI_SOURCE: MPI_Fint,
+    pub MPI_TAG: MPI_Fint,
+    pub MPI_ERROR: MPI_Fint,
+    pub MPI_internal: [MPI_Fint; 5],
+}
+
 // The function types below are written by hand in include/mpi_fragment.h as the standard's
 // function types (`typedef int MPI_Comm_copy_attr_function(...)`); cbindgen is told not to emit
 // them. Handles are all `int`, so one Rust shape serves communicators, datatypes and windows.
@@ -126,6 +138,15 @@ pub type MPI_Datarep_extent_function = unsafe extern "C" fn(
     extent: *mut MPI_Aint,
     extra_state: *mut c_void,
 ) -> c_int;
+
+/// `MPI_Grequest_query_function` (MPI 4.1 §13.2), written by hand in include/mpi_fragment.h.
+pub type MPI_Grequest_query_function =
+    unsafe extern "C" fn(extra_state: *mut c_void, status: *mut MPI_Status) -> c_int;
+/// `MPI_Grequest_free_function`.
+pub type MPI_Grequest_free_function = unsafe extern "C" fn(extra_state: *mut c_void) -> c_int;
+/// `MPI_Grequest_cancel_function`.
+pub type MPI_Grequest_cancel_function =
+    unsafe extern "C" fn(extra_state: *mut c_void, complete: c_int) -> c_int;
 
 /// `MPI_User_function` (MPI 4.1 §6.9.5), written by hand in include/mpi_fragment.h.
 pub type MPI_User_function = unsafe extern "C" fn(

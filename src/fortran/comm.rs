@@ -697,7 +697,8 @@ pub unsafe extern "C" fn mpi_wait_(
             *request = fint(r.0);
             crate::fortran::status::write(status, &s);
         }
-        Ok(())
+        // A failed operation (truncation, a generalized request's callback) is the call's error.
+        crate::capi::request::outcome(&s)
     })
 }
 
@@ -718,10 +719,13 @@ pub unsafe extern "C" fn mpi_test_(
                 // SAFETY: `write` needs `status` MPI_STATUS_IGNORE or MPI_STATUS_SIZE writable
                 // INTEGERs (the by-reference contract of this entry point, fortran/mod.rs).
                 unsafe { crate::fortran::status::write(status, &s) };
+                crate::capi::request::outcome(&s)
             }
-            Tested::Pending => flag.set(logical(false)),
+            Tested::Pending => {
+                flag.set(logical(false));
+                Ok(())
+            }
         }
-        Ok(())
     })
 }
 

@@ -16,6 +16,7 @@
 //! | `MPI_Fcount`               | `INTEGER(KIND=MPI_COUNT_KIND)`         |
 //! | `MPI_Faint_array`          | `INTEGER(KIND=MPI_ADDRESS_KIND) X(*)`  |
 //! | `MPI_Fstatus`              | `INTEGER X(MPI_STATUS_SIZE)`           |
+//! | `MPI_Fstatus_int`          | the same, in `mpi_f08` too             |
 //! | `MPI_Farray`               | `INTEGER X(*)`                         |
 //! | `MPI_Franges`              | `INTEGER X(3,*)`                       |
 //! | `c_char` + hidden `usize`  | `CHARACTER(LEN=*)`                     |
@@ -38,6 +39,7 @@ pub mod collective;
 pub mod comm;
 pub mod datatype;
 pub mod errhandler;
+pub mod grequest;
 pub mod info;
 pub mod init;
 pub mod sentinels;
@@ -58,6 +60,8 @@ pub const FORTRAN_INTEGER_SIZE: usize = std::mem::size_of::<MPI_Fint>();
 pub type MPI_Flogical = MPI_Fint;
 /// `INTEGER STATUS(MPI_STATUS_SIZE)`.
 pub type MPI_Fstatus = MPI_Fint;
+/// `INTEGER STATUS(MPI_STATUS_SIZE)` in `mpi_f08` too (`MPI_Status_f082f`, `MPI_Status_f2f08`).
+pub type MPI_Fstatus_int = MPI_Fint;
 /// `INTEGER X(*)`.
 pub type MPI_Farray = MPI_Fint;
 /// `INTEGER X(3,*)`.

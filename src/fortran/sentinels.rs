@@ -56,6 +56,31 @@ pub static mpifcmb3_: CommonBlock<STATUS> = CommonBlock::new();
 #[allow(non_upper_case_globals)]
 pub static mpifcmb4_: CommonBlock<STATUS> = CommonBlock::new();
 
+/// A C global holding the address of a Fortran sentinel (`MPI_F08_STATUS_IGNORE`).
+#[repr(transparent)]
+pub struct SentinelAddress(*const c_void);
+
+// SAFETY: the pointer is a constant address, never written and never dereferenced here.
+unsafe impl Sync for SentinelAddress {}
+
+/// `MPI_F08_STATUS_IGNORE` (MPI 4.1 §19.3.5): C code's name for the address the `mpi_f08`
+/// module's `MPI_STATUS_IGNORE` has (its COMMON block, `mpifcmb3_`); declared in
+/// include/mpi_fragment.h as `MPI_F08_status *`.
+#[no_mangle]
+pub static MPI_F08_STATUS_IGNORE: SentinelAddress =
+    SentinelAddress(std::ptr::addr_of!(mpifcmb3_).cast());
+
+/// `MPI_F08_STATUSES_IGNORE`: the address of `mpi_f08`'s `MPI_STATUSES_IGNORE` (`mpifcmb4_`).
+#[no_mangle]
+pub static MPI_F08_STATUSES_IGNORE: SentinelAddress =
+    SentinelAddress(std::ptr::addr_of!(mpifcmb4_).cast());
+
+/// Whether a status argument given to a conversion is one of the ignore sentinels (which
+/// are the same addresses in mpif.h, the `mpi` module and `mpi_f08`).
+pub fn f08_status_ignored(p: *const c_void) -> bool {
+    mpifcmb3_.is(p) || mpifcmb4_.is(p)
+}
+
 /// `MPI_IN_PLACE` as C spells it (`((void *)1)`, include/mpi_fragment.h, the MPI 5.0 ABI).
 const C_IN_PLACE: usize = 1;
 

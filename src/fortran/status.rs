@@ -7,7 +7,9 @@ use crate::capi::boundary::Scope;
 use crate::consts::*;
 use crate::fentry;
 use crate::fortran::narrow;
-use crate::fortran::{fint, logical, MPI_Fcount, MPI_Fint, MPI_Flogical, MPI_Fstatus};
+use crate::fortran::{
+    fint, logical, MPI_Fcount, MPI_Fint, MPI_Flogical, MPI_Fstatus, MPI_Fstatus_int,
+};
 use crate::nonnull;
 use crate::try_in;
 use crate::try_out;
@@ -195,5 +197,55 @@ pub unsafe extern "C" fn mpi_test_cancelled_(
         let flag = try_out!(flag);
         flag.set(logical(read(status).cancelled));
         Ok(())
+    })
+}
+
+/// Copies a Fortran status to another, refusing the ignore sentinels (MPI 4.1 §19.3.5: they
+/// name no status).
+///
+/// # Safety
+/// `from` readable and `to` writable for `MPI_STATUS_SIZE` INTEGERs, unless NULL or sentinels.
+unsafe fn copy_status(from: *const MPI_Fint, to: *mut MPI_Fint) -> crate::error::Result<()> {
+    nonnull!(from, to);
+    if crate::fortran::sentinels::status_ignored(from)
+        || crate::fortran::sentinels::status_ignored(to.cast_const())
+    {
+        return Err(crate::error::Error::invalid(
+            MPI_ERR_ARG,
+            "MPI_STATUS_IGNORE is not a status to convert",
+        ));
+    }
+    // SAFETY: both valid for MPI_STATUS_SIZE INTEGERs (this function's `# Safety`, checked
+    // above not to be NULL or a sentinel); `copy` allows them to overlap.
+    unsafe { std::ptr::copy(from, to, MPI_STATUS_SIZE as usize) };
+    Ok(())
+}
+
+/// `MPI_STATUS_F082F(F08_STATUS, F_STATUS, IERROR)` (MPI 4.1 §19.3.5): `TYPE(MPI_Status)` of
+/// `mpi_f08` holds the INTEGERs of `STATUS(MPI_STATUS_SIZE)` in the same order.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_status_f082f_(
+    f08_status: *const MPI_Fstatus,
+    f_status: *mut MPI_Fstatus_int,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_STATUS_F082F", Scope::NoObject, {
+        // SAFETY: both statuses of MPI_STATUS_SIZE INTEGERs (the by-reference contract of this
+        // entry point, fortran/mod.rs), what `copy_status` asks.
+        unsafe { copy_status(f08_status, f_status) }
+    })
+}
+
+/// `MPI_STATUS_F2F08(F_STATUS, F08_STATUS, IERROR)`.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_status_f2f08_(
+    f_status: *const MPI_Fstatus_int,
+    f08_status: *mut MPI_Fstatus,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_STATUS_F2F08", Scope::NoObject, {
+        // SAFETY: both statuses of MPI_STATUS_SIZE INTEGERs (the by-reference contract of this
+        // entry point, fortran/mod.rs), what `copy_status` asks.
+        unsafe { copy_status(f_status, f08_status) }
     })
 }

@@ -311,6 +311,9 @@ impl Runtime {
     /// `MPI_Cancel` (MPI 4.1 §3.8.4): a pending receive or an unmatched synchronous send is
     /// cancelled (its status says so); anything already complete is left as it is.
     pub fn cancel(&self, req: Handle) -> Result<()> {
+        if self.grequest_cancel(req)?.is_some() {
+            return Ok(());
+        }
         let mut st = self.active()?;
         let cancelled = Status {
             cancelled: true,

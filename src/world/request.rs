@@ -59,6 +59,19 @@ impl Runtime {
             Request::Delivering(_) | Request::RecvPending | Request::SendPending => {
                 return Ok(Tested::Pending)
             }
+            Request::Partitioned(_) => {
+                return Ok(match st.part_test(req, true)? {
+                    Some(s) => Tested::Done(s, req),
+                    None => Tested::Pending,
+                })
+            }
+            Request::Generalized(_) => {
+                drop(st);
+                return Ok(match self.grequest_test(req)? {
+                    Some(Some(s)) => Tested::Done(s, Handle(MPI_REQUEST_NULL)),
+                    _ => Tested::Pending,
+                });
+            }
             Request::Persistent { .. } => unreachable!("request_state looks inside"),
         };
         match st.requests.get_mut(req)? {
@@ -116,8 +129,31 @@ impl Runtime {
         match st.request_state(req)? {
             Request::Complete => Ok(Some(Status::EMPTY)),
             Request::Done(s) => Ok(Some(*s)),
+            Request::Partitioned(_) => {
+                let mut st = st;
+                st.part_test(req, false)
+            }
+            Request::Generalized(_) => {
+                drop(st);
+                Ok(self.grequest_status(req)?.flatten())
+            }
             _ => Ok(None),
         }
+    }
+
+    /// Whether an active request is complete, without completing it or calling a generalized
+    /// request's `query_fn` (what `MPI_Testall` checks before completing all).
+    pub fn request_done(&self, req: Handle) -> Result<bool> {
+        let mut st = self.active()?;
+        if req == Handle(MPI_REQUEST_NULL) {
+            return Ok(true);
+        }
+        Ok(match st.request_state(req)? {
+            Request::Complete | Request::Done(_) => true,
+            Request::Generalized(g) => g.complete,
+            Request::Partitioned(_) => st.part_test(req, false)?.is_some(),
+            _ => false,
+        })
     }
 
     /// Whether a request is active (MPI 4.1 §3.7.5: null and inactive persistent ones are not).
@@ -126,16 +162,23 @@ impl Runtime {
             return Ok(false);
         }
         let st = self.active()?;
-        Ok(!matches!(
-            st.requests.get(req)?,
-            Request::Persistent { active: None, .. }
-        ))
+        Ok(match st.requests.get(req)? {
+            Request::Persistent { active: None, .. } => false,
+            Request::Partitioned(p) => p.active,
+            _ => true,
+        })
     }
 
     /// `MPI_Request_free`: a pending receive is withdrawn; a pending synchronous send stays
     /// queued and completes unseen (MPI 4.1 §3.7.3).
     pub fn request_free(&self, req: Handle) -> Result<()> {
+        if self.grequest_free(req)?.is_some() {
+            return Ok(());
+        }
         let mut st = self.active()?;
+        if let Request::Partitioned(_) = st.requests.get(req)? {
+            return st.part_free(req);
+        }
         if let Request::RecvPending = st.request_state(req)? {
             st.p2p.withdraw(req);
         }

@@ -85,6 +85,13 @@ fn f08_callbacks() {
     build_and_run("f08_callbacks");
 }
 
+/// MPI 4.1 §13.2: generalized requests with mpi_f08 callbacks; §19.3.5: the f08 status
+/// conversions in Fortran and C, and MPI_F08_STATUS_IGNORE as C sees it.
+#[test]
+fn f08_grequest() {
+    build_and_run("f08_grequest");
+}
+
 /// MPI 4.1 §7.7.2-§7.7.4: keyvals freed while attributes use them still name those
 /// attributes with mpi_f08 (get, delete, overwrite, dup), until the last one goes.
 #[test]

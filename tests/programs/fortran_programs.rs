@@ -256,6 +256,14 @@ fn type_win_callbacks() {
     build_and_run("type_win_callbacks");
 }
 
+/// MPI 4.1 §13.2: generalized requests with Fortran callbacks (STATUS as an INTEGER array,
+/// LOGICAL COMPLETE, EXTRA_STATE by reference, IERROR returned by the waits), and §19.3.5
+/// MPI_STATUS_F082F / MPI_STATUS_F2F08.
+#[test]
+fn grequest() {
+    build_and_run("grequest");
+}
+
 /// MPI 4.1 §10: info objects from Fortran (CHARACTER keys and values), and a created info
 /// passed to MPI_COMM_DUP_WITH_INFO.
 #[test]

@@ -81,6 +81,8 @@ pub struct Queues {
     pub(crate) unexpected: VecDeque<Message>,
     pub(crate) posted: VecDeque<Posted>,
     pub(crate) buffers: Vec<(BufferOwner, Attached)>,
+    /// Partitioned requests started and not yet matched, in the order of their first starts.
+    pub(crate) partitioned: VecDeque<Handle>,
 }
 
 impl Queues {
@@ -89,6 +91,7 @@ impl Queues {
             unexpected: VecDeque::new(),
             posted: VecDeque::new(),
             buffers: Vec::new(),
+            partitioned: VecDeque::new(),
         }
     }
 

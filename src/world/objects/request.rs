@@ -1,7 +1,9 @@
 //! Requests as the world keeps them (the operations: `world::request`).
 
 use crate::world::handle::Handle;
+use crate::world::objects::grequest::Generalized;
 use crate::world::objects::p2p::SendMode;
+use crate::world::objects::partitioned::Partitioned;
 use crate::world::objects::status::Status;
 
 #[derive(Debug)]
@@ -21,6 +23,10 @@ pub enum Request {
         op: PersistentOp,
         active: Option<Box<Request>>,
     },
+    /// A generalized request (MPI 4.1 §13.2): the program completes it.
+    Generalized(Generalized),
+    /// A persistent partitioned send or receive (MPI 4.1 §4).
+    Partitioned(Box<Partitioned>),
 }
 
 /// What starting a persistent request does.
