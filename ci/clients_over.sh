@@ -92,12 +92,16 @@ esac
 cat > "$work/$id/probe.py" <<'EOF'
 from mpi4py import MPI
 calls = []
-def copy_fn(comm, keyval, value):
+def copy_fn(obj, keyval, value):
     calls.append("copy")
     return value + 1
-def delete_fn(comm, keyval, value):
+def delete_fn(obj, keyval, value):
     calls.append("delete")
+# The layer's keyvals carry its tag in bits 31..28 and the kind in bits 27..26
+# (src/caching/keyval/number.rs): communicator 0x84000000.., datatype 0x88000000..; no engine's
+# keyval looks like that, so these numbers show mpicache made the keyvals.
 k = MPI.Comm.Create_keyval(copy_fn=copy_fn, delete_fn=delete_fn)
+assert 0x84000000 <= k & 0xFFFFFFFF <= 0x87FFFFFF, hex(k & 0xFFFFFFFF)
 c = MPI.COMM_WORLD.Dup()
 c.Set_attr(k, 41)
 d = c.Dup()
@@ -106,7 +110,17 @@ d.Free()
 c.Free()
 MPI.Comm.Free_keyval(k)
 assert calls == ["copy", "delete", "delete"], calls
-print("probe ok", calls)
+t = MPI.Datatype.Create_keyval(copy_fn=copy_fn, delete_fn=delete_fn)
+assert 0x88000000 <= t & 0xFFFFFFFF <= 0x8BFFFFFF, hex(t & 0xFFFFFFFF)
+a = MPI.INT.Dup()
+a.Set_attr(t, 7)
+b = a.Dup()
+assert b.Get_attr(t) == 8, b.Get_attr(t)
+b.Free()
+a.Free()
+MPI.Datatype.Free_keyval(t)
+assert calls == ["copy", "delete", "delete"] * 2, calls
+print("probe ok: keyvals %#x %#x," % (k & 0xFFFFFFFF, t & 0xFFFFFFFF), calls)
 EOF
 bindings=$work/$id/bindings
 rm -f "$bindings".*
@@ -116,7 +130,8 @@ env "${run_env[@]}" LD_DEBUG=bindings LD_DEBUG_OUTPUT="$bindings" \
 through=yes
 # (No grep -q in a pipe: under pipefail the writer's SIGPIPE would read as "not found".)
 bound=$(cat "$bindings".* | grep "MPI\.cpython" | grep "libmpicache_layer\.so" || true)
-for sym in MPI_Comm_create_keyval MPI_Comm_set_attr MPI_Comm_get_attr MPI_Comm_dup MPI_Comm_free; do
+for sym in MPI_Comm_create_keyval MPI_Comm_set_attr MPI_Comm_get_attr MPI_Comm_dup MPI_Comm_free \
+    MPI_Type_create_keyval MPI_Type_set_attr MPI_Type_get_attr MPI_Type_dup MPI_Type_free; do
     if ! printf '%s\n' "$bound" | grep "\`$sym'" >/dev/null; then
         log "mpi4py's $sym does not bind to libmpicache_layer.so"
         through=no
