@@ -157,8 +157,11 @@ for n in $procs; do
 import re, sys
 text = open(sys.argv[1], errors="replace").read()
 n = int(sys.argv[2])
-ran = [int(x) for x in re.findall(r"^Ran (\d+) tests? in", text, re.M)]
-ends = re.findall(r"^(OK|FAILED)(?: \((.*)\))?\s*$", text, re.M)
+# The ranks share the output: one rank's summary may follow another's progress dots on a line
+# ("ssRan 2127 tests", "sOK (skipped=517)"), so a summary starts a line or follows them.
+lead = r"^[.sFEux]*"
+ran = [int(x) for x in re.findall(lead + r"Ran (\d+) tests? in", text, re.M)]
+ends = re.findall(lead + r"(OK|FAILED)(?: \((.*)\))?\s*$", text, re.M)
 if len(ran) < n or len(ends) < n:
     print("- - - - - unfinished")
     sys.exit()
