@@ -382,6 +382,13 @@ impl State {
                 addr
             } else {
                 let addr = span + s.fresh as usize;
+                if s.fresh == 0 && size < SPAN {
+                    // The span's first block since it was carved or given back: its pages
+                    // are faulted in at once, one system call instead of a page fault per 4 KiB
+                    // on the first use of objects (a first set_attr paid 40% of its time in
+                    // page faults).
+                    populate(span, SPAN);
+                }
                 s.fresh += size.min(SPAN) as u32;
                 addr
             };
@@ -523,6 +530,22 @@ fn map_any(len: usize) -> Option<usize> {
 fn unmap(base: usize, len: usize) {
     // SAFETY: `base..base + len` is a mapping this module made and handed to no one.
     unsafe { libc::munmap(base as *mut libc::c_void, len) };
+}
+
+/// Faults in the pages of `addr..addr + len` (zeroes, as they read already) where the kernel
+/// can (`MADV_POPULATE_WRITE`, Linux 5.14); elsewhere, or when it fails, nothing happens and
+/// the pages come on first use as before.
+fn populate(addr: usize, len: usize) {
+    #[cfg(target_os = "linux")]
+    // SAFETY: the range is page-aligned memory of one of this module's mappings (a span);
+    // populating writes no byte a program can see (the pages stay zeroes) and only makes
+    // them resident.
+    unsafe {
+        const MADV_POPULATE_WRITE: libc::c_int = 23;
+        libc::madvise(addr as *mut libc::c_void, len, MADV_POPULATE_WRITE);
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (addr, len);
 }
 
 /// Gives pages back to the kernel: they read as zeroes afterwards and take no memory until

@@ -105,7 +105,7 @@ impl<W: World> Cache<W> {
     #[inline(never)]
     fn set_attr_locked(&self, obj: ObjRef, keyval: i32, value: AttrWord) -> Result<()> {
         let info = {
-            let st = self.active()?;
+            let mut st = self.active()?;
             let attrs = st.obj_attrs(obj)?;
             if W::predefined_keyval(keyval).is_some() {
                 return Err(Error::KeyvalPredefined {
@@ -114,14 +114,26 @@ impl<W: World> Cache<W> {
                 });
             }
             let info = st.keyvals().lookup_held(keyval, obj.kind)?;
-            // The same under the lock (the fast path may have declined a racing case): the
-            // value changes in place, as a new setting.
-            if let (false, Some(a)) = (info.callbacks().contains(Callbacks::DELETE_USER), attrs) {
-                let slot = info.slot();
-                if a.entry(slot).is_some_and(|e| !e.dying) {
+            let slot = info.slot();
+            match attrs.and_then(|a| Some((a, a.entry(slot)?))) {
+                // A new attribute (the first set on an object among them): made under this
+                // lock, as `store_attr` would after taking it again. Only a live keyval makes
+                // one (MPI 4.1 §7.7.2).
+                None => {
+                    if !info.is_live() {
+                        return Err(Error::KeyvalFreed {
+                            keyval: info.number,
+                        });
+                    }
+                    return st.attr_insert(obj, info, value);
+                }
+                // The same as the lock-free overwrite (the fast path may have declined a
+                // racing case): the value changes in place, as a new setting.
+                Some((a, e)) if !e.dying && !info.callbacks().contains(Callbacks::DELETE_USER) => {
                     a.insert(slot, keyval, value, info.callbacks())?;
                     return Ok(());
                 }
+                Some(_) => {}
             }
             info
         };
