@@ -40,6 +40,7 @@ pub mod datatype;
 pub mod errhandler;
 pub mod info;
 pub mod init;
+pub mod op;
 pub mod sentinels;
 pub mod session;
 pub mod status;
