@@ -21,7 +21,7 @@ use super::signatures::{self, Signature};
 use std::path::Path;
 
 /// C entry points that get no generated Fortran binding, each with its reason.
-pub const EXCLUDED: [(&str, &str); 17] = [
+pub const EXCLUDED: [(&str, &str); 16] = [
     (
         "MPI_Status_c2f",
         "status conversion, C only (MPI 4.1 §19.3.5)",
@@ -65,10 +65,6 @@ pub const EXCLUDED: [(&str, &str); 17] = [
     (
         "*_create_keyval",
         "procedure arguments (copy/delete callbacks, §7.7.2): hand-written",
-    ),
-    (
-        "MPI_Comm_spawn",
-        "ARGV is a CHARACTER array (§11.8.2): needs a hand-written binding",
     ),
     (
         "MPI_Wtime",

@@ -322,6 +322,8 @@ fn dummy_decl(name: &str, ty: &str) -> Option<String> {
         "MPI_Faint_array" => format!("INTEGER(KIND=MPI_ADDRESS_KIND) :: {n}(*)"),
         "MPI_Franges" => format!("INTEGER :: {n}(3,*)"),
         "c_char" => format!("CHARACTER(LEN=*) :: {n}"),
+        "MPI_Fchar_array" => format!("CHARACTER(LEN=*) :: {n}(*)"),
+        "MPI_Fchar_table" => format!("CHARACTER(LEN=*) :: {n}(COUNT,*)"),
         _ => return None,
     })
 }
@@ -648,6 +650,8 @@ fn f08_dummy(e: &FortranEntry, index: usize, interface: bool) -> Option<(String,
         }
         ("MPI_Franges", _) => format!("INTEGER, {intent} :: {name}(3,*)"),
         ("c_char", _) => format!("CHARACTER(LEN=*), {intent} :: {name}"),
+        ("MPI_Fchar_array", _) => format!("CHARACTER(LEN=*), {intent} :: {name}(*)"),
+        ("MPI_Fchar_table", _) => format!("CHARACTER(LEN=*), {intent} :: {name}(count,*)"),
         _ => return None,
     };
     Some((decl, None))

@@ -1564,6 +1564,35 @@ module mpi_f08
       INTEGER, INTENT(OUT) :: size
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_comm_size
+    subroutine pmpi_comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, &
+        array_of_errcodes, ierror)
+      import
+      implicit none
+      CHARACTER(LEN=*), INTENT(IN) :: command
+      CHARACTER(LEN=*), INTENT(IN) :: argv(*)
+      INTEGER, INTENT(IN) :: maxprocs
+      TYPE(MPI_Info), INTENT(IN) :: info
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Comm), INTENT(OUT) :: intercomm
+      INTEGER, INTENT(OUT) :: array_of_errcodes(*)
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_spawn
+    subroutine pmpi_comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, &
+        array_of_info, root, comm, intercomm, array_of_errcodes, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: count
+      CHARACTER(LEN=*), INTENT(IN) :: array_of_commands(*)
+      CHARACTER(LEN=*), INTENT(IN) :: array_of_argv(count,*)
+      INTEGER, INTENT(IN) :: array_of_maxprocs(*)
+      TYPE(MPI_Info), INTENT(IN) :: array_of_info(*)
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Comm), INTENT(OUT) :: intercomm
+      INTEGER, INTENT(OUT) :: array_of_errcodes(*)
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_spawn_multiple
     subroutine pmpi_comm_split(comm, color, key, newcomm, ierror)
       import
       implicit none
@@ -6808,6 +6837,8 @@ module mpi_f08
   private :: pmpi_comm_set_info
   private :: pmpi_comm_set_name
   private :: pmpi_comm_size
+  private :: pmpi_comm_spawn
+  private :: pmpi_comm_spawn_multiple
   private :: pmpi_comm_split
   private :: pmpi_comm_split_type
   private :: pmpi_comm_test_inter
@@ -8672,6 +8703,43 @@ contains
     call pmpi_comm_size(comm, size, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_size
+
+  subroutine MPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, &
+      array_of_errcodes, ierror)
+    implicit none
+    CHARACTER(LEN=*), INTENT(IN) :: command
+    CHARACTER(LEN=*), INTENT(IN) :: argv(*)
+    INTEGER, INTENT(IN) :: maxprocs
+    TYPE(MPI_Info), INTENT(IN) :: info
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Comm), INTENT(OUT) :: intercomm
+    INTEGER, INTENT(OUT) :: array_of_errcodes(*)
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_spawn
+
+  subroutine MPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, &
+      array_of_info, root, comm, intercomm, array_of_errcodes, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: count
+    CHARACTER(LEN=*), INTENT(IN) :: array_of_commands(*)
+    CHARACTER(LEN=*), INTENT(IN) :: array_of_argv(count,*)
+    INTEGER, INTENT(IN) :: array_of_maxprocs(*)
+    TYPE(MPI_Info), INTENT(IN) :: array_of_info(*)
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Comm), INTENT(OUT) :: intercomm
+    INTEGER, INTENT(OUT) :: array_of_errcodes(*)
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, &
+        array_of_info, root, comm, intercomm, array_of_errcodes, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_spawn_multiple
 
   subroutine MPI_Comm_split(comm, color, key, newcomm, ierror)
     implicit none

@@ -278,6 +278,12 @@ const SKIP: &[Skip] = &[
         why: "mpicache's Fortran MPI_OP_CREATE(_C) and file / session error handler bindings (issue 14): MPI_OP_CREATE_C and sessions are MPI 4.0 routines Open MPI 4.1 lacks, and it checks which error a one-process MPI_SESSION_GET_NTH_PSET gives; over an engine these routines are the engine's",
     },
     Skip {
+        name: "fortran/spawn",
+        procs: 1,
+        engines: &[],
+        why: "expects mpicache's one-process answer to MPI_COMM_SPAWN (MPI_ERR_SPAWN with every error code set); an engine really spawns, and 'worker' does not exist",
+    },
+    Skip {
         name: "fortran/ilp64_attr",
         procs: 1,
         engines: &[],

@@ -477,3 +477,11 @@ fn topo_bindings() {
 fn handlers() {
     build_and_run("handlers");
 }
+
+/// MPI 4.1 §11.8.2, §11.8.3: MPI_COMM_SPAWN(_MULTIPLE) from Fortran (CHARACTER ARGV arrays,
+/// MPI_ARGV_NULL, MPI_ARGVS_NULL, MPI_ERRCODES_IGNORE) give MPI_ERR_SPAWN with the error codes
+/// filled, as the C routines do in one process.
+#[test]
+fn spawn() {
+    build_and_run("spawn");
+}
