@@ -42,7 +42,9 @@ unsafe fn call_fortran(
     len: i64,
     datatype: i32,
 ) -> bool {
-    let Ok(mut n) = MPI_Fint::try_from(len) else {
+    // With 8-byte INTEGERs every length fits; with 4-byte ones a length over 2**31-1 does not.
+    let fits: std::result::Result<MPI_Fint, _> = len.try_into();
+    let Some(mut n) = fits.ok() else {
         return false;
     };
     let mut dt = fint(datatype);
