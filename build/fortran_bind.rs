@@ -21,7 +21,7 @@ use super::signatures::{self, Signature};
 use std::path::Path;
 
 /// C entry points that get no generated Fortran binding, each with its reason.
-pub const EXCLUDED: [(&str, &str); 28] = [
+pub const EXCLUDED: [(&str, &str); 17] = [
     (
         "MPI_Status_c2f",
         "status conversion, C only (MPI 4.1 §19.3.5)",
@@ -63,49 +63,12 @@ pub const EXCLUDED: [(&str, &str); 28] = [
         "the tool information interface has no Fortran binding (MPI 4.1 §15.3)",
     ),
     (
-        "MPI_Op_create",
-        "procedure argument (MPI_User_function, §6.9.5): needs a hand-written binding",
-    ),
-    (
         "*register_datarep",
         "procedure arguments (§14.5.3): needs a hand-written binding",
     ),
     (
-        "*_create_errhandler",
-        "procedure argument (the handler, §9.3): hand-written where present",
-    ),
-    (
         "*_create_keyval",
         "procedure arguments (copy/delete callbacks, §7.7.2): hand-written",
-    ),
-    (
-        "MPI_Comm_spawn",
-        "ARGV is a CHARACTER array (§11.8.2): needs a hand-written binding",
-    ),
-    (
-        "*graph_",
-        "array lengths from INDEX/DEGREES contents and the MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY \
-         sentinels (§8.5.3, §8.5.4): need hand-written bindings",
-    ),
-    (
-        "*neighbor_allgatherv",
-        "count arrays as long as the topology's in-degree (§8.6): need a hand-written binding",
-    ),
-    (
-        "*neighbor_alltoallv",
-        "count arrays as long as the topology's degrees (§8.6): need a hand-written binding",
-    ),
-    (
-        "*neighbor_alltoallw",
-        "count arrays as long as the topology's degrees (§8.6): need a hand-written binding",
-    ),
-    (
-        "MPI_Cart_rank",
-        "COORDS as long as the communicator's Cartesian dimension (§8.5.5): needs a hand-written binding",
-    ),
-    (
-        "MPI_Cart_sub",
-        "REMAIN_DIMS as long as the communicator's Cartesian dimension (§8.6): needs a hand-written binding",
     ),
     (
         "MPI_Wtime",
@@ -114,11 +77,6 @@ pub const EXCLUDED: [(&str, &str); 28] = [
     (
         "MPI_Wtick",
         "a DOUBLE PRECISION function without IERROR: hand-written in src/fortran",
-    ),
-    ("*_darray", "arrays as long as NDIMS, which array_len does not know (§5.1.4): needs a hand-written binding"),
-    (
-        "MPI_Op_create_c",
-        "procedure argument (MPI_User_function_c, §6.9.5): needs a hand-written binding",
     ),
 ];
 
@@ -143,8 +101,9 @@ pub fn exclusion(c_name: &str) -> Option<&'static str> {
 }
 
 /// Parameters that are LOGICAL in Fortran (scalars and arrays).
-const LOGICAL_NAMES: [&str; 6] = [
+const LOGICAL_NAMES: [&str; 7] = [
     "flag",
+    "weighted",
     "commute",
     "high",
     "reorder",
@@ -195,8 +154,10 @@ fn is_read_only(stem: &str, name: &str) -> bool {
 
 /// The number of elements of an array parameter, as a Rust expression over the converted
 /// scalars (`NAME_c`), or `None` when the parameter is a scalar.
-fn array_len(params: &[(String, String)], name: &str) -> Option<String> {
+fn array_len(stem: &str, params: &[(String, String)], name: &str) -> Option<String> {
     let has = |n: &str| params.iter().any(|(p, _)| p == n);
+    // The neighbourhood collectives' arrays follow the topology's degrees (MPI 4.1 §8.6).
+    let neighbor = stem.contains("neighbor_");
     let count = || {
         if has("count") {
             "len(count_c)".to_owned()
@@ -211,8 +172,30 @@ fn array_len(params: &[(String, String)], name: &str) -> Option<String> {
         "array_of_addresses" => "len(max_addresses_c)".into(),
         "array_of_datatypes" => "len(max_datatypes_c)".into(),
         "array_of_large_counts" => "len(max_large_counts_c)".into(),
+        "sendcounts" | "sdispls" | "sendtypes" if neighbor => "out_degree(comm_c)".into(),
+        "recvcounts" | "displs" | "rdispls" | "recvtypes" if neighbor => "in_degree(comm_c)".into(),
         "sendcounts" | "recvcounts" | "displs" | "sdispls" | "rdispls" | "sendtypes"
         | "recvtypes" => "span(comm_c)".into(),
+        // MPI 4.1 §8.5.5, §8.5.7: as long as the communicator's Cartesian dimension.
+        "coords" if stem == "mpi_cart_rank" => "cart_ndims(comm_c)".into(),
+        "remain_dims" => "cart_ndims(comm_c)".into(),
+        // MPI 4.1 §5.1.4: MPI_TYPE_CREATE_DARRAY's arrays have NDIMS entries.
+        "array_of_gsizes" | "array_of_distribs" | "array_of_dargs" | "array_of_psizes" => {
+            "len(ndims_c)".into()
+        }
+        // MPI 4.1 §8.5.3: INDEX has NNODES entries, EDGES as many as INDEX(NNODES) says.
+        "index" if has("nnodes") => "len(nnodes_c)".into(),
+        "edges" if has("nnodes") => "edge_count(&index_c)".into(),
+        "index" if has("maxindex") => "len(maxindex_c)".into(),
+        "edges" if has("maxedges") => "len(maxedges_c)".into(),
+        "neighbors" if has("maxneighbors") => "len(maxneighbors_c)".into(),
+        // MPI 4.1 §8.5.4: the distributed graph's arrays.
+        "sources" | "sourceweights" if has("indegree") => "len(indegree_c)".into(),
+        "destinations" | "destweights" if has("outdegree") => "len(outdegree_c)".into(),
+        "sources" | "sourceweights" if has("maxindegree") => "len(maxindegree_c)".into(),
+        "destinations" | "destweights" if has("maxoutdegree") => "len(maxoutdegree_c)".into(),
+        "sources" | "degrees" if has("degrees") => "len(n_c)".into(),
+        "destinations" | "weights" if has("degrees") => "degree_sum(&degrees_c)".into(),
         "dims" | "periods" if has("ndims") => "len(ndims_c)".into(),
         "dims" | "periods" | "coords" if has("maxdims") => "len(maxdims_c)".into(),
         "ranks" | "ranks1" | "ranks2" if has("n") => "len(n_c)".into(),
@@ -306,7 +289,7 @@ pub fn bind(c: &Signature) -> Binding {
             .to_owned();
         let is_ptr = t.starts_with('*');
         let logical = LOGICAL_NAMES.contains(&n.as_str());
-        let len = array_len(&c.params, n);
+        let len = array_len(&stem, &c.params, n);
         let inout = is_inout(&stem, n);
         let read_only = is_ptr && (is_const || is_read_only(&stem, n));
         let ptr = |alias: &str| {
@@ -469,7 +452,25 @@ pub fn bind(c: &Signature) -> Binding {
                 let alias = int_alias(b).unwrap();
                 nonnull.push(n.clone());
                 let class = class_of(b, n);
-                let index = n == "index" || n == "array_of_indices";
+                // 1-based indices of the `any`/`some` routines (a graph's INDEX is no index).
+                let index = (n == "index" && !stem.contains("graph")) || n == "array_of_indices";
+                let weights = matches!(n.as_str(), "sourceweights" | "destweights" | "weights");
+                if weights {
+                    // MPI 4.1 §8.5.4: MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY, recognised by address.
+                    let Some(l) = len else { unknown(n, &t) };
+                    fparams.push((n.clone(), ptr("MPI_Farray")));
+                    arrays.push_str(&format!(
+                        "        let mut {n}_c = unsafe {{ weights_arg({n}, {l}, {}) }}?;\n",
+                        is_const
+                    ));
+                    args.push(format!("{n}_c.as_mut_ptr()"));
+                    if !is_const {
+                        after.push_str(&format!(
+                            "            unsafe {{ {n}_c.write_back({n}, dist_weighted(comm_c)) }};\n"
+                        ));
+                    }
+                    continue;
+                }
                 if let Some(l) = len {
                     let a = if logical {
                         "MPI_Flogical_array".to_owned()

@@ -337,6 +337,16 @@ module mpi_f08
   common /mpifcmb3/ MPI_STATUS_IGNORE
   type(MPI_Status) :: MPI_STATUSES_IGNORE(1)
   common /mpifcmb4/ MPI_STATUSES_IGNORE
+  integer :: MPI_UNWEIGHTED(1)
+  common /mpifcmb5/ MPI_UNWEIGHTED
+  integer :: MPI_WEIGHTS_EMPTY(1)
+  common /mpifcmb6/ MPI_WEIGHTS_EMPTY
+  integer :: MPI_ERRCODES_IGNORE(1)
+  common /mpifcmb7/ MPI_ERRCODES_IGNORE
+  character*1 :: MPI_ARGV_NULL(1)
+  common /mpifcmb8/ MPI_ARGV_NULL
+  character*1 :: MPI_ARGVS_NULL(1,1)
+  common /mpifcmb9/ MPI_ARGVS_NULL
 
   interface operator(==)
     module procedure mpicache_eq_Comm
@@ -438,6 +448,18 @@ module mpi_f08
       type(MPI_Win) :: win
       integer :: error_code
     end subroutine MPI_Win_errhandler_function
+    subroutine MPI_File_errhandler_function(file, error_code)
+      import :: MPI_File
+      implicit none
+      type(MPI_File) :: file
+      integer :: error_code
+    end subroutine MPI_File_errhandler_function
+    subroutine MPI_Session_errhandler_function(session, error_code)
+      import :: MPI_Session
+      implicit none
+      type(MPI_Session) :: session
+      integer :: error_code
+    end subroutine MPI_Session_errhandler_function
     subroutine MPI_Grequest_query_function(extra_state, status, ierror)
       import :: MPI_ADDRESS_KIND, MPI_Status
       implicit none
@@ -458,6 +480,20 @@ module mpi_f08
       logical :: complete
       integer :: ierror
     end subroutine MPI_Grequest_cancel_function
+    subroutine MPI_User_function(invec, inoutvec, len, datatype)
+      import :: c_ptr, MPI_Datatype, MPI_COUNT_KIND
+      implicit none
+      type(c_ptr), value :: invec, inoutvec
+      integer :: len
+      type(MPI_Datatype) :: datatype
+    end subroutine MPI_User_function
+    subroutine MPI_User_function_c(invec, inoutvec, len, datatype)
+      import :: c_ptr, MPI_Datatype, MPI_COUNT_KIND
+      implicit none
+      type(c_ptr), value :: invec, inoutvec
+      integer(kind=MPI_COUNT_KIND) :: len
+      type(MPI_Datatype) :: datatype
+    end subroutine MPI_User_function_c
   end interface
 
   ! The predefined callbacks: the library's own Fortran routines (mpi_comm_dup_fn_ & co.),
@@ -1218,6 +1254,14 @@ module mpi_f08
       INTEGER, INTENT(OUT) :: newrank
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_cart_map
+    subroutine pmpi_cart_rank(comm, coords, rank, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(IN) :: coords(*)
+      INTEGER, INTENT(OUT) :: rank
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_cart_rank
     subroutine pmpi_cart_shift(comm, direction, disp, rank_source, rank_dest, ierror)
       import
       implicit none
@@ -1228,6 +1272,14 @@ module mpi_f08
       INTEGER, INTENT(OUT) :: rank_dest
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_cart_shift
+    subroutine pmpi_cart_sub(comm, remain_dims, newcomm, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      LOGICAL, INTENT(IN) :: remain_dims(*)
+      TYPE(MPI_Comm), INTENT(OUT) :: newcomm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_cart_sub
     subroutine pmpi_cartdim_get(comm, ndims, ierror)
       import
       implicit none
@@ -1532,6 +1584,35 @@ module mpi_f08
       INTEGER, INTENT(OUT) :: size
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_comm_size
+    subroutine pmpi_comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, &
+        array_of_errcodes, ierror)
+      import
+      implicit none
+      CHARACTER(LEN=*), INTENT(IN) :: command
+      CHARACTER(LEN=*), INTENT(IN) :: argv(*)
+      INTEGER, INTENT(IN) :: maxprocs
+      TYPE(MPI_Info), INTENT(IN) :: info
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Comm), INTENT(OUT) :: intercomm
+      INTEGER, INTENT(OUT) :: array_of_errcodes(*)
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_spawn
+    subroutine pmpi_comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, &
+        array_of_info, root, comm, intercomm, array_of_errcodes, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: count
+      CHARACTER(LEN=*), INTENT(IN) :: array_of_commands(*)
+      CHARACTER(LEN=*), INTENT(IN) :: array_of_argv(count,*)
+      INTEGER, INTENT(IN) :: array_of_maxprocs(*)
+      TYPE(MPI_Info), INTENT(IN) :: array_of_info(*)
+      INTEGER, INTENT(IN) :: root
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Comm), INTENT(OUT) :: intercomm
+      INTEGER, INTENT(OUT) :: array_of_errcodes(*)
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_comm_spawn_multiple
     subroutine pmpi_comm_split(comm, color, key, newcomm, ierror)
       import
       implicit none
@@ -1582,6 +1663,59 @@ module mpi_f08
       INTEGER, INTENT(INOUT) :: dims(*)
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_dims_create
+    subroutine pmpi_dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, &
+        reorder, comm_dist_graph, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm_old
+      INTEGER, INTENT(IN) :: n
+      INTEGER, INTENT(IN) :: sources(*)
+      INTEGER, INTENT(IN) :: degrees(*)
+      INTEGER, INTENT(IN) :: destinations(*)
+      INTEGER, INTENT(IN) :: weights(*)
+      TYPE(MPI_Info), INTENT(IN) :: info
+      LOGICAL, INTENT(IN) :: reorder
+      TYPE(MPI_Comm), INTENT(OUT) :: comm_dist_graph
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_dist_graph_create
+    subroutine pmpi_dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, &
+        outdegree, destinations, destweights, info, reorder, comm_dist_graph, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm_old
+      INTEGER, INTENT(IN) :: indegree
+      INTEGER, INTENT(IN) :: sources(*)
+      INTEGER, INTENT(IN) :: sourceweights(*)
+      INTEGER, INTENT(IN) :: outdegree
+      INTEGER, INTENT(IN) :: destinations(*)
+      INTEGER, INTENT(IN) :: destweights(*)
+      TYPE(MPI_Info), INTENT(IN) :: info
+      LOGICAL, INTENT(IN) :: reorder
+      TYPE(MPI_Comm), INTENT(OUT) :: comm_dist_graph
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_dist_graph_create_adjacent
+    subroutine pmpi_dist_graph_neighbors(comm, maxindegree, sources, sourceweights, maxoutdegree, &
+        destinations, destweights, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(IN) :: maxindegree
+      INTEGER, INTENT(OUT) :: sources(*)
+      INTEGER, INTENT(OUT) :: sourceweights(*)
+      INTEGER, INTENT(IN) :: maxoutdegree
+      INTEGER, INTENT(OUT) :: destinations(*)
+      INTEGER, INTENT(OUT) :: destweights(*)
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_dist_graph_neighbors
+    subroutine pmpi_dist_graph_neighbors_count(comm, indegree, outdegree, weighted, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: indegree
+      INTEGER, INTENT(OUT) :: outdegree
+      LOGICAL, INTENT(OUT) :: weighted
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_dist_graph_neighbors_count
     subroutine pmpi_errhandler_free(errhandler, ierror)
       import
       implicit none
@@ -1688,6 +1822,13 @@ module mpi_f08
       TYPE(MPI_File), INTENT(INOUT) :: fh
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_file_close
+    subroutine pmpi_file_create_errhandler(file_errhandler_fn, errhandler, ierror)
+      import
+      implicit none
+      PROCEDURE(MPI_File_errhandler_function) :: file_errhandler_fn
+      TYPE(MPI_Errhandler), INTENT(OUT) :: errhandler
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_file_create_errhandler
     subroutine pmpi_file_delete(filename, info, ierror)
       import
       implicit none
@@ -2846,6 +2987,54 @@ module mpi_f08
       INTEGER, INTENT(OUT) :: subversion
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_get_version
+    subroutine pmpi_graph_create(comm_old, nnodes, index, edges, reorder, comm_graph, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm_old
+      INTEGER, INTENT(IN) :: nnodes
+      INTEGER, INTENT(IN) :: index(*)
+      INTEGER, INTENT(IN) :: edges(*)
+      LOGICAL, INTENT(IN) :: reorder
+      TYPE(MPI_Comm), INTENT(OUT) :: comm_graph
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_graph_create
+    subroutine pmpi_graph_get(comm, maxindex, maxedges, index, edges, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(IN) :: maxindex
+      INTEGER, INTENT(IN) :: maxedges
+      INTEGER, INTENT(OUT) :: index(*)
+      INTEGER, INTENT(OUT) :: edges(*)
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_graph_get
+    subroutine pmpi_graph_map(comm, nnodes, index, edges, newrank, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(IN) :: nnodes
+      INTEGER, INTENT(IN) :: index(*)
+      INTEGER, INTENT(IN) :: edges(*)
+      INTEGER, INTENT(OUT) :: newrank
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_graph_map
+    subroutine pmpi_graph_neighbors(comm, rank, maxneighbors, neighbors, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(IN) :: rank
+      INTEGER, INTENT(IN) :: maxneighbors
+      INTEGER, INTENT(OUT) :: neighbors(*)
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_graph_neighbors
+    subroutine pmpi_graph_neighbors_count(comm, rank, nneighbors, ierror)
+      import
+      implicit none
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(IN) :: rank
+      INTEGER, INTENT(OUT) :: nneighbors
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_graph_neighbors_count
     subroutine pmpi_graphdims_get(comm, nnodes, nedges, ierror)
       import
       implicit none
@@ -3394,6 +3583,40 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_ineighbor_allgather_c
+    subroutine pmpi_ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      INTEGER, INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ineighbor_allgatherv
+    subroutine pmpi_ineighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+        displs, recvtype, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ineighbor_allgatherv_c
     subroutine pmpi_ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         comm, request, ierror)
       import
@@ -3426,6 +3649,78 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_ineighbor_alltoall_c
+    subroutine pmpi_ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+        recvcounts, rdispls, recvtype, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcounts(*)
+      INTEGER, INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      INTEGER, INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ineighbor_alltoallv
+    subroutine pmpi_ineighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+        recvcounts, rdispls, recvtype, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ineighbor_alltoallv_c
+    subroutine pmpi_ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+        recvcounts, rdispls, recvtypes, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ineighbor_alltoallw
+    subroutine pmpi_ineighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+        recvcounts, rdispls, recvtypes, comm, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_ineighbor_alltoallw_c
     subroutine pmpi_info_create(info, ierror)
       import
       implicit none
@@ -4046,6 +4341,74 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_neighbor_allgather_init_c
+    subroutine pmpi_neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      INTEGER, INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_neighbor_allgatherv
+    subroutine pmpi_neighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+        displs, recvtype, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_neighbor_allgatherv_c
+    subroutine pmpi_neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+        displs, recvtype, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      INTEGER, INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_neighbor_allgatherv_init
+    subroutine pmpi_neighbor_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+        displs, recvtype, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_neighbor_allgatherv_init_c
     subroutine pmpi_neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
         comm, ierror)
       import
@@ -4110,6 +4473,150 @@ module mpi_f08
       TYPE(MPI_Request), INTENT(OUT) :: request
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_neighbor_alltoall_init_c
+    subroutine pmpi_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+        rdispls, recvtype, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcounts(*)
+      INTEGER, INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      INTEGER, INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_neighbor_alltoallv
+    subroutine pmpi_neighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+        recvcounts, rdispls, recvtype, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_neighbor_alltoallv_c
+    subroutine pmpi_neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+        recvcounts, rdispls, recvtype, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcounts(*)
+      INTEGER, INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      INTEGER, INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_neighbor_alltoallv_init
+    subroutine pmpi_neighbor_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+        recvcounts, rdispls, recvtype, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_neighbor_alltoallv_init_c
+    subroutine pmpi_neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+        recvcounts, rdispls, recvtypes, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_neighbor_alltoallw
+    subroutine pmpi_neighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+        recvcounts, rdispls, recvtypes, comm, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_neighbor_alltoallw_c
+    subroutine pmpi_neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+        recvcounts, rdispls, recvtypes, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER, INTENT(IN) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER, INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_neighbor_alltoallw_init
+    subroutine pmpi_neighbor_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+        recvcounts, rdispls, recvtypes, comm, info, request, ierror)
+      import
+      implicit none
+      TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+      TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+      INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+      TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+      TYPE(MPI_Comm), INTENT(IN) :: comm
+      TYPE(MPI_Info), INTENT(IN) :: info
+      TYPE(MPI_Request), INTENT(OUT) :: request
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_neighbor_alltoallw_init_c
     subroutine pmpi_op_commutative(op, commute, ierror)
       import
       implicit none
@@ -4117,6 +4624,22 @@ module mpi_f08
       LOGICAL, INTENT(OUT) :: commute
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_op_commutative
+    subroutine pmpi_op_create(user_fn, commute, op, ierror)
+      import
+      implicit none
+      PROCEDURE(MPI_User_function) :: user_fn
+      LOGICAL, INTENT(IN) :: commute
+      TYPE(MPI_Op), INTENT(OUT) :: op
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_op_create
+    subroutine pmpi_op_create_c(user_fn, commute, op, ierror)
+      import
+      implicit none
+      PROCEDURE(MPI_User_function_c) :: user_fn
+      LOGICAL, INTENT(IN) :: commute
+      TYPE(MPI_Op), INTENT(OUT) :: op
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_op_create_c
     subroutine pmpi_op_free(op, ierror)
       import
       implicit none
@@ -5197,6 +5720,13 @@ module mpi_f08
       INTEGER, INTENT(IN) :: errorcode
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_session_call_errhandler
+    subroutine pmpi_session_create_errhandler(session_errhandler_fn, errhandler, ierror)
+      import
+      implicit none
+      PROCEDURE(MPI_Session_errhandler_function) :: session_errhandler_fn
+      TYPE(MPI_Errhandler), INTENT(OUT) :: errhandler
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_session_create_errhandler
     subroutine pmpi_session_detach_buffer(session, buffer_addr, size, ierror)
       import
       implicit none
@@ -5511,6 +6041,38 @@ module mpi_f08
       TYPE(MPI_Datatype), INTENT(OUT) :: newtype
       INTEGER, INTENT(OUT) :: ierror
     end subroutine pmpi_type_contiguous_c
+    subroutine pmpi_type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, &
+        array_of_dargs, array_of_psizes, order, oldtype, newtype, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: size
+      INTEGER, INTENT(IN) :: rank
+      INTEGER, INTENT(IN) :: ndims
+      INTEGER, INTENT(IN) :: array_of_gsizes(*)
+      INTEGER, INTENT(IN) :: array_of_distribs(*)
+      INTEGER, INTENT(IN) :: array_of_dargs(*)
+      INTEGER, INTENT(IN) :: array_of_psizes(*)
+      INTEGER, INTENT(IN) :: order
+      TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+      TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_create_darray
+    subroutine pmpi_type_create_darray_c(size, rank, ndims, array_of_gsizes, array_of_distribs, &
+        array_of_dargs, array_of_psizes, order, oldtype, newtype, ierror)
+      import
+      implicit none
+      INTEGER, INTENT(IN) :: size
+      INTEGER, INTENT(IN) :: rank
+      INTEGER, INTENT(IN) :: ndims
+      INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_gsizes(*)
+      INTEGER, INTENT(IN) :: array_of_distribs(*)
+      INTEGER, INTENT(IN) :: array_of_dargs(*)
+      INTEGER, INTENT(IN) :: array_of_psizes(*)
+      INTEGER, INTENT(IN) :: order
+      TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+      TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+      INTEGER, INTENT(OUT) :: ierror
+    end subroutine pmpi_type_create_darray_c
     subroutine pmpi_type_create_f90_complex(p, r, newtype, ierror)
       import
       implicit none
@@ -6423,7 +6985,9 @@ module mpi_f08
   private :: pmpi_cart_create
   private :: pmpi_cart_get
   private :: pmpi_cart_map
+  private :: pmpi_cart_rank
   private :: pmpi_cart_shift
+  private :: pmpi_cart_sub
   private :: pmpi_cartdim_get
   private :: pmpi_close_port
   private :: pmpi_comm_accept
@@ -6464,11 +7028,17 @@ module mpi_f08
   private :: pmpi_comm_set_info
   private :: pmpi_comm_set_name
   private :: pmpi_comm_size
+  private :: pmpi_comm_spawn
+  private :: pmpi_comm_spawn_multiple
   private :: pmpi_comm_split
   private :: pmpi_comm_split_type
   private :: pmpi_comm_test_inter
   private :: pmpi_compare_and_swap
   private :: pmpi_dims_create
+  private :: pmpi_dist_graph_create
+  private :: pmpi_dist_graph_create_adjacent
+  private :: pmpi_dist_graph_neighbors
+  private :: pmpi_dist_graph_neighbors_count
   private :: pmpi_errhandler_free
   private :: pmpi_error_class
   private :: pmpi_error_string
@@ -6479,6 +7049,7 @@ module mpi_f08
   private :: pmpi_fetch_and_op
   private :: pmpi_file_call_errhandler
   private :: pmpi_file_close
+  private :: pmpi_file_create_errhandler
   private :: pmpi_file_delete
   private :: pmpi_file_get_amode
   private :: pmpi_file_get_atomicity
@@ -6589,6 +7160,11 @@ module mpi_f08
   private :: pmpi_get_library_version
   private :: pmpi_get_processor_name
   private :: pmpi_get_version
+  private :: pmpi_graph_create
+  private :: pmpi_graph_get
+  private :: pmpi_graph_map
+  private :: pmpi_graph_neighbors
+  private :: pmpi_graph_neighbors_count
   private :: pmpi_graphdims_get
   private :: pmpi_grequest_complete
   private :: pmpi_grequest_start
@@ -6633,8 +7209,14 @@ module mpi_f08
   private :: pmpi_imrecv_c
   private :: pmpi_ineighbor_allgather
   private :: pmpi_ineighbor_allgather_c
+  private :: pmpi_ineighbor_allgatherv
+  private :: pmpi_ineighbor_allgatherv_c
   private :: pmpi_ineighbor_alltoall
   private :: pmpi_ineighbor_alltoall_c
+  private :: pmpi_ineighbor_alltoallv
+  private :: pmpi_ineighbor_alltoallv_c
+  private :: pmpi_ineighbor_alltoallw
+  private :: pmpi_ineighbor_alltoallw_c
   private :: pmpi_info_create
   private :: pmpi_info_create_env
   private :: pmpi_info_delete
@@ -6686,11 +7268,25 @@ module mpi_f08
   private :: pmpi_neighbor_allgather_c
   private :: pmpi_neighbor_allgather_init
   private :: pmpi_neighbor_allgather_init_c
+  private :: pmpi_neighbor_allgatherv
+  private :: pmpi_neighbor_allgatherv_c
+  private :: pmpi_neighbor_allgatherv_init
+  private :: pmpi_neighbor_allgatherv_init_c
   private :: pmpi_neighbor_alltoall
   private :: pmpi_neighbor_alltoall_c
   private :: pmpi_neighbor_alltoall_init
   private :: pmpi_neighbor_alltoall_init_c
+  private :: pmpi_neighbor_alltoallv
+  private :: pmpi_neighbor_alltoallv_c
+  private :: pmpi_neighbor_alltoallv_init
+  private :: pmpi_neighbor_alltoallv_init_c
+  private :: pmpi_neighbor_alltoallw
+  private :: pmpi_neighbor_alltoallw_c
+  private :: pmpi_neighbor_alltoallw_init
+  private :: pmpi_neighbor_alltoallw_init_c
   private :: pmpi_op_commutative
+  private :: pmpi_op_create
+  private :: pmpi_op_create_c
   private :: pmpi_op_free
   private :: pmpi_open_port
   private :: pmpi_pack
@@ -6774,6 +7370,7 @@ module mpi_f08
   private :: pmpi_session_attach_buffer
   private :: pmpi_session_attach_buffer_c
   private :: pmpi_session_call_errhandler
+  private :: pmpi_session_create_errhandler
   private :: pmpi_session_detach_buffer
   private :: pmpi_session_detach_buffer_c
   private :: pmpi_session_finalize
@@ -6813,6 +7410,8 @@ module mpi_f08
   private :: pmpi_type_commit
   private :: pmpi_type_contiguous
   private :: pmpi_type_contiguous_c
+  private :: pmpi_type_create_darray
+  private :: pmpi_type_create_darray_c
   private :: pmpi_type_create_f90_complex
   private :: pmpi_type_create_f90_integer
   private :: pmpi_type_create_f90_real
@@ -7852,6 +8451,17 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Cart_map
 
+  subroutine MPI_Cart_rank(comm, coords, rank, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: coords(*)
+    INTEGER, INTENT(OUT) :: rank
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_cart_rank(comm, coords, rank, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Cart_rank
+
   subroutine MPI_Cart_shift(comm, direction, disp, rank_source, rank_dest, ierror)
     implicit none
     TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -7864,6 +8474,17 @@ contains
     call pmpi_cart_shift(comm, direction, disp, rank_source, rank_dest, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Cart_shift
+
+  subroutine MPI_Cart_sub(comm, remain_dims, newcomm, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    LOGICAL, INTENT(IN) :: remain_dims(*)
+    TYPE(MPI_Comm), INTENT(OUT) :: newcomm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_cart_sub(comm, remain_dims, newcomm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Cart_sub
 
   subroutine MPI_Cartdim_get(comm, ndims, ierror)
     implicit none
@@ -8290,6 +8911,43 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Comm_size
 
+  subroutine MPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, &
+      array_of_errcodes, ierror)
+    implicit none
+    CHARACTER(LEN=*), INTENT(IN) :: command
+    CHARACTER(LEN=*), INTENT(IN) :: argv(*)
+    INTEGER, INTENT(IN) :: maxprocs
+    TYPE(MPI_Info), INTENT(IN) :: info
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Comm), INTENT(OUT) :: intercomm
+    INTEGER, INTENT(OUT) :: array_of_errcodes(*)
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes, &
+        ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_spawn
+
+  subroutine MPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, &
+      array_of_info, root, comm, intercomm, array_of_errcodes, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: count
+    CHARACTER(LEN=*), INTENT(IN) :: array_of_commands(*)
+    CHARACTER(LEN=*), INTENT(IN) :: array_of_argv(count,*)
+    INTEGER, INTENT(IN) :: array_of_maxprocs(*)
+    TYPE(MPI_Info), INTENT(IN) :: array_of_info(*)
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Comm), INTENT(OUT) :: intercomm
+    INTEGER, INTENT(OUT) :: array_of_errcodes(*)
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, &
+        array_of_info, root, comm, intercomm, array_of_errcodes, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Comm_spawn_multiple
+
   subroutine MPI_Comm_split(comm, color, key, newcomm, ierror)
     implicit none
     TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -8355,6 +9013,74 @@ contains
     call pmpi_dims_create(nnodes, ndims, dims, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Dims_create
+
+  subroutine MPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, &
+      reorder, comm_dist_graph, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm_old
+    INTEGER, INTENT(IN) :: n
+    INTEGER, INTENT(IN) :: sources(*)
+    INTEGER, INTENT(IN) :: degrees(*)
+    INTEGER, INTENT(IN) :: destinations(*)
+    INTEGER, INTENT(IN) :: weights(*)
+    TYPE(MPI_Info), INTENT(IN) :: info
+    LOGICAL, INTENT(IN) :: reorder
+    TYPE(MPI_Comm), INTENT(OUT) :: comm_dist_graph
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, &
+        reorder, comm_dist_graph, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Dist_graph_create
+
+  subroutine MPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, &
+      destinations, destweights, info, reorder, comm_dist_graph, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm_old
+    INTEGER, INTENT(IN) :: indegree
+    INTEGER, INTENT(IN) :: sources(*)
+    INTEGER, INTENT(IN) :: sourceweights(*)
+    INTEGER, INTENT(IN) :: outdegree
+    INTEGER, INTENT(IN) :: destinations(*)
+    INTEGER, INTENT(IN) :: destweights(*)
+    TYPE(MPI_Info), INTENT(IN) :: info
+    LOGICAL, INTENT(IN) :: reorder
+    TYPE(MPI_Comm), INTENT(OUT) :: comm_dist_graph
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, &
+        destinations, destweights, info, reorder, comm_dist_graph, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Dist_graph_create_adjacent
+
+  subroutine MPI_Dist_graph_neighbors(comm, maxindegree, sources, sourceweights, maxoutdegree, &
+      destinations, destweights, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: maxindegree
+    INTEGER, INTENT(OUT) :: sources(*)
+    INTEGER, INTENT(OUT) :: sourceweights(*)
+    INTEGER, INTENT(IN) :: maxoutdegree
+    INTEGER, INTENT(OUT) :: destinations(*)
+    INTEGER, INTENT(OUT) :: destweights(*)
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_dist_graph_neighbors(comm, maxindegree, sources, sourceweights, maxoutdegree, &
+        destinations, destweights, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Dist_graph_neighbors
+
+  subroutine MPI_Dist_graph_neighbors_count(comm, indegree, outdegree, weighted, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, INTENT(OUT) :: indegree
+    INTEGER, INTENT(OUT) :: outdegree
+    LOGICAL, INTENT(OUT) :: weighted
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_dist_graph_neighbors_count(comm, indegree, outdegree, weighted, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Dist_graph_neighbors_count
 
   subroutine MPI_Errhandler_free(errhandler, ierror)
     implicit none
@@ -8491,6 +9217,16 @@ contains
     call pmpi_file_close(fh, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_File_close
+
+  subroutine MPI_File_create_errhandler(file_errhandler_fn, errhandler, ierror)
+    implicit none
+    PROCEDURE(MPI_File_errhandler_function) :: file_errhandler_fn
+    TYPE(MPI_Errhandler), INTENT(OUT) :: errhandler
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_file_create_errhandler(file_errhandler_fn, errhandler, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_File_create_errhandler
 
   subroutine MPI_File_delete(filename, info, ierror)
     implicit none
@@ -9993,6 +10729,69 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Get_version
 
+  subroutine MPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm_old
+    INTEGER, INTENT(IN) :: nnodes
+    INTEGER, INTENT(IN) :: index(*)
+    INTEGER, INTENT(IN) :: edges(*)
+    LOGICAL, INTENT(IN) :: reorder
+    TYPE(MPI_Comm), INTENT(OUT) :: comm_graph
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_graph_create(comm_old, nnodes, index, edges, reorder, comm_graph, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Graph_create
+
+  subroutine MPI_Graph_get(comm, maxindex, maxedges, index, edges, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: maxindex
+    INTEGER, INTENT(IN) :: maxedges
+    INTEGER, INTENT(OUT) :: index(*)
+    INTEGER, INTENT(OUT) :: edges(*)
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_graph_get(comm, maxindex, maxedges, index, edges, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Graph_get
+
+  subroutine MPI_Graph_map(comm, nnodes, index, edges, newrank, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: nnodes
+    INTEGER, INTENT(IN) :: index(*)
+    INTEGER, INTENT(IN) :: edges(*)
+    INTEGER, INTENT(OUT) :: newrank
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_graph_map(comm, nnodes, index, edges, newrank, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Graph_map
+
+  subroutine MPI_Graph_neighbors(comm, rank, maxneighbors, neighbors, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: rank
+    INTEGER, INTENT(IN) :: maxneighbors
+    INTEGER, INTENT(OUT) :: neighbors(*)
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_graph_neighbors(comm, rank, maxneighbors, neighbors, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Graph_neighbors
+
+  subroutine MPI_Graph_neighbors_count(comm, rank, nneighbors, ierror)
+    implicit none
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, INTENT(IN) :: rank
+    INTEGER, INTENT(OUT) :: nneighbors
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_graph_neighbors_count(comm, rank, nneighbors, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Graph_neighbors_count
+
   subroutine MPI_Graphdims_get(comm, nnodes, nedges, ierror)
     implicit none
     TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -10689,6 +11488,48 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ineighbor_allgather_c
 
+  subroutine MPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ineighbor_allgatherv
+
+  subroutine MPI_Ineighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ineighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ineighbor_allgatherv_c
+
   subroutine MPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
       comm, request, ierror)
     implicit none
@@ -10728,6 +11569,94 @@ contains
         comm, request, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Ineighbor_alltoall_c
+
+  subroutine MPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER, INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+        rdispls, recvtype, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ineighbor_alltoallv
+
+  subroutine MPI_Ineighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ineighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+        rdispls, recvtype, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ineighbor_alltoallv_c
+
+  subroutine MPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+        rdispls, recvtypes, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ineighbor_alltoallw
+
+  subroutine MPI_Ineighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_ineighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+        rdispls, recvtypes, comm, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Ineighbor_alltoallw_c
 
   subroutine MPI_Info_create(info, ierror)
     implicit none
@@ -11517,6 +12446,90 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Neighbor_allgather_init_c
 
+  subroutine MPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_allgatherv
+
+  subroutine MPI_Neighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_neighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_allgatherv_c
+
+  subroutine MPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+      displs, recvtype, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_allgatherv_init
+
+  subroutine MPI_Neighbor_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+      displs, recvtype, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_neighbor_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+        recvtype, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_allgatherv_init_c
+
   subroutine MPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
       comm, ierror)
     implicit none
@@ -11597,6 +12610,182 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Neighbor_alltoall_init_c
 
+  subroutine MPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER, INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+        rdispls, recvtype, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_alltoallv
+
+  subroutine MPI_Neighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_neighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+        rdispls, recvtype, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_alltoallv_c
+
+  subroutine MPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcounts, rdispls, recvtype, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER, INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+        rdispls, recvtype, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_alltoallv_init
+
+  subroutine MPI_Neighbor_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcounts, rdispls, recvtype, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_neighbor_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+        recvcounts, rdispls, recvtype, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_alltoallv_init_c
+
+  subroutine MPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+        rdispls, recvtypes, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_alltoallw
+
+  subroutine MPI_Neighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_neighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+        rdispls, recvtypes, comm, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_alltoallw_c
+
+  subroutine MPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+        rdispls, recvtypes, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_alltoallw_init
+
+  subroutine MPI_Neighbor_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, info, request, ierror)
+    implicit none
+    TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+    TYPE(*), DIMENSION(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_neighbor_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+        recvcounts, rdispls, recvtypes, comm, info, request, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Neighbor_alltoallw_init_c
+
   subroutine MPI_Op_commutative(op, commute, ierror)
     implicit none
     TYPE(MPI_Op), INTENT(IN) :: op
@@ -11606,6 +12795,28 @@ contains
     call pmpi_op_commutative(op, commute, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Op_commutative
+
+  subroutine MPI_Op_create(user_fn, commute, op, ierror)
+    implicit none
+    PROCEDURE(MPI_User_function) :: user_fn
+    LOGICAL, INTENT(IN) :: commute
+    TYPE(MPI_Op), INTENT(OUT) :: op
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_op_create(user_fn, commute, op, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Op_create
+
+  subroutine MPI_Op_create_c(user_fn, commute, op, ierror)
+    implicit none
+    PROCEDURE(MPI_User_function_c) :: user_fn
+    LOGICAL, INTENT(IN) :: commute
+    TYPE(MPI_Op), INTENT(OUT) :: op
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_op_create_c(user_fn, commute, op, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Op_create_c
 
   subroutine MPI_Op_free(op, ierror)
     implicit none
@@ -12965,6 +14176,16 @@ contains
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Session_call_errhandler
 
+  subroutine MPI_Session_create_errhandler(session_errhandler_fn, errhandler, ierror)
+    implicit none
+    PROCEDURE(MPI_Session_errhandler_function) :: session_errhandler_fn
+    TYPE(MPI_Errhandler), INTENT(OUT) :: errhandler
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_session_create_errhandler(session_errhandler_fn, errhandler, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Session_create_errhandler
+
   subroutine MPI_Session_detach_buffer(session, buffer_addr, size, ierror)
     implicit none
     TYPE(MPI_Session), INTENT(IN) :: session
@@ -13396,6 +14617,46 @@ contains
     call pmpi_type_contiguous_c(count, oldtype, newtype, ierror_c)
     if (present(ierror)) ierror = ierror_c
   end subroutine MPI_Type_contiguous_c
+
+  subroutine MPI_Type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, &
+      array_of_dargs, array_of_psizes, order, oldtype, newtype, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: size
+    INTEGER, INTENT(IN) :: rank
+    INTEGER, INTENT(IN) :: ndims
+    INTEGER, INTENT(IN) :: array_of_gsizes(*)
+    INTEGER, INTENT(IN) :: array_of_distribs(*)
+    INTEGER, INTENT(IN) :: array_of_dargs(*)
+    INTEGER, INTENT(IN) :: array_of_psizes(*)
+    INTEGER, INTENT(IN) :: order
+    TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+    TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, &
+        array_of_dargs, array_of_psizes, order, oldtype, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_create_darray
+
+  subroutine MPI_Type_create_darray_c(size, rank, ndims, array_of_gsizes, array_of_distribs, &
+      array_of_dargs, array_of_psizes, order, oldtype, newtype, ierror)
+    implicit none
+    INTEGER, INTENT(IN) :: size
+    INTEGER, INTENT(IN) :: rank
+    INTEGER, INTENT(IN) :: ndims
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_gsizes(*)
+    INTEGER, INTENT(IN) :: array_of_distribs(*)
+    INTEGER, INTENT(IN) :: array_of_dargs(*)
+    INTEGER, INTENT(IN) :: array_of_psizes(*)
+    INTEGER, INTENT(IN) :: order
+    TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+    TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+    integer :: ierror_c
+    call pmpi_type_create_darray_c(size, rank, ndims, array_of_gsizes, array_of_distribs, &
+        array_of_dargs, array_of_psizes, order, oldtype, newtype, ierror_c)
+    if (present(ierror)) ierror = ierror_c
+  end subroutine MPI_Type_create_darray_c
 
   subroutine MPI_Type_create_f90_complex(p, r, newtype, ierror)
     implicit none

@@ -302,6 +302,24 @@ const SKIP: &[Skip] = &[
         why: "single-process assumption: its cached communicator is MPI_COMM_WORLD of one process",
     },
     Skip {
+        name: "fortran/topo_bindings",
+        procs: 1,
+        engines: &[],
+        why: "mpicache's Fortran topology / neighbourhood / darray bindings (issue 14) with single-process checks (every neighbour is this process, a 1x1 grid, size-1 darray) and MPI 4.0 persistent neighbourhood collectives Open MPI 4.1 lacks; over an engine these routines are the engine's",
+    },
+    Skip {
+        name: "fortran/handlers",
+        procs: 1,
+        engines: &[],
+        why: "mpicache's Fortran MPI_OP_CREATE(_C) and file / session error handler bindings (issue 14): MPI_OP_CREATE_C and sessions are MPI 4.0 routines Open MPI 4.1 lacks, and it checks which error a one-process MPI_SESSION_GET_NTH_PSET gives; over an engine these routines are the engine's",
+    },
+    Skip {
+        name: "fortran/spawn",
+        procs: 1,
+        engines: &[],
+        why: "expects mpicache's one-process answer to MPI_COMM_SPAWN (MPI_ERR_SPAWN with every error code set); an engine really spawns, and 'worker' does not exist",
+    },
+    Skip {
         name: "fortran/ilp64_attr",
         procs: 1,
         engines: &[],

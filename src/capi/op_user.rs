@@ -22,6 +22,7 @@ fn create(func: Option<usize>, commute: c_int, big_count: bool) -> Result<Handle
         func,
         commute: commute != 0,
         big_count,
+        caller: None,
     })
 }
 
@@ -118,7 +119,17 @@ unsafe fn call_user(
     datatype: MPI_Datatype,
 ) -> Result<()> {
     let mut dt = datatype;
-    if user.big_count {
+    if let Some(caller) = user.caller {
+        // SAFETY: `caller` came with `user.func` from the face that made the operation, and
+        // the buffers hold `count` elements of `datatype` (this function's contract).
+        let called = unsafe { caller(user.func, inbuf.cast_mut(), inoutbuf, count, datatype) };
+        if !called {
+            return Err(Error::invalid(
+                MPI_ERR_COUNT,
+                format!("count {count} exceeds the INTEGER length of an MPI_OP_CREATE function"),
+            ));
+        }
+    } else if user.big_count {
         // SAFETY: the address is the `MPI_User_function_c` given to MPI_Op_create_c.
         let f: MPI_User_function_c = unsafe { std::mem::transmute(user.func) };
         let mut len: MPI_Count = count;

@@ -51,7 +51,7 @@ fn graph_of(comm: MPI_Comm) -> Result<Arc<Topology>> {
 ///
 /// # Safety
 /// `w` holds `n` ints unless it is one of the sentinels.
-unsafe fn weights(w: *const c_int, n: c_int, name: &'static str) -> Result<Option<Vec<i32>>> {
+unsafe fn weights_of(w: *const c_int, n: c_int, name: &'static str) -> Result<Option<Vec<i32>>> {
     match w as usize {
         UNWEIGHTED => return Ok(None),
         WEIGHTS_EMPTY if n == 0 => return Ok(Some(Vec::new())),
@@ -259,13 +259,13 @@ pub unsafe extern "C" fn MPI_Dist_graph_create_adjacent(
         // SAFETY: MPI 4.1 §8.5.4: `sources` holds `indegree` ints, as `ints` asks.
         let s = unsafe { ints(sources, indegree, "sources") }?;
         // SAFETY: MPI 4.1 §8.5.4: `sourceweights` holds `indegree` ints or is a weights
-        // sentinel, as `weights` asks.
-        let sw = unsafe { weights(sourceweights, indegree, "sourceweights") }?;
+        // sentinel, as `weights_of` asks.
+        let sw = unsafe { weights_of(sourceweights, indegree, "sourceweights") }?;
         // SAFETY: MPI 4.1 §8.5.4: `destinations` holds `outdegree` ints, as `ints` asks.
         let d = unsafe { ints(destinations, outdegree, "destinations") }?;
         // SAFETY: MPI 4.1 §8.5.4: `destweights` holds `outdegree` ints or is a weights
-        // sentinel, as `weights` asks.
-        let dw = unsafe { weights(destweights, outdegree, "destweights") }?;
+        // sentinel, as `weights_of` asks.
+        let dw = unsafe { weights_of(destweights, outdegree, "destweights") }?;
         let topo = dist_graph(comm_old, (s, sw), (d, dw))?;
         let size = rt().comm_size(Handle(comm_old))?;
         let h = rt().comm_with_topology(Handle(comm_old), size.into(), topo)?;
@@ -285,7 +285,7 @@ pub unsafe extern "C" fn MPI_Dist_graph_create(
     sources: *const c_int,
     degrees: *const c_int,
     destinations: *const c_int,
-    weights_: *const c_int,
+    weights: *const c_int,
     info: MPI_Info,
     reorder: c_int,
     comm_dist_graph: *mut MPI_Comm,
@@ -317,8 +317,8 @@ pub unsafe extern "C" fn MPI_Dist_graph_create(
         let d = unsafe { ints(destinations, total, "destinations") }?;
         check_ranks(&d, size, "destinations")?;
         // SAFETY: MPI 4.1 §8.5.4: `weights` holds one int per destination (`total`) or is a
-        // weights sentinel, as `weights` asks.
-        let w = unsafe { weights(weights_, total, "weights") }?;
+        // weights sentinel, as `weights_of` asks.
+        let w = unsafe { weights_of(weights, total, "weights") }?;
         let (mut ins, mut inw, mut outs, mut outw) = (vec![], vec![], vec![], vec![]);
         let mut k = 0;
         for (&src, &dg) in s.iter().zip(&deg) {

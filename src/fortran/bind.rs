@@ -7,8 +7,9 @@
 use crate::capi::types::MPI_Status;
 use crate::consts::{MPI_ERR_ARG, MPI_ERR_IN_STATUS, MPI_STATUS_SIZE, MPI_SUCCESS, MPI_UNDEFINED};
 use crate::error::{Error, Result};
-use crate::fortran::sentinels::status_ignored;
+use crate::fortran::sentinels::{is_unweighted, is_weights_empty, status_ignored};
 use crate::fortran::{fint, logical, narrow, MPI_Fint, MPI_Flogical};
+use crate::world::topo::Topology;
 use crate::world::{Handle, Runtime};
 use std::ffi::{c_char, c_int, CString};
 
@@ -195,4 +196,100 @@ pub unsafe fn string_out(p: *mut c_char, n: usize, c: &[c_char]) {
     let text = String::from_utf8_lossy(&bytes);
     // SAFETY: `n` writable bytes (this function's contract).
     unsafe { crate::fortran::strings::write_fortran_string(p, n, n, &text) };
+}
+
+/// The number of dimensions of `comm`'s Cartesian topology (MPI 4.1 §8.5.5: the length of
+/// COORDS and REMAIN_DIMS), 0 without one (the C call then reports MPI_ERR_TOPOLOGY).
+pub fn cart_ndims(comm: c_int) -> usize {
+    match Runtime::global().topology_of(Handle(comm)).as_deref() {
+        Ok(Topology::Cart { dims, .. }) => dims.len(),
+        _ => 0,
+    }
+}
+
+/// The in-degree of `comm`'s topology (MPI 4.1 §8.6: the length of RECVCOUNTS, DISPLS,
+/// RDISPLS, RECVTYPES of the neighbourhood collectives), 0 without one.
+pub fn in_degree(comm: c_int) -> usize {
+    crate::capi::neighbor_plan::degrees(comm).map_or(0, |(i, _)| i)
+}
+
+/// The out-degree of `comm`'s topology (the length of SENDCOUNTS, SDISPLS, SENDTYPES).
+pub fn out_degree(comm: c_int) -> usize {
+    crate::capi::neighbor_plan::degrees(comm).map_or(0, |(_, o)| o)
+}
+
+/// The number of edges of a graph given by INDEX (MPI 4.1 §8.5.3: EDGES has INDEX(NNODES)
+/// entries).
+pub fn edge_count(index: &[c_int]) -> usize {
+    index.last().map_or(0, |&n| len(n))
+}
+
+/// The number of edges DEGREES names (MPI 4.1 §8.5.4: DESTINATIONS and WEIGHTS of
+/// MPI_DIST_GRAPH_CREATE have the sum of DEGREES entries); negative degrees count nothing (the
+/// C call rejects them).
+pub fn degree_sum(degrees: &[c_int]) -> usize {
+    degrees.iter().map(|&d| len(d)).sum()
+}
+
+/// Whether `comm`'s distributed graph is weighted (its weight outputs are written only then).
+pub fn dist_weighted(comm: c_int) -> bool {
+    matches!(
+        Runtime::global().topology_of(Handle(comm)).as_deref(),
+        Ok(Topology::DistGraph { weighted: true, .. })
+    )
+}
+
+/// `MPI_UNWEIGHTED` and `MPI_WEIGHTS_EMPTY` as C spells them (include/mpi_fragment.h, the MPI
+/// 5.0 ABI's addresses).
+const C_UNWEIGHTED: usize = 10;
+const C_WEIGHTS_EMPTY: usize = 11;
+
+/// A weight array of the distributed graph routines (MPI 4.1 §8.5.4): one of the two Fortran
+/// sentinels, given to C as its own sentinel, or the weights as C ints.
+pub struct Weights {
+    sentinel: Option<usize>,
+    values: Vec<c_int>,
+}
+
+/// Reads (`read`) or makes room for `n` weights at `p`, recognising the sentinels.
+///
+/// # Safety
+/// `p` is a sentinel or points to `n` INTEGERs (readable when `read`).
+pub unsafe fn weights_arg(p: *const MPI_Fint, n: usize, read: bool) -> Result<Weights> {
+    let sentinel = if is_unweighted(p) {
+        Some(C_UNWEIGHTED)
+    } else if is_weights_empty(p) {
+        Some(C_WEIGHTS_EMPTY)
+    } else {
+        None
+    };
+    let values = match (sentinel, read) {
+        (Some(_), _) => Vec::new(),
+        // SAFETY: `n` readable INTEGERs (this function's contract).
+        (None, true) => unsafe { ints_in(p, n, MPI_ERR_ARG, "weights") }?,
+        (None, false) => vec![0; n],
+    };
+    Ok(Weights { sentinel, values })
+}
+
+impl Weights {
+    /// The C argument: the C sentinel, or the values.
+    pub fn as_mut_ptr(&mut self) -> *mut c_int {
+        match self.sentinel {
+            Some(a) => a as *mut c_int,
+            None => self.values.as_mut_ptr(),
+        }
+    }
+
+    /// Writes the weights back (not through a sentinel, and only when `written`: the C
+    /// routine writes the weights of a weighted graph only).
+    ///
+    /// # Safety
+    /// `p` is a sentinel or points to the `n` writable INTEGERs it was made from.
+    pub unsafe fn write_back(&self, p: *mut MPI_Fint, written: bool) {
+        if self.sentinel.is_none() && written {
+            // SAFETY: the `n` INTEGERs this was made from (this function's contract).
+            unsafe { ints_out(p, &self.values) };
+        }
+    }
 }

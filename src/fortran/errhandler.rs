@@ -9,7 +9,7 @@ use crate::nonnull;
 use crate::try_in;
 use crate::try_out;
 use crate::world::errhandler::UserErrhandler;
-use crate::world::{Error, Handle, ObjectKind};
+use crate::world::{Error, Handle, HandleKind, ObjectKind};
 use std::ffi::c_char;
 use std::sync::Arc;
 
@@ -80,6 +80,46 @@ pub unsafe extern "C" fn mpi_win_create_errhandler_(
         // SAFETY: `create` needs the errhandler output writable (the by-reference contract of this
         // entry point, fortran/mod.rs).
         unsafe { create(ObjectKind::Win, win_errhandler_fn, errhandler) }
+    })
+}
+
+/// `MPI_FILE_CREATE_ERRHANDLER(FILE_ERRHANDLER_FN, ERRHANDLER, IERROR)` (MPI 4.1 §9.3.4):
+/// the handler gets the file's Fortran handle and the error code, both INTEGER by reference.
+#[no_mangle]
+pub unsafe extern "C" fn mpi_file_create_errhandler_(
+    file_errhandler_fn: Option<MPI_Fcomm_errhandler_function>,
+    errhandler: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_FILE_CREATE_ERRHANDLER", Scope::NoObject, {
+        nonnull!(errhandler);
+        let f = file_errhandler_fn.ok_or(Error::NullArgument {
+            name: "file_errhandler_fn",
+        })?;
+        let h = rt().create_file_errhandler(Arc::new(FortranErrhandler(f)))?;
+        // SAFETY: `errhandler` checked non-NULL above (fortran/mod.rs contract).
+        unsafe { *errhandler = fint(h.0) };
+        Ok(())
+    })
+}
+
+/// `MPI_SESSION_CREATE_ERRHANDLER(SESSION_ERRHANDLER_FN, ERRHANDLER, IERROR)` (MPI 4.1
+/// §9.3.5).
+#[no_mangle]
+pub unsafe extern "C" fn mpi_session_create_errhandler_(
+    session_errhandler_fn: Option<MPI_Fcomm_errhandler_function>,
+    errhandler: *mut MPI_Fint,
+    ierror: *mut MPI_Fint,
+) {
+    fentry!(ierror, "MPI_SESSION_CREATE_ERRHANDLER", Scope::NoObject, {
+        nonnull!(errhandler);
+        let f = session_errhandler_fn.ok_or(Error::NullArgument {
+            name: "session_errhandler_fn",
+        })?;
+        let h = rt().create_errhandler_for(HandleKind::Session, Arc::new(FortranErrhandler(f)))?;
+        // SAFETY: `errhandler` checked non-NULL above (fortran/mod.rs contract).
+        unsafe { *errhandler = fint(h.0) };
+        Ok(())
     })
 }
 

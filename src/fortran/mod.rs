@@ -20,6 +20,8 @@
 //! | `MPI_Farray`               | `INTEGER X(*)`                         |
 //! | `MPI_Franges`              | `INTEGER X(3,*)`                       |
 //! | `c_char` + hidden `usize`  | `CHARACTER(LEN=*)`                     |
+//! | `MPI_Fchar_array` + `usize`| `CHARACTER(LEN=*) X(*)`                |
+//! | `MPI_Fchar_table` + `usize`| `CHARACTER(LEN=*) X(COUNT,*)`          |
 //! | `Option<MPI_F...function>` | `EXTERNAL`                             |
 //! | `c_void` (choice buffer)   | no interface is written for the routine |
 //!
@@ -42,8 +44,10 @@ pub mod errhandler;
 pub mod grequest;
 pub mod info;
 pub mod init;
+pub mod op;
 pub mod sentinels;
 pub mod session;
+pub mod spawn;
 pub mod status;
 pub mod strings;
 pub mod win;
@@ -105,6 +109,10 @@ pub type MPI_Flogical_array = MPI_Fint;
 pub type MPI_Fstatus_array = MPI_Fint;
 /// `INTEGER(KIND=MPI_COUNT_KIND) X(*)`.
 pub type MPI_Fcount_array = MPI_Fcount;
+/// `CHARACTER(LEN=*) X(*)` (with a hidden `usize` length, one for every element).
+pub type MPI_Fchar_array = std::ffi::c_char;
+/// `CHARACTER(LEN=*) X(COUNT,*)` (MPI_COMM_SPAWN_MULTIPLE's ARRAY_OF_ARGV).
+pub type MPI_Fchar_table = std::ffi::c_char;
 
 /// gfortran's `.TRUE.`.
 pub const FORTRAN_TRUE: MPI_Flogical = 1;

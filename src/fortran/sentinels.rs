@@ -81,6 +81,33 @@ pub fn f08_status_ignored(p: *const c_void) -> bool {
     mpifcmb3_.is(p) || mpifcmb4_.is(p)
 }
 
+/// `INTEGER MPI_UNWEIGHTED(1)` / `COMMON /MPIFCMB5/ MPI_UNWEIGHTED` (MPI 4.1 §8.5.4).
+#[no_mangle]
+#[allow(non_upper_case_globals)]
+pub static mpifcmb5_: CommonBlock<1> = CommonBlock::new();
+
+/// `INTEGER MPI_WEIGHTS_EMPTY(1)` / `COMMON /MPIFCMB6/ MPI_WEIGHTS_EMPTY` (MPI 4.1 §8.5.4).
+#[no_mangle]
+#[allow(non_upper_case_globals)]
+pub static mpifcmb6_: CommonBlock<1> = CommonBlock::new();
+
+/// `INTEGER MPI_ERRCODES_IGNORE(1)` / `COMMON /MPIFCMB7/ MPI_ERRCODES_IGNORE` (MPI 4.1
+/// §11.8.2).
+#[no_mangle]
+#[allow(non_upper_case_globals)]
+pub static mpifcmb7_: CommonBlock<1> = CommonBlock::new();
+
+/// `CHARACTER*1 MPI_ARGV_NULL(1)` / `COMMON /MPIFCMB8/ MPI_ARGV_NULL` (MPI 4.1 §11.8.2): one
+/// byte, padded by the linker like any COMMON block; the INTEGER storage only reserves it.
+#[no_mangle]
+#[allow(non_upper_case_globals)]
+pub static mpifcmb8_: CommonBlock<1> = CommonBlock::new();
+
+/// `CHARACTER*1 MPI_ARGVS_NULL(1,1)` / `COMMON /MPIFCMB9/ MPI_ARGVS_NULL` (MPI 4.1 §11.8.3).
+#[no_mangle]
+#[allow(non_upper_case_globals)]
+pub static mpifcmb9_: CommonBlock<1> = CommonBlock::new();
+
 /// `MPI_IN_PLACE` as C spells it (`((void *)1)`, include/mpi_fragment.h, the MPI 5.0 ABI).
 const C_IN_PLACE: usize = 1;
 
@@ -114,6 +141,31 @@ pub fn choice_mut(p: *mut c_void) -> *mut c_void {
 /// C): nothing is written to it.
 pub fn status_ignored(p: *const MPI_Fint) -> bool {
     p.is_null() || mpifcmb3_.is(p.cast()) || mpifcmb4_.is(p.cast())
+}
+
+/// Whether a weight array is `MPI_UNWEIGHTED`.
+pub fn is_unweighted(p: *const MPI_Fint) -> bool {
+    mpifcmb5_.is(p.cast())
+}
+
+/// Whether a weight array is `MPI_WEIGHTS_EMPTY`.
+pub fn is_weights_empty(p: *const MPI_Fint) -> bool {
+    mpifcmb6_.is(p.cast())
+}
+
+/// Whether an ARRAY_OF_ERRCODES argument is `MPI_ERRCODES_IGNORE` (or NULL from C).
+pub fn errcodes_ignored(p: *const MPI_Fint) -> bool {
+    p.is_null() || mpifcmb7_.is(p.cast())
+}
+
+/// Whether an ARGV argument is `MPI_ARGV_NULL`.
+pub fn is_argv_null(p: *const std::ffi::c_char) -> bool {
+    mpifcmb8_.is(p.cast())
+}
+
+/// Whether an ARRAY_OF_ARGV argument is `MPI_ARGVS_NULL`.
+pub fn is_argvs_null(p: *const std::ffi::c_char) -> bool {
+    mpifcmb9_.is(p.cast())
 }
 
 #[cfg(test)]

@@ -410,11 +410,54 @@ fn generator_binds_future_families() {
         .source
         .contains("string_out(port_name"));
     // Exclusions by family.
-    assert!(fortran_bind::exclusion("MPI_Neighbor_alltoallv_c").is_some());
-    assert!(fortran_bind::exclusion("MPI_Dist_graph_create_adjacent").is_some());
-    assert!(fortran_bind::exclusion("MPI_Comm_spawn_multiple").is_some());
+    assert!(fortran_bind::exclusion("MPI_Register_datarep_c").is_some());
     assert!(fortran_bind::exclusion("MPI_T_cvar_read").is_some());
     assert!(fortran_bind::exclusion("MPI_Send").is_none());
+}
+
+/// MPI 4.1 §8.5.3-§8.5.7, §8.6: the generated bindings of the topology routines take their
+/// array lengths from the topology (degrees, Cartesian dimension) or from INDEX / DEGREES, and
+/// recognise the weight sentinels.
+#[test]
+fn generator_sizes_topology_arrays() {
+    use crate::fortran_bind;
+    let all = fortran_bind::bindings(root());
+    let find = |name: &str| {
+        let stem = format!("{}_", name.to_ascii_lowercase());
+        all.iter()
+            .find(|b| b.entry.name == stem)
+            .unwrap_or_else(|| panic!("{name}: no generated binding"))
+    };
+    for name in [
+        "MPI_Neighbor_alltoallv",
+        "MPI_Ineighbor_alltoallw_c",
+        "MPI_Neighbor_allgatherv_init",
+    ] {
+        let s = &find(name).source;
+        assert!(s.contains("in_degree(comm_c)"), "{name}: {s}");
+        assert!(!s.contains("span("), "{name}: {s}");
+    }
+    assert!(find("MPI_Neighbor_alltoallv")
+        .source
+        .contains("out_degree(comm_c)"));
+    assert!(find("MPI_Graph_create")
+        .source
+        .contains("edge_count(&index_c)"));
+    assert!(find("MPI_Dist_graph_create")
+        .source
+        .contains("weights_arg(weights, degree_sum(&degrees_c), true)"));
+    assert!(find("MPI_Dist_graph_neighbors")
+        .source
+        .contains("write_back(sourceweights, dist_weighted(comm_c))"));
+    assert!(find("MPI_Cart_rank").source.contains("cart_ndims(comm_c)"));
+    assert!(find("MPI_Cart_sub")
+        .source
+        .contains("logicals_in(remain_dims, cart_ndims(comm_c))"));
+    assert!(find("MPI_Type_create_darray_c")
+        .source
+        .contains("ints_in(array_of_psizes, len(ndims_c)"));
+    // A graph's INDEX is no 1-based index.
+    assert!(!find("MPI_Graph_get").source.contains("index_out"));
 }
 
 /// The generator refuses an array it has no length for (a `*const int` input is an array in
@@ -425,4 +468,28 @@ fn generator_refuses_an_unknown_array() {
     let src = r#"pub unsafe extern "C" fn MPI_Frobnicate(comm: MPI_Comm, widgets: *const c_int) -> c_int { }"#;
     let sigs = crate::signatures::parse_file("crate::capi::x", src, "MPI_", &|_| true);
     crate::fortran_bind::bind(&sigs[0]);
+}
+
+/// MPI 4.1 §8.5.3-§8.5.7, §8.6-§8.8, §5.1.4: the bindings whose array lengths come from the
+/// topology (Cartesian dimension, degrees), from INDEX / DEGREES contents or NDIMS, and the
+/// MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY sentinels.
+#[test]
+fn topo_bindings() {
+    build_and_run("topo_bindings");
+}
+
+/// MPI 4.1 §6.9.5, §9.3.4, §9.3.5: MPI_OP_CREATE(_C) with a Fortran USER_FUNCTION run from
+/// Fortran and from C; Fortran file and session error handlers run for errors raised from
+/// Fortran and from C.
+#[test]
+fn handlers() {
+    build_and_run("handlers");
+}
+
+/// MPI 4.1 §11.8.2, §11.8.3: MPI_COMM_SPAWN(_MULTIPLE) from Fortran (CHARACTER ARGV arrays,
+/// MPI_ARGV_NULL, MPI_ARGVS_NULL, MPI_ERRCODES_IGNORE) give MPI_ERR_SPAWN with the error codes
+/// filled, as the C routines do in one process.
+#[test]
+fn spawn() {
+    build_and_run("spawn");
 }
