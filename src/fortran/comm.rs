@@ -1,6 +1,6 @@
 //! Fortran communicator, group and request routines.
 
-use crate::boundary::{rt, Scope};
+use crate::boundary::{rt, Out, Scope};
 use crate::consts::*;
 use crate::fentry;
 use crate::fortran::strings::{read_fortran_string, write_fortran_string};
@@ -621,17 +621,16 @@ pub unsafe extern "C" fn mpi_group_translate_ranks_(
     })
 }
 
-/// The three set operations on groups, from Fortran.
-unsafe fn group_set_op(
-    group1: *const MPI_Fint,
-    group2: *const MPI_Fint,
-    newgroup: *mut MPI_Fint,
+/// The three set operations on groups, from Fortran: the groups read and the new one written
+/// by the entry points (`try_in!` / `try_out!`).
+fn group_set_op(
+    group1: MPI_Fint,
+    group2: MPI_Fint,
+    newgroup: Out<MPI_Fint>,
     op: GroupOp,
 ) -> crate::error::Result<()> {
-    nonnull!(group1, group2, newgroup);
-    let g = rt().group_set_op(group_arg(try_in!(group1))?, group_arg(try_in!(group2))?, op)?;
-    // SAFETY: `newgroup` is not NULL (checked above) and the caller's INTEGER (fortran/mod.rs).
-    unsafe { *newgroup = fint(g.0) };
+    let g = rt().group_set_op(group_arg(group1)?, group_arg(group2)?, op)?;
+    newgroup.set(fint(g.0));
     Ok(())
 }
 
@@ -644,9 +643,8 @@ pub unsafe extern "C" fn mpi_group_union_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GROUP_UNION", Scope::NoObject, {
-        // SAFETY: `group_set_op` needs its arguments readable / writable as the routine says (the
-        // by-reference contract of this entry point, fortran/mod.rs).
-        unsafe { group_set_op(group1, group2, newgroup, GroupOp::Union) }
+        let (group1, group2) = (try_in!(group1), try_in!(group2));
+        group_set_op(group1, group2, try_out!(newgroup), GroupOp::Union)
     })
 }
 
@@ -659,9 +657,8 @@ pub unsafe extern "C" fn mpi_group_intersection_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GROUP_INTERSECTION", Scope::NoObject, {
-        // SAFETY: `group_set_op` needs its arguments readable / writable as the routine says (the
-        // by-reference contract of this entry point, fortran/mod.rs).
-        unsafe { group_set_op(group1, group2, newgroup, GroupOp::Intersection) }
+        let (group1, group2) = (try_in!(group1), try_in!(group2));
+        group_set_op(group1, group2, try_out!(newgroup), GroupOp::Intersection)
     })
 }
 
@@ -674,9 +671,8 @@ pub unsafe extern "C" fn mpi_group_difference_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_GROUP_DIFFERENCE", Scope::NoObject, {
-        // SAFETY: `group_set_op` needs its arguments readable / writable as the routine says (the
-        // by-reference contract of this entry point, fortran/mod.rs).
-        unsafe { group_set_op(group1, group2, newgroup, GroupOp::Difference) }
+        let (group1, group2) = (try_in!(group1), try_in!(group2));
+        group_set_op(group1, group2, try_out!(newgroup), GroupOp::Difference)
     })
 }
 
@@ -688,15 +684,13 @@ pub unsafe extern "C" fn mpi_wait_(
     ierror: *mut MPI_Fint,
 ) {
     fentry!(ierror, "MPI_WAIT", Scope::NoObject, {
-        nonnull!(request);
-        let (s, r) = rt().request_wait(request_arg(try_in!(request))?)?;
-        // SAFETY: `request`: an argument of this call, checked non-NULL above, valid for its type
-        // during the call; `write` needs `status` MPI_STATUS_IGNORE or MPI_STATUS_SIZE writable
-        // INTEGERs (the by-reference contract of this entry point, fortran/mod.rs).
-        unsafe {
-            *request = fint(r.0);
-            crate::fortran::status::write(status, &s);
-        }
+        let request = try_out!(request);
+        let (s, r) = rt().request_wait(request_arg(request.get())?)?;
+        request.set(fint(r.0));
+        // SAFETY: `status` is the routine's STATUS argument, MPI_STATUS_IGNORE or
+        // MPI_STATUS_SIZE writable INTEGERs (the by-reference contract, fortran/mod.rs), as
+        // `write` asks.
+        unsafe { crate::fortran::status::write(status, &s) };
         // A failed operation (truncation, a generalized request's callback) is the call's error.
         crate::capi::request::outcome(&s)
     })

@@ -212,6 +212,24 @@ program generated
   call MPI_INTERCOMM_MERGE(MPI_COMM_WORLD, .true., newcomm, ierr)
   call check(ierr /= MPI_SUCCESS, 'MPI 4.1 §7.6.2: MPI_INTERCOMM_MERGE of an intracommunicator fails')
 
+  ! The hand-written group set operations (fortran/comm.rs) beside the generated routines.
+  call MPI_COMM_GROUP(MPI_COMM_WORLD, grp, ierr)
+  call MPI_GROUP_UNION(grp, MPI_GROUP_EMPTY, res, ierr)
+  call MPI_GROUP_SIZE(res, n, ierr)
+  call check(ierr == MPI_SUCCESS .and. n == 1, 'MPI 4.1 §7.3.2: the union with the empty group is the group')
+  call MPI_GROUP_FREE(res, ierr)
+  call MPI_GROUP_INTERSECTION(grp, MPI_GROUP_EMPTY, res, ierr)
+  call check(ierr == MPI_SUCCESS .and. res == MPI_GROUP_EMPTY, &
+             'MPI 4.1 §7.3.2: an empty intersection is MPI_GROUP_EMPTY')
+  call MPI_GROUP_DIFFERENCE(grp, grp, res, ierr)
+  call check(ierr == MPI_SUCCESS .and. res == MPI_GROUP_EMPTY, &
+             'MPI 4.1 §7.3.2: a group less itself is MPI_GROUP_EMPTY')
+  res = 12345
+  call MPI_GROUP_UNION(grp, MPI_GROUP_NULL, res, ierr)
+  call check(ierr /= MPI_SUCCESS .and. res == 12345, &
+             'MPI 4.1 §7.3.2: MPI_GROUP_NULL is an invalid group and NEWGROUP is left unchanged')
+  call MPI_GROUP_FREE(grp, ierr)
+
   call MPI_FINALIZE(ierr)
   print '(A, I0, A)', 'generated: ', nfail, ' failure(s)'
   if (nfail /= 0) stop 1
