@@ -167,9 +167,10 @@ pub unsafe extern "C" fn MPI_Pready_range(
                 format!("partition_low {partition_low} exceeds partition_high {partition_high}"),
             ));
         }
-        // Checked first so a bad range marks nothing.
-        rt().pready_source(Handle(request), partition_low.into())?;
-        rt().pready_source(Handle(request), partition_high.into())?;
+        // Every partition checked first, so a bad range marks nothing.
+        for p in partition_low..=partition_high {
+            rt().pready_source(Handle(request), p.into())?;
+        }
         for p in partition_low..=partition_high {
             // SAFETY: the buffers given at init are valid (MPI's contract for this routine).
             unsafe { ready(Handle(request), p.into()) }?;
@@ -194,8 +195,17 @@ pub unsafe extern "C" fn MPI_Pready_list(
         // SAFETY: `array_of_partitions` is not NULL (checked above) and holds `length` ints
         // (MPI's contract for this routine, capi/mod.rs).
         let parts = unsafe { std::slice::from_raw_parts(array_of_partitions, n) };
+        // Every partition checked first (a repeated one is already ready the second time),
+        // so a bad list marks nothing.
+        let mut seen = std::collections::BTreeSet::new();
         for &p in parts {
             rt().pready_source(Handle(request), p.into())?;
+            if !seen.insert(p) {
+                return Err(Error::invalid(
+                    MPI_ERR_ARG,
+                    format!("partition {p} appears twice in array_of_partitions"),
+                ));
+            }
         }
         for &p in parts {
             // SAFETY: the buffers given at init are valid (MPI's contract for this routine).

@@ -135,6 +135,14 @@ static void errors(void)
     CHECK_EQ(MPI_Pready(2, s), MPI_ERR_ARG, "MPI 4.1 §4.2.3: a partition out of range");
     CHECK_EQ(MPI_Pready(-1, s), MPI_ERR_ARG, "MPI 4.1 §4.2.3: a negative partition");
     CHECK_EQ(MPI_Pready_range(1, 0, s), MPI_ERR_ARG, "MPI 4.1 §4.2.3: partition_low > partition_high");
+    {
+        int twice[2] = {1, 1};
+        CHECK_EQ(MPI_Pready_list(2, twice, s), MPI_ERR_ARG,
+                 "MPI 4.1 §4.2.3: a partition listed twice is made ready twice");
+        CHECK_EQ(MPI_Pready_range(0, 2, s), MPI_ERR_ARG,
+                 "MPI 4.1 §4.2.3: a range reaching past the last partition");
+    }
+    /* Neither failing call marked a partition: both can still be made ready. */
     CHECK_EQ(MPI_Pready(1, s), MPI_SUCCESS, "MPI 4.1 §4.2.3: MPI_Pready");
     CHECK_EQ(MPI_Pready(1, s), MPI_ERR_ARG, "MPI 4.1 §4.2.3: a partition already ready");
     CHECK_EQ(MPI_Parrived(s, 0, &flag), MPI_ERR_REQUEST, "MPI 4.1 §4.2.4: MPI_Parrived on a send");

@@ -7,7 +7,6 @@
 //! here and carried through every constructor), so packing walks the typemap and converts
 //! element by element.
 
-use super::layout::FINT;
 use crate::consts::*;
 use crate::error::{Error, Result};
 
@@ -52,8 +51,9 @@ pub type Run = (i64, i64, Elem);
 /// a run of two reals, a pair type two runs).
 pub fn elems(h: i32) -> Vec<Elem> {
     let same = Elem::same;
+    // The Fortran INTEGER's host size (8 with the fortran-integer-8 feature); 4 in external32.
     let fint = Elem {
-        native: FINT as u8,
+        native: std::mem::size_of::<crate::caching::convert::FortranInteger>() as u8,
         external: 4,
         conv: Conv::Signed,
     };
