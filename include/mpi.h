@@ -1436,6 +1436,8 @@ int MPI_File_delete(const char *filename, MPI_Info info);
 
 MPI_File MPI_File_f2c(MPI_Fint file);
 
+MPI_File MPI_File_fromint(int file);
+
 int MPI_File_get_amode(MPI_File fh, int *amode);
 
 int MPI_File_get_atomicity(MPI_File fh, int *flag);
@@ -1706,6 +1708,8 @@ int MPI_File_set_view(MPI_File fh,
                       MPI_Info info);
 
 int MPI_File_sync(MPI_File fh);
+
+int MPI_File_toint(MPI_File file);
 
 int MPI_File_write(MPI_File fh,
                    const void *buf,
@@ -2645,6 +2649,10 @@ int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
 MPI_Fint MPI_Message_c2f(MPI_Message message);
 
 MPI_Message MPI_Message_f2c(MPI_Fint message);
+
+MPI_Message MPI_Message_fromint(int message);
+
+int MPI_Message_toint(MPI_Message message);
 
 int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
 
@@ -4806,6 +4814,8 @@ int PMPI_File_delete(const char *filename, MPI_Info info);
 
 MPI_File PMPI_File_f2c(MPI_Fint file);
 
+MPI_File PMPI_File_fromint(int file);
+
 int PMPI_File_get_amode(MPI_File fh, int *amode);
 
 int PMPI_File_get_atomicity(MPI_File fh, int *flag);
@@ -5080,6 +5090,8 @@ int PMPI_File_set_view(MPI_File fh,
                        MPI_Info info);
 
 int PMPI_File_sync(MPI_File fh);
+
+int PMPI_File_toint(MPI_File file);
 
 int PMPI_File_write(MPI_File fh,
                     const void *buf,
@@ -6019,6 +6031,10 @@ int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
 MPI_Fint PMPI_Message_c2f(MPI_Message message);
 
 MPI_Message PMPI_Message_f2c(MPI_Fint message);
+
+MPI_Message PMPI_Message_fromint(int message);
+
+int PMPI_Message_toint(MPI_Message message);
 
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
 

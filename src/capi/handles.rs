@@ -170,6 +170,22 @@ pub extern "C" fn MPI_Session_fromint(session: c_int) -> MPI_Session {
     f2c(HandleKind::Session, session)
 }
 #[no_mangle]
+pub extern "C" fn MPI_Message_toint(message: MPI_Message) -> c_int {
+    message
+}
+#[no_mangle]
+pub extern "C" fn MPI_Message_fromint(message: c_int) -> MPI_Message {
+    MPI_Message_f2c(message)
+}
+#[no_mangle]
+pub extern "C" fn MPI_File_toint(file: MPI_File) -> c_int {
+    file
+}
+#[no_mangle]
+pub extern "C" fn MPI_File_fromint(file: c_int) -> MPI_File {
+    f2c(HandleKind::File, file)
+}
+#[no_mangle]
 pub extern "C" fn MPI_Message_c2f(message: MPI_Message) -> MPI_Fint {
     message
 }

@@ -10,6 +10,8 @@
  * when building against mpicache. */
 #include <mpi.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
 
 #include "../c/check.h"
 
@@ -54,6 +56,10 @@ int main(int argc, char **argv)
     CHECK_EQ(MPI_Op_toint(MPI_OP_NULL), 0x20, rule);
     CHECK_EQ(MPI_Op_toint(MPI_SUM), 0x21, rule);
     CHECK_EQ(MPI_Op_toint(MPI_NO_OP), 0x3d, rule);
+    CHECK_EQ(MPI_File_toint(MPI_FILE_NULL), 0x118, rule);
+    CHECK_EQ(MPI_Session_toint(MPI_SESSION_NULL), 0x120, rule);
+    CHECK_EQ(MPI_Message_toint(MPI_MESSAGE_NULL), 0x128, rule);
+    CHECK_EQ(MPI_Message_toint(MPI_MESSAGE_NO_PROC), 0x129, rule);
 
     rule = "MPI 5.0 §21.4: fromint of toint gives the predefined handle back";
     CHECK(MPI_Comm_fromint(MPI_Comm_toint(MPI_COMM_WORLD)) == MPI_COMM_WORLD, rule);
@@ -68,6 +74,11 @@ int main(int argc, char **argv)
     CHECK(MPI_Request_fromint(MPI_Request_toint(MPI_REQUEST_NULL)) == MPI_REQUEST_NULL, rule);
     CHECK(MPI_Type_fromint(MPI_Type_toint(MPI_INT)) == MPI_INT, rule);
     CHECK(MPI_Op_fromint(MPI_Op_toint(MPI_MAX)) == MPI_MAX, rule);
+    CHECK(MPI_File_fromint(MPI_File_toint(MPI_FILE_NULL)) == MPI_FILE_NULL, rule);
+    CHECK(MPI_Session_fromint(MPI_Session_toint(MPI_SESSION_NULL)) == MPI_SESSION_NULL, rule);
+    CHECK(MPI_Message_fromint(MPI_Message_toint(MPI_MESSAGE_NULL)) == MPI_MESSAGE_NULL, rule);
+    CHECK(MPI_Message_fromint(MPI_Message_toint(MPI_MESSAGE_NO_PROC)) == MPI_MESSAGE_NO_PROC,
+          rule);
 
     /* User handles of every kind: one integer per handle, outside the reserved range, and back. */
     MPI_Comm comm;
@@ -115,6 +126,47 @@ int main(int argc, char **argv)
              "MPI 5.0 §21.4: the handle from fromint is the communicator");
     CHECK_EQ(size, 1, "MPI 4.1 §7.4.1: a dup of MPI_COMM_WORLD has its size");
 
+
+    /* The kinds added with MPI-IO, sessions and matched probes: a file, a session, a message. */
+    MPI_File file;
+    MPI_Session session;
+    MPI_Message message;
+    MPI_Request sreq;
+    char path[64];
+    int sent = 42, got = 0;
+    snprintf(path, sizeof path, "/tmp/mpicache_handle_int_%ld.dat", (long)getpid());
+    CHECK_EQ(MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_CREATE | MPI_MODE_RDWR |
+                           MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &file),
+             MPI_SUCCESS, "MPI 4.1 §14.2.1 MPI_File_open");
+    CHECK_EQ(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session), MPI_SUCCESS,
+             "MPI 4.1 §11.3.1 MPI_Session_init");
+    CHECK_EQ(MPI_Isend(&sent, 1, MPI_INT, 0, 7, MPI_COMM_SELF, &sreq), MPI_SUCCESS,
+             "MPI 4.1 §3.7.2 MPI_Isend");
+    CHECK_EQ(MPI_Mprobe(0, 7, MPI_COMM_SELF, &message, MPI_STATUS_IGNORE), MPI_SUCCESS,
+             "MPI 4.1 §3.8.2 MPI_Mprobe");
+    int fi = MPI_File_toint(file), si = MPI_Session_toint(session), mi = MPI_Message_toint(message);
+    rule = "MPI 5.0 §21.4: toint of a file, session or message is one integer, outside 1..4095";
+    CHECK(MPI_File_toint(file) == fi && MPI_Session_toint(session) == si, rule);
+    CHECK(MPI_Message_toint(message) == mi, rule);
+    CHECK(outside_reserved(fi) && outside_reserved(si) && outside_reserved(mi), rule);
+    rule = "MPI 5.0 §21.4: fromint of toint gives the file, session or message back";
+    CHECK(MPI_File_fromint(fi) == file, rule);
+    CHECK(MPI_Session_fromint(si) == session, rule);
+    CHECK(MPI_Message_fromint(mi) == message, rule);
+    MPI_Message again = MPI_Message_fromint(mi);
+    CHECK_EQ(MPI_Mrecv(&got, 1, MPI_INT, &again, MPI_STATUS_IGNORE), MPI_SUCCESS,
+             "MPI 5.0 §21.4: the message from fromint is received by MPI_Mrecv (MPI 4.1 §3.8.3)");
+    CHECK_EQ(got, 42, "MPI 4.1 §3.8.3: MPI_Mrecv receives the probed message");
+    CHECK(again == MPI_MESSAGE_NULL,
+          "MPI 4.1 §3.8.3: MPI_Mrecv sets the message to MPI_MESSAGE_NULL");
+    CHECK_EQ(MPI_Wait(&sreq, MPI_STATUS_IGNORE), MPI_SUCCESS, "MPI 4.1 §3.7.3 MPI_Wait");
+    MPI_File fagain = MPI_File_fromint(fi);
+    CHECK_EQ(MPI_File_close(&fagain), MPI_SUCCESS,
+             "MPI 5.0 §21.4: the file from fromint is closed by MPI_File_close (MPI 4.1 §14.2.2)");
+    MPI_Session sagain = MPI_Session_fromint(si);
+    CHECK_EQ(MPI_Session_finalize(&sagain), MPI_SUCCESS,
+             "MPI 5.0 §21.4: the session from fromint is finalized (MPI 4.1 §11.3.1)");
+
     CHECK_EQ(MPI_Wait(&req, MPI_STATUS_IGNORE), MPI_SUCCESS, "MPI 4.1 §3.7.3 MPI_Wait");
     CHECK_EQ(MPI_Comm_free(&idup), MPI_SUCCESS, "MPI 4.1 §7.4.3 MPI_Comm_free");
     CHECK_EQ(MPI_Win_free(&win), MPI_SUCCESS, "MPI 4.1 §12.2.5 MPI_Win_free");
@@ -138,6 +190,10 @@ int main(int argc, char **argv)
     CHECK(MPI_Comm_fromint(MPI_Type_toint(MPI_INT)) == MPI_COMM_NULL, rule); /* wrong kind */
     CHECK(MPI_Op_fromint(12345) == MPI_OP_NULL, rule);
     CHECK(MPI_Group_fromint(-1) == MPI_GROUP_NULL, rule);
+    CHECK(MPI_File_fromint(fi) == MPI_FILE_NULL, rule);          /* closed */
+    CHECK(MPI_Session_fromint(si) == MPI_SESSION_NULL, rule);    /* finalized */
+    CHECK(MPI_Message_fromint(mi) == MPI_MESSAGE_NULL, rule);    /* received */
+    CHECK(MPI_File_fromint(ci) == MPI_FILE_NULL, rule);          /* wrong kind */
     rule = "mpicache: fromint is f2c, toint is c2f (handles are the same int in C and Fortran)";
     CHECK(MPI_Comm_toint(MPI_COMM_WORLD) == MPI_Comm_c2f(MPI_COMM_WORLD), rule);
     CHECK(MPI_Comm_fromint(12345) == MPI_Comm_f2c(12345), rule);
