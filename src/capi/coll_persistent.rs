@@ -77,9 +77,17 @@ impl<T: Copy> Entry<T> {
         // SAFETY: not NULL, so readable by this function's contract.
         Entry((!p.is_null()).then(|| unsafe { *p }))
     }
-    /// An array the collective ignores (the send side of an in-place call): nothing is read.
-    fn ignored() -> Entry<T> {
-        Entry(None)
+    /// A send-side array: not read when the call is in place (§6.8: the collective ignores it).
+    ///
+    /// # Safety
+    /// Unless `in_place`, as for [`Entry::copy`].
+    unsafe fn send_side(in_place: bool, p: *const T) -> Entry<T> {
+        if in_place {
+            Entry(None)
+        } else {
+            // SAFETY: not in place, so `p` is as `copy` asks by this function's contract.
+            unsafe { Entry::copy(p) }
+        }
     }
     /// A pointer to the copy, for the body's array argument; valid while `self` is.
     fn ptr(&self) -> *const T {
@@ -239,18 +247,10 @@ unsafe fn alltoallv_init<C: Count, D: Num>(
     let recvbuf = Buf::new(recvbuf);
     // §6.8: with MPI_IN_PLACE the send arrays are ignored, so they are not read.
     let in_place = is_in_place(sendbuf.get());
-    let sendcounts = if in_place {
-        Entry::ignored()
-    } else {
-        // SAFETY: NULL or this process's entry, by this function's contract.
-        unsafe { Entry::copy(sendcounts) }
-    };
-    let sdispls = if in_place {
-        Entry::ignored()
-    } else {
-        // SAFETY: NULL or this process's entry, by this function's contract.
-        unsafe { Entry::copy(sdispls) }
-    };
+    // SAFETY: NULL or this process's entry unless in place, by this function's contract.
+    let sendcounts = unsafe { Entry::send_side(in_place, sendcounts) };
+    // SAFETY: NULL or this process's entry unless in place, by this function's contract.
+    let sdispls = unsafe { Entry::send_side(in_place, sdispls) };
     // SAFETY: NULL or readable for this process's entry, by this function's contract.
     let recvcounts = unsafe { Entry::copy(recvcounts) };
     // SAFETY: NULL or readable for this process's entry, by this function's contract.
@@ -294,24 +294,12 @@ unsafe fn alltoallw_init<C: Count, D: Num>(
     let recvbuf = Buf::new(recvbuf);
     // §6.8: with MPI_IN_PLACE the send arrays are ignored, so they are not read.
     let in_place = is_in_place(sendbuf.get());
-    let sendcounts = if in_place {
-        Entry::ignored()
-    } else {
-        // SAFETY: NULL or this process's entry, by this function's contract.
-        unsafe { Entry::copy(sendcounts) }
-    };
-    let sdispls = if in_place {
-        Entry::ignored()
-    } else {
-        // SAFETY: NULL or this process's entry, by this function's contract.
-        unsafe { Entry::copy(sdispls) }
-    };
-    let sendtypes = if in_place {
-        Entry::ignored()
-    } else {
-        // SAFETY: NULL or this process's entry, by this function's contract.
-        unsafe { Entry::copy(sendtypes) }
-    };
+    // SAFETY: NULL or this process's entry unless in place, by this function's contract.
+    let sendcounts = unsafe { Entry::send_side(in_place, sendcounts) };
+    // SAFETY: NULL or this process's entry unless in place, by this function's contract.
+    let sdispls = unsafe { Entry::send_side(in_place, sdispls) };
+    // SAFETY: NULL or this process's entry unless in place, by this function's contract.
+    let sendtypes = unsafe { Entry::send_side(in_place, sendtypes) };
     // SAFETY: NULL or readable for this process's entry, by this function's contract.
     let recvcounts = unsafe { Entry::copy(recvcounts) };
     // SAFETY: NULL or readable for this process's entry, by this function's contract.
